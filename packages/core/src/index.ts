@@ -3,7 +3,7 @@ export type { Document, ScoredDocument } from './document.js';
 export type { Chunk } from './chunk.js';
 export type { Usage } from './usage.js';
 export { EMPTY_USAGE, addUsage } from './usage.js';
-export type { Query, ExpandedQuery, ExpansionProvenance, SearchQuery, ItemProblem } from './query.js';
+export type { Query, WeightedTerm, ExpandedQuery, ExpansionProvenance, SearchQuery, ItemProblem } from './query.js';
 export type { Claim, ClaimLabel } from './claim.js';
 export { CLAIM_LABELS } from './claim.js';
 export type { Evidence, Verdict } from './evidence.js';

@@ -6,7 +6,17 @@ export interface Query {
   readonly text: string;
   /** Precomputed query vector (e.g. HyDE's mean embedding). Dense retrievers use it instead of embedding `text`. */
   readonly vector?: Float32Array;
+  /** Weighted expansion terms (RM3, Rocchio): lexical retrievers score `text` plus these terms at their weights. */
+  readonly weightedTerms?: readonly WeightedTerm[];
+  /** Alternative phrasings of the query (multi-query expansion); a fusing retriever searches each and fuses the lists. */
+  readonly subQueries?: readonly string[];
   readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+/** A query term with a weight, as produced by pseudo-relevance feedback. */
+export interface WeightedTerm {
+  readonly term: string;
+  readonly weight: number;
 }
 
 /** Where an expanded query came from, so it can be audited and replayed. */
