@@ -1,5 +1,5 @@
 import type { Evidence } from './evidence.js';
-import type { Query } from './query.js';
+import type { ItemProblem, Query } from './query.js';
 
 export interface RetrieveRequest {
   readonly query: Query;
@@ -11,6 +11,9 @@ export interface RetrieveRequest {
 export interface RetrieveResult {
   /** Sorted by descending score; `rank` is 1-based. */
   readonly evidence: Evidence[];
+  /** What went wrong or was noteworthy for this query (e.g. `no-searchable-terms`, `empty-index`); kebab-case codes. */
+  readonly problems?: readonly ItemProblem[];
+  /** @deprecated Use `problems`; removed in the next minor. */
   readonly warnings?: string[];
 }
 
