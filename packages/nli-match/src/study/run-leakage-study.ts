@@ -1,16 +1,16 @@
 import type { Claim, ItemProblem, NliLabel, Query } from '@factkit/core';
 import { InvalidArgumentError, createPromptTemplate, isAbortReason, settleWithConcurrency } from '@factkit/core';
-import { computeClassificationReport, computeMeanStandardError, computeNdcgAtK, computeRecallAtK, mannWhitneyU } from '@factkit/metrics';
+import { bootstrapTest, computeClassificationReport, computeMeanStandardError, computeNdcgAtK, computeRecallAtK, mannWhitneyU } from '@factkit/metrics';
 import { classifyNliPairs } from '../match/classify-nli-pairs.js';
 import type { GenerationMatch } from '../match/match-generation-to-evidence.js';
 import { matchWithResolvedOptions, resolveMatchOptions } from '../match/match-generation-to-evidence.js';
-import type { ClaimRun, ConditionSummary, LeakageStudyOptions, LeakageStudyResult, MeanWithError } from './leakage-study-types.js';
+import type { ClaimRun, ConditionSummary, LeakageStudyOptions, LeakageStudyResult, MatchCounts, MeanWithError, SignificanceTest } from './leakage-study-types.js';
 import { parseVerdictLabel } from './parse-verdict-label.js';
 import { VERDICT_PROMPT, renderVerdictEvidence } from './verdict-prompt.js';
 
 const WHERE = 'runLeakageStudy';
-/** Placeholder prediction for an unreadable verdict answer: always wrong, never one of the labels. */
-const UNREADABLE_VERDICT = '\u0000unreadable';
+/** Bootstrap resamples for the verdict-F1 tests over claims. */
+const BOOTSTRAP_RESAMPLES = 2000;
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -248,18 +248,69 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
     runs.push(...repeatRuns);
   }
 
-  // Summaries.
+  // Summaries. Standard errors are over repeats (the paper's ±); significance tests are over claims, one value per
+  // claim and condition (its mean over the repeats in that condition), never pooled claim × repeat values.
   const byRepeat: ClaimRun[][] = Array.from({ length: repeats }, () => []);
   for (const run of runs) byRepeat[run.sample]?.push(run);
+  const expanded = (run: ClaimRun) => !run.problems.some((problem) => problem.code === 'expansion-failed' || problem.code === 'claim-failed');
   const isMatched = (run: ClaimRun) => run.match?.matched === true;
   const isUnmatched = (run: ClaimRun) => run.match?.matched === false;
+  const noEvidence = (run: ClaimRun) => run.match?.problems.some((problem) => problem.code === 'empty-evidence') === true;
+  const isUnknown = (run: ClaimRun) => expanded(run) && run.match?.matched !== true && run.match?.matched !== false && !noEvidence(run);
+  const isAll = (run: ClaimRun) => expanded(run);
 
+  /** Macro-F1 over the runs that have a readable verdict at k and a gold label; failed verdicts are left out. */
   const macroF1 = (subset: readonly ClaimRun[], k: number): number | null => {
-    const scored = subset.filter((run) => run.verdicts !== undefined && goldLabels[run.claimId] !== undefined);
+    const scored = subset.filter((run) => typeof run.verdicts?.[String(k)] === 'string' && goldLabels[run.claimId] !== undefined);
     if (scored.length === 0) return null;
     const gold = scored.map((run) => goldLabels[run.claimId] as string);
-    const predicted = scored.map((run) => run.verdicts?.[String(k)] ?? UNREADABLE_VERDICT);
-    return computeClassificationReport(gold, predicted, { labels: verdictLabels }).macro.f1;
+    const predicted = scored.map((run) => run.verdicts?.[String(k)] as string);
+    const labels = [...new Set([...verdictLabels, ...gold])];
+    return computeClassificationReport(gold, predicted, { labels: labels.filter((label) => gold.includes(label) || predicted.includes(label)) }).macro.f1;
+  };
+
+  const runsByClaim = (subset: readonly ClaimRun[]) => {
+    const grouped = new Map<string, ClaimRun[]>();
+    for (const run of subset) {
+      const list = grouped.get(run.claimId);
+      if (list) list.push(run);
+      else grouped.set(run.claimId, [run]);
+    }
+    return grouped;
+  };
+  /** One value per claim: the mean of `name` over that claim's runs in `subset`. */
+  const perClaimMeans = (subset: readonly ClaimRun[], name: string): number[] => {
+    const means: number[] = [];
+    for (const claimRuns of runsByClaim(subset).values()) {
+      const values = claimRuns.flatMap((run) => (run.metrics[name] === undefined ? [] : [run.metrics[name] as number]));
+      if (values.length > 0) means.push(values.reduce((sum, value) => sum + value, 0) / values.length);
+    }
+    return means;
+  };
+  const mannWhitneyOverClaims = (x: readonly number[], y: readonly number[], what: string): SignificanceTest | null => {
+    const test = safeMannWhitney(x, y);
+    if (!test) return null;
+    return { test: 'mann-whitney-u', description: `Mann–Whitney U, two-sided, over claims (${what}: ${x.length} vs ${y.length} claims)`, statistic: test.statistic, pvalue: test.pvalue, sizes: [x.length, y.length] };
+  };
+  /** Bootstrap over claims of macro-F1(groupA runs) − macro-F1(groupB runs) at k. */
+  const bootstrapF1 = (groupA: readonly ClaimRun[], groupB: readonly ClaimRun[], k: number, what: string): SignificanceTest | null => {
+    const byClaimA = runsByClaim(groupA);
+    const byClaimB = runsByClaim(groupB);
+    const claimIds = [...new Set([...byClaimA.keys(), ...byClaimB.keys()])];
+    const difference = (ids: readonly string[]) => {
+      const a = macroF1(ids.flatMap((id) => byClaimA.get(id) ?? []), k);
+      const b = macroF1(ids.flatMap((id) => byClaimB.get(id) ?? []), k);
+      return a === null || b === null ? 0 : a - b;
+    };
+    if (claimIds.length === 0 || macroF1(groupA, k) === null || macroF1(groupB, k) === null) return null;
+    const result = bootstrapTest(claimIds, { statistic: difference, resamples: BOOTSTRAP_RESAMPLES, seed: 0 });
+    return {
+      test: 'bootstrap',
+      description: `bootstrap over claims, ${BOOTSTRAP_RESAMPLES} resamples (seed 0), two-sided, of the macro-F1 difference (${what}: ${byClaimA.size} vs ${byClaimB.size} claims)`,
+      statistic: result.estimate,
+      pvalue: result.pvalue,
+      sizes: [byClaimA.size, byClaimB.size],
+    };
   };
 
   const summary: Record<string, ConditionSummary> = {};
@@ -269,15 +320,14 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
     if (kind === 'f1') {
       const perRepeat = (filter: (run: ClaimRun) => boolean) =>
         byRepeat.map((repeatRuns) => macroF1(repeatRuns.filter(filter), k)).filter((value): value is number => value !== null);
-      const all = perRepeat(() => true);
-      const matched = perRepeat(isMatched);
-      const unmatched = perRepeat(isUnmatched);
       summary[name] = {
-        all: meanWithError(all),
-        matched: meanWithError(matched),
-        unmatched: meanWithError(unmatched),
-        matchedVsUnmatched: safeMannWhitney(matched, unmatched),
-        matchedVsAll: safeMannWhitney(matched, all),
+        all: meanWithError(perRepeat(isAll)),
+        matched: meanWithError(perRepeat(isMatched)),
+        unmatched: meanWithError(perRepeat(isUnmatched)),
+        unknown: meanWithError(perRepeat(isUnknown)),
+        matchedVsUnmatched: bootstrapF1(runs.filter(isMatched), runs.filter(isUnmatched), k, 'M vs ¬M'),
+        matchedVsAll: bootstrapF1(runs.filter(isMatched), runs.filter(isAll), k, 'M vs ALL'),
+        versusBaseline: baselineRuns ? bootstrapF1(runs.filter(isAll), baselineRuns, k, 'expansion vs baseline') : null,
       };
       continue;
     }
@@ -287,19 +337,45 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
         const values = valuesOf(repeatRuns.filter(filter));
         return values.length === 0 ? [] : [values.reduce((sum, value) => sum + value, 0) / values.length];
       });
+    const matchedClaims = perClaimMeans(runs.filter(isMatched), name);
+    const unmatchedClaims = perClaimMeans(runs.filter(isUnmatched), name);
+    const allClaims = perClaimMeans(runs.filter(isAll), name);
     summary[name] = {
-      all: meanWithError(repeatMeans(() => true)),
+      all: meanWithError(repeatMeans(isAll)),
       matched: meanWithError(repeatMeans(isMatched)),
       unmatched: meanWithError(repeatMeans(isUnmatched)),
-      matchedVsUnmatched: safeMannWhitney(valuesOf(runs.filter(isMatched)), valuesOf(runs.filter(isUnmatched))),
-      matchedVsAll: safeMannWhitney(valuesOf(runs.filter(isMatched)), valuesOf(runs)),
+      unknown: meanWithError(repeatMeans(isUnknown)),
+      matchedVsUnmatched: mannWhitneyOverClaims(matchedClaims, unmatchedClaims, 'M vs ¬M'),
+      matchedVsAll: mannWhitneyOverClaims(matchedClaims, allClaims, 'M vs ALL'),
+      versusBaseline: baselineRuns ? mannWhitneyOverClaims(allClaims, perClaimMeans(baselineRuns, name), 'expansion vs baseline') : null,
     };
   }
 
+  // Table 3: matched proportion among claims whose match is known (unknown claims are in neither M nor ¬M).
   const proportions = byRepeat.flatMap((repeatRuns) => {
-    const decided = repeatRuns.filter((run) => run.match?.matched === true || run.match?.matched === false);
+    const decided = repeatRuns.filter((run) => isMatched(run) || isUnmatched(run));
     return decided.length === 0 ? [] : [decided.filter(isMatched).length / decided.length];
   });
+
+  const counts: MatchCounts = {
+    matched: runs.filter(isMatched).length,
+    unmatched: runs.filter(isUnmatched).length,
+    unknown: runs.filter(isUnknown).length,
+    undecidable: runs.filter((run) => expanded(run) && noEvidence(run)).length,
+    expansionFailed: runs.filter((run) => !expanded(run)).length,
+    retrievalFailed: [...runs, ...(baselineRuns ?? [])].filter((run) => run.problems.some((problem) => problem.code === 'retrieval-failed')).length,
+    verdictFailed: [...runs, ...(baselineRuns ?? [])].reduce(
+      (total, run) => total + (run.verdicts ? Object.values(run.verdicts).filter((label) => label === null).length : 0),
+      0,
+    ),
+  };
+  const incomplete: string[] = [];
+  if (counts.expansionFailed > 0) incomplete.push(`${counts.expansionFailed} of ${runs.length} expansions failed (left out of every row)`);
+  if (counts.unknown > 0) incomplete.push(`${counts.unknown} of ${runs.length} expanded claims have an unknown match (NLI failed; in neither M nor ¬M)`);
+  if (counts.retrievalFailed > 0) incomplete.push(`${counts.retrievalFailed} retrievals failed (left out of Recall/NDCG)`);
+  if (counts.verdictFailed > 0) incomplete.push(`${counts.verdictFailed} verdict predictions failed or were unreadable (left out of F1)`);
+  const failedClaims = problems.filter((problem) => problem.code === 'claim-failed').length;
+  if (failedClaims > 0) incomplete.push(`${failedClaims} claim runs failed outright`);
 
   let baseline: Record<string, number> | undefined;
   if (baselineRuns) {
@@ -330,6 +406,9 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
     runs,
     summary,
     matchedProportion: meanWithError(proportions),
+    counts,
+    incomplete,
+    ...(useVerdicts ? { verdictLabels } : {}),
     problems,
   };
 }
