@@ -1,6 +1,6 @@
 import type { LanguageModel, NliModel, QueryExpander, Retriever } from '@factkit/core';
 import { runLeakageStudy, type LeakageDataset, type LeakageStudyProgress } from '@factkit/nli-match';
-import { VERDICT_LABELS, type StudyDataset } from './datasets.js';
+import type { StudyDataset } from './datasets.js';
 import type { MethodResult } from './report-markdown.js';
 
 /** One row group of the report: an expander searched with a retriever, compared with that retriever on the bare claim. */
@@ -25,6 +25,8 @@ export interface RunStudiesOptions {
   readonly concurrency?: number;
   /** Verdict model (paper: GPT-4o-mini, prompt Figure A2); adds macro-F1@k over 'supported' / 'refuted'. @default undefined */
   readonly verdictModel?: LanguageModel;
+  /** Labels offered to the verdict model (see verdictLabelsFor). */
+  readonly verdictLabels?: readonly string[];
   readonly onProgress?: (method: string, progress: LeakageStudyProgress) => void;
   readonly abortSignal?: AbortSignal;
 }
@@ -60,7 +62,7 @@ export function withoutGenerations(expander: QueryExpander): QueryExpander {
 
 /** Runs nli-match's leakage study once per method, one after the other (each resumes from the LLM call cache). */
 export async function runStudies(options: RunStudiesOptions): Promise<MethodResult[]> {
-  const { dataset, methods, nli, ks = [5, 10], concurrency = 4, verdictModel, onProgress, abortSignal } = options;
+  const { dataset, methods, nli, ks = [5, 10], concurrency = 4, verdictModel, verdictLabels, onProgress, abortSignal } = options;
   const leakageDataset = toLeakageDataset(dataset);
   const results: MethodResult[] = [];
   for (const method of methods) {
@@ -73,7 +75,7 @@ export async function runStudies(options: RunStudiesOptions): Promise<MethodResu
       repeats: method.repeats,
       ks,
       concurrency,
-      ...(verdictModel ? { verdictModel, verdictLabels: VERDICT_LABELS } : {}),
+      ...(verdictModel ? { verdictModel, ...(verdictLabels ? { verdictLabels } : {}) } : {}),
       ...(onProgress ? { onProgress: (progress: LeakageStudyProgress) => onProgress(method.name, progress) } : {}),
       ...(abortSignal ? { abortSignal } : {}),
     });

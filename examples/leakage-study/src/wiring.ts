@@ -1,4 +1,4 @@
-import type { Document, Embedder, Evidence, QueryExpander, Retriever } from '@factkit/core';
+import type { Document, Embedder, Evidence, ItemProblem, QueryExpander, Retriever } from '@factkit/core';
 import { retrieveWithSubQueries, type FuseRankings } from '@factkit/expansion';
 import { createBm25Retriever, createDenseRetriever, createRm3Expander, fuseScores } from '@factkit/retrieval';
 
@@ -11,11 +11,14 @@ export async function createBm25Wiring(corpus: readonly Document[]): Promise<{ r
   return { retriever, rm3: createRm3Expander({ index: retriever.index }) };
 }
 
-/** A dense retriever over the corpus, embedded once with `embedder` (wrap it with withEmbeddingCache to keep vectors). */
-export async function buildDenseRetriever(corpus: readonly Document[], embedder: Embedder, abortSignal?: AbortSignal): Promise<Retriever> {
+/**
+ * A dense retriever over the corpus, embedded once with `embedder` (wrap it with withEmbeddingCache to keep vectors).
+ * Documents that could not be embedded are returned as problems (never silently missing from the store).
+ */
+export async function buildDenseRetriever(corpus: readonly Document[], embedder: Embedder, abortSignal?: AbortSignal): Promise<{ retriever: Retriever; problems: readonly ItemProblem[] }> {
   const retriever = createDenseRetriever({ embedder });
-  await retriever.index({ documents: corpus, ...(abortSignal ? { abortSignal } : {}) });
-  return retriever;
+  const { problems } = await retriever.index({ documents: corpus, ...(abortSignal ? { abortSignal } : {}) });
+  return { retriever, problems };
 }
 
 /** Reciprocal rank fusion (k = 60) from @factkit/retrieval, shaped as @factkit/expansion's injected `fuse`. */

@@ -37,11 +37,13 @@ export { isRefusal, isWrongLanguage } from './match/generation-checks.js';
 export type {
   ClaimRun,
   ConditionSummary,
+  MatchCounts,
   LeakageDataset,
   LeakageStudyOptions,
   LeakageStudyProgress,
   LeakageStudyResult,
   MeanWithError,
+  SignificanceTest,
 } from './study/leakage-study-types.js';
 export { runLeakageStudy } from './study/run-leakage-study.js';
 export type { FormatLeakageReportOptions } from './study/format-leakage-report.js';

@@ -1,4 +1,4 @@
-import type { Claim, Document, ItemProblem, LanguageModel, NliLabel, NliModel, Qrels, QueryExpander, Retriever } from '@factkit/core';
+import type { Claim, Document, ExpansionProvenance, ItemProblem, LanguageModel, NliLabel, NliModel, Qrels, QueryExpander, Retriever } from '@factkit/core';
 import type { MatchAggregation } from '../match/aggregation.js';
 import type { GenerationMatch } from '../match/match-generation-to-evidence.js';
 
@@ -81,6 +81,8 @@ export interface ClaimRun {
   readonly verdicts?: Readonly<Record<string, string | null>>;
   /** The matching outcome (absent for the baseline or when expansion failed). */
   readonly match?: GenerationMatch;
+  /** How the expansion was generated (model, exact prompt, sampling and seed, usage); absent for the baseline. */
+  readonly provenance?: ExpansionProvenance;
   readonly problems: readonly ItemProblem[];
 }
 

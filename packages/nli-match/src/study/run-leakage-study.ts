@@ -243,7 +243,17 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
         if (isAbortReason(error, abortSignal)) throw error;
         runProblems.push({ code: 'match-failed', message: errorMessage(error) });
       }
-      return { claimId: claim.id, sample: repeat, generations, retrieved, metrics, ...(verdicts ? { verdicts } : {}), ...(match ? { match } : {}), problems: runProblems };
+      return {
+        claimId: claim.id,
+        sample: repeat,
+        generations,
+        retrieved,
+        metrics,
+        ...(verdicts ? { verdicts } : {}),
+        ...(match ? { match } : {}),
+        ...(expanded.provenance ? { provenance: expanded.provenance } : {}),
+        problems: runProblems,
+      };
     });
     runs.push(...repeatRuns);
   }
@@ -252,12 +262,12 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   // claim and condition (its mean over the repeats in that condition), never pooled claim × repeat values.
   const byRepeat: ClaimRun[][] = Array.from({ length: repeats }, () => []);
   for (const run of runs) byRepeat[run.sample]?.push(run);
-  const expanded = (run: ClaimRun) => !run.problems.some((problem) => problem.code === 'expansion-failed' || problem.code === 'claim-failed');
+  const wasExpanded = (run: ClaimRun) => !run.problems.some((problem) => problem.code === 'expansion-failed' || problem.code === 'claim-failed');
   const isMatched = (run: ClaimRun) => run.match?.matched === true;
   const isUnmatched = (run: ClaimRun) => run.match?.matched === false;
   const noEvidence = (run: ClaimRun) => run.match?.problems.some((problem) => problem.code === 'empty-evidence') === true;
-  const isUnknown = (run: ClaimRun) => expanded(run) && run.match?.matched !== true && run.match?.matched !== false && !noEvidence(run);
-  const isAll = (run: ClaimRun) => expanded(run);
+  const isUnknown = (run: ClaimRun) => wasExpanded(run) && run.match?.matched !== true && run.match?.matched !== false && !noEvidence(run);
+  const isAll = (run: ClaimRun) => wasExpanded(run);
 
   /** Macro-F1 over the runs that have a readable verdict at k and a gold label; failed verdicts are left out. */
   const macroF1 = (subset: readonly ClaimRun[], k: number): number | null => {
@@ -361,8 +371,8 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
     matched: runs.filter(isMatched).length,
     unmatched: runs.filter(isUnmatched).length,
     unknown: runs.filter(isUnknown).length,
-    undecidable: runs.filter((run) => expanded(run) && noEvidence(run)).length,
-    expansionFailed: runs.filter((run) => !expanded(run)).length,
+    undecidable: runs.filter((run) => wasExpanded(run) && noEvidence(run)).length,
+    expansionFailed: runs.filter((run) => !wasExpanded(run)).length,
     retrievalFailed: [...runs, ...(baselineRuns ?? [])].filter((run) => run.problems.some((problem) => problem.code === 'retrieval-failed')).length,
     verdictFailed: [...runs, ...(baselineRuns ?? [])].reduce(
       (total, run) => total + (run.verdicts ? Object.values(run.verdicts).filter((label) => label === null).length : 0),
