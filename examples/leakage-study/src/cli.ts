@@ -13,16 +13,21 @@ import {
   type Embedder,
   type LanguageModel,
   type NliModel,
+  type QueryExpander,
   type Retriever,
 } from '@factkit/core';
 import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, HYDE_PROMPTS } from '@factkit/expansion';
 import { createFeatureNliModel, createLexicalNliModel, createLlmNliJudge } from '@factkit/nli-match';
 import { createOpenAICompatibleEmbedder, createOpenAICompatibleModel } from '@factkit/openai';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
+import { loadWordNetSynonyms } from '@factkit/metrics';
+import { loadGloveVectors, tokenizeForGlove } from '@factkit/glove';
+import type { EvidenceScorer } from '@factkit/nli-match';
+import { createAveritecEvidenceScorer, createPerClaimWiring, loadAveritec, loadAveritecKnowledgeStore } from './averitec.js';
 import { DEFAULT_DATASETS_DIRECTORY, loadFeverLite, loadSciFact, verdictLabelsFor, type StudyDataset } from './datasets.js';
 import { formatModelGrid, formatStudyPlot, formatStudyReport, incompleteReasons, type MethodResult } from './report-markdown.js';
 import { runStudies, type StudyMethod } from './study.js';
-import { buildDenseRetriever, createBm25Wiring, createSubQueryFusionRetriever } from './wiring.js';
+import { buildDenseRetriever, createBm25Wiring, createBm25WiringSync, createSubQueryFusionRetriever } from './wiring.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -55,7 +60,10 @@ export interface CliIo {
 }
 
 const USAGE = `Usage: pnpm --filter leakage-study start -- [options]
-  --dataset scifact|fever-lite   (default scifact)
+  --dataset scifact|fever-lite|averitec  (default scifact)
+  --knowledge-store <dir>        averitec: the per-claim knowledge store (<claim_id>.json files of {url, url2text});
+                                 without it only matching runs (Table 3) and the METEOR/BERTScore/F1 columns are left out
+  --bertscore glove|none         averitec: token embeddings for Hungarian BERTScore (default glove, offline)
   --unit sentence|abstract       scifact knowledge store: abstract sentences as in the paper (default) or whole abstracts
   --split <name>                 scifact: all|train|test (default all); fever-lite: validation|test (default validation)
   --limit <n>                    first n claims with gold evidence (default: all)
@@ -124,6 +132,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
       model: { type: 'string' },
       models: { type: 'string' },
       unit: { type: 'string', default: 'sentence' },
+      'knowledge-store': { type: 'string' },
+      bertscore: { type: 'string', default: 'glove' },
       'max-failures': { type: 'string' },
       embedder: { type: 'string', default: 'use-lite' },
       'embedding-dimensions': { type: 'string' },
@@ -180,8 +190,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     const split = (values.split ?? 'validation') as 'validation' | 'test';
     if (!['validation', 'test'].includes(split)) throw new InvalidArgumentError({ where, argument: '--split', message: `must be validation or test for fever-lite (got ${split})` });
     dataset = await loadFeverLite({ directory: join(datasetsDirectory, 'fever-lite'), split, limit });
+  } else if (datasetName === 'averitec') {
+    dataset = await loadAveritec({ directory: join(datasetsDirectory, 'averitec'), limit });
   } else {
-    throw new InvalidArgumentError({ where, argument: '--dataset', message: `must be scifact or fever-lite (got ${datasetName})` });
+    throw new InvalidArgumentError({ where, argument: '--dataset', message: `must be scifact, fever-lite or averitec (got ${datasetName})` });
+  }
+  if (datasetName === 'averitec' && values['knowledge-store'] === undefined && !usesLlm) {
+    throw new InvalidArgumentError({ where, argument: '--knowledge-store', message: 'is needed for an offline AVeriTeC run (RM3 retrieves from it); without it, only LLM matching can run (set OPENAI_BASE_URL)' });
   }
   io.log(`leakage-study: ${dataset.claims.length} claims, ${dataset.corpus.length} documents (${dataset.unit}s); output in ${outDirectory}\n`);
 
@@ -193,9 +208,42 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     ...(io.env['OPENAI_BASE_URL'] ? { baseUrl: io.env['OPENAI_BASE_URL'] } : {}),
     ...(io.env['OPENAI_API_KEY'] ? { apiKey: io.env['OPENAI_API_KEY'] } : {}),
   };
-  const bm25 = await createBm25Wiring(dataset.corpus);
-  const verdictLabels = verdictLabelsFor(dataset.name);
   const contextIncomplete: string[] = [];
+  const contextNotes: string[] = [];
+  let claimsWithoutStore = 0;
+  let bm25: { retriever: Retriever | undefined; rm3: QueryExpander | undefined };
+  let evidenceScorer: EvidenceScorer | undefined;
+  if (datasetName === 'averitec') {
+    const storeDirectory = values['knowledge-store'];
+    if (storeDirectory === undefined) {
+      bm25 = { retriever: undefined, rm3: undefined };
+      contextNotes.push('No --knowledge-store: the METEOR, BERTScore and F1 columns need AVeriTeC\'s per-claim knowledge store; only matching (Table 3) ran.');
+    } else {
+      const { stores, missing } = await loadAveritecKnowledgeStore(storeDirectory, dataset.claims.map((claim) => claim.id));
+      claimsWithoutStore = missing.length;
+      if (missing.length > 0) contextIncomplete.push(`${missing.length} of ${dataset.claims.length} claims have no knowledge-store file (e.g. ${missing.slice(0, 3).join(', ')}): they retrieve nothing`);
+      const wiring = createPerClaimWiring(stores, (documents) => createBm25WiringSync(documents));
+      bm25 = wiring;
+      const synonyms = await loadWordNetSynonyms();
+      let embedTokens: ((text: string) => { tokens: string[]; embeddings: Float32Array[] }) | undefined;
+      if (values.bertscore === 'glove') {
+        io.log('leakage-study: loading GloVe vectors for BERTScore…\n');
+        const glove = await loadGloveVectors();
+        embedTokens = (text) => {
+          const { tokens, rows } = tokenizeForGlove(text, glove);
+          return { tokens, embeddings: rows.map((row) => glove.matrix.subarray(row * glove.dimensions, (row + 1) * glove.dimensions)) };
+        };
+        contextNotes.push('BERTScore: Hungarian-matched F1 over GloVe 100-d token vectors (offline stand-in for the paper\'s BERT model).');
+      } else if (values.bertscore !== 'none') {
+        throw new InvalidArgumentError({ where, argument: '--bertscore', message: `must be glove or none (got ${String(values.bertscore)})` });
+      }
+      evidenceScorer = createAveritecEvidenceScorer({ synonyms: synonyms.lookup, ...(embedTokens ? { embedTokens } : {}) });
+      contextNotes.push(`METEOR: the AVeriTeC scorer's Hungarian METEOR (NLTK tokens, WordNet ${synonyms.version ?? ''} synonyms) on the top-k retrieved sentences vs the QA evidence.`);
+    }
+  } else {
+    bm25 = await createBm25Wiring(dataset.corpus);
+  }
+  const verdictLabels = verdictLabelsFor(dataset.name);
   let documentsNotEmbedded = 0;
   let dense: { embedder: Embedder; retriever: Retriever } | undefined;
   const getDense = async (): Promise<{ embedder: Embedder; retriever: Retriever }> => {
@@ -225,7 +273,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
 
   const command = ['pnpm --filter leakage-study start', ...(args.length > 0 ? ['--', ...args] : [])].join(' ');
   const corpusNote =
-    dataset.name === 'FEVER-lite'
+    dataset.name === 'AVeriTeC'
+      ? '> AVeriTeC dev (400 of the 500 claims are vendored): gold evidence = the human-written QA evidence; retrieval from each claim\'s own knowledge store, scored with Hungarian METEOR / BERTScore on the top-k sentences as in the paper.'
+      : dataset.name === 'FEVER-lite'
       ? '> FEVER-lite: the knowledge store is the pool of gold-evidence sentences of the split, not the 5.4M-page Wikipedia of the paper, so these numbers are not comparable with the paper\'s FEVER columns.'
       : dataset.unit === 'sentence'
         ? '> SciFact, sentence level as in the paper: the knowledge store is the 45,952 sentences of the 5,183 abstracts (SciFact\'s own split), gold = rationale sentences. The paper reports 693 claims; the public files have 655 with gold evidence.'
@@ -249,13 +299,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     const studyMethods: StudyMethod[] = [];
     for (const method of methods) {
       // The LLM-free baseline expansion (RM3) does not depend on the model: it runs with the first model only.
-      if (method === 'rm3' && modelIndex === 0) {
+      if (method === 'rm3' && modelIndex === 0 && bm25.retriever && bm25.rm3) {
         studyMethods.push({ name: 'BM25+RM3', baselineName: 'BM25', retriever: bm25.retriever, expander: bm25.rm3, repeats: 1 });
       } else if (method === 'query2doc' && model) {
         studyMethods.push({ name: 'Query2doc', baselineName: 'BM25', retriever: bm25.retriever, expander: createQuery2docExpander({ model }), repeats });
       } else if (method === 'multi-query' && model) {
-        const retriever = createSubQueryFusionRetriever(bm25.retriever);
+        const retriever = bm25.retriever ? createSubQueryFusionRetriever(bm25.retriever) : undefined;
         studyMethods.push({ name: 'Multi-query (RRF)', baselineName: 'BM25', retriever, expander: createMultiQueryExpander({ model }), repeats });
+      } else if (method === 'hyde' && model && datasetName === 'averitec') {
+        // AVeriTeC's knowledge stores are per claim; HyDE's dense index is built over one corpus, so it runs as matching only.
+        studyMethods.push({ name: 'HyDE', baselineName: 'Dense', retriever: undefined, expander: createHydeExpander({ model, embedder: withEmbeddingCache(getUseLite(), cache), prompt: HYDE_PROMPTS.averitec }), repeats });
       } else if (method === 'hyde' && model) {
         const { embedder, retriever } = await getDense();
         const prompt = datasetName === 'scifact' ? HYDE_PROMPTS.scifact : HYDE_PROMPTS.fever;
@@ -271,6 +324,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
       nli,
       ks,
       concurrency,
+      ...(evidenceScorer ? { evidenceScorer } : {}),
       ...(values.verdicts && model ? { verdictModel: model, verdictLabels } : {}),
       ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
       onProgress: (method, progress) => {
@@ -286,6 +340,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     const notes = model
       ? [`LLM: \`${model.id}\`; calls ${usage.calls} (${usage.cachedCalls} from cache), tokens ${usage.totalTokens}`, `Cache: ${cacheDirectory}`]
       : ['No LLM used (offline run).'];
+    notes.push(...contextNotes);
     if (values.verdicts && model) notes.push(`Verdict labels offered (paper footnote 1, Fig. A2 [LABEL]): ${verdictLabels.join(', ')}`);
     const context = { datasetName: dataset.name, claims: dataset.claims.length, corpusSize: dataset.corpus.length, command, notes, corpusNote, incomplete: contextIncomplete };
     const report = formatStudyReport(results, context);
@@ -364,7 +419,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
           return sum + counts.expansionFailed + counts.unknown + counts.retrievalFailed + counts.verdictFailed + claimFailures;
         }, 0),
       0,
-    ) + documentsNotEmbedded;
+    ) +
+    documentsNotEmbedded +
+    claimsWithoutStore;
   const first = perModel[0] as (typeof perModel)[number];
   const exitCode = failures > maxFailures ? EXIT_CODES.incomplete : EXIT_CODES.ok;
   const summary =

@@ -16,8 +16,11 @@ export interface StudyClaim {
   readonly evidence: readonly string[];
   /** Relevant document ids (qrels), graded relevance. */
   readonly relevant: Readonly<Record<string, number>>;
-  /** Gold verdict: SciFact SUPPORT / FEVER SUPPORTS → 'supported'; CONTRADICT / REFUTES → 'refuted' (paper, footnote 1). */
-  readonly label?: VerdictLabel;
+  /**
+   * Gold verdict, lower case: SciFact SUPPORT / FEVER SUPPORTS → 'supported'; CONTRADICT / REFUTES → 'refuted' (paper,
+   * footnote 1); AVeriTeC's four labels as they are ('not enough evidence', 'conflicting evidence/cherrypicking').
+   */
+  readonly label?: string;
 }
 
 /** The two verdicts SciFact and FEVER-lite claims with evidence can have. */

@@ -1,5 +1,5 @@
 import type { LanguageModel, NliModel, QueryExpander, Retriever } from '@factkit/core';
-import { runLeakageStudy, type LeakageDataset, type LeakageStudyProgress } from '@factkit/nli-match';
+import { runLeakageStudy, type EvidenceScorer, type LeakageDataset, type LeakageStudyProgress } from '@factkit/nli-match';
 import type { StudyDataset } from './datasets.js';
 import type { MethodResult } from './report-markdown.js';
 
@@ -9,7 +9,8 @@ export interface StudyMethod {
   readonly name: string;
   /** e.g. 'BM25', 'Dense (use-lite)'. */
   readonly baselineName: string;
-  readonly retriever: Retriever;
+  /** Absent when there is no knowledge store to search (matching only). */
+  readonly retriever: Retriever | undefined;
   readonly expander: QueryExpander;
   /** Generations per claim; 1 for deterministic (LLM-free) expanders. */
   readonly repeats: number;
@@ -27,6 +28,8 @@ export interface RunStudiesOptions {
   readonly verdictModel?: LanguageModel;
   /** Labels offered to the verdict model (see verdictLabelsFor). */
   readonly verdictLabels?: readonly string[];
+  /** Scores retrieved texts against gold evidence texts (AVeriTeC) instead of Recall/NDCG over qrels. */
+  readonly evidenceScorer?: EvidenceScorer;
   readonly onProgress?: (method: string, progress: LeakageStudyProgress) => void;
   readonly abortSignal?: AbortSignal;
 }
@@ -62,14 +65,15 @@ export function withoutGenerations(expander: QueryExpander): QueryExpander {
 
 /** Runs nli-match's leakage study once per method, one after the other (each resumes from the LLM call cache). */
 export async function runStudies(options: RunStudiesOptions): Promise<MethodResult[]> {
-  const { dataset, methods, nli, ks = [5, 10], concurrency = 4, verdictModel, verdictLabels, onProgress, abortSignal } = options;
+  const { dataset, methods, nli, ks = [5, 10], concurrency = 4, verdictModel, verdictLabels, evidenceScorer, onProgress, abortSignal } = options;
   const leakageDataset = toLeakageDataset(dataset);
   const results: MethodResult[] = [];
   for (const method of methods) {
     abortSignal?.throwIfAborted();
     const result = await runLeakageStudy({
       dataset: leakageDataset,
-      retriever: method.retriever,
+      ...(method.retriever ? { retriever: method.retriever } : {}),
+      ...(evidenceScorer ? { evidenceScorer } : {}),
       expander: method.expander.usesLanguageModel ? method.expander : withoutGenerations(method.expander),
       nli,
       repeats: method.repeats,

@@ -7,6 +7,11 @@ import { createBm25Retriever, createDenseRetriever, createRm3Expander, fuseScore
  * feedback (Anserini defaults: 10 feedback documents, 10 terms, original query weight 0.5) on the same index.
  */
 export async function createBm25Wiring(corpus: readonly Document[]): Promise<{ retriever: Retriever; rm3: QueryExpander }> {
+  return createBm25WiringSync(corpus);
+}
+
+/** {@link createBm25Wiring} without the promise, for building many small indexes (AVeriTeC's per-claim stores). */
+export function createBm25WiringSync(corpus: readonly Document[]): { retriever: Retriever; rm3: QueryExpander } {
   const retriever = createBm25Retriever(corpus);
   return { retriever, rm3: createRm3Expander({ index: retriever.index }) };
 }

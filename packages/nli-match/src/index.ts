@@ -37,6 +37,7 @@ export { isRefusal, isWrongLanguage } from './match/generation-checks.js';
 export type {
   ClaimRun,
   ConditionSummary,
+  EvidenceScorer,
   MatchCounts,
   LeakageDataset,
   LeakageStudyOptions,

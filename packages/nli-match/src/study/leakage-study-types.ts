@@ -19,6 +19,14 @@ export interface LeakageDataset {
   readonly language?: 'en' | 'zh';
 }
 
+/** Scores retrieved evidence texts against a claim's gold evidence (see `LeakageStudyOptions.evidenceScorer`). */
+export interface EvidenceScorer {
+  /** Metric names, e.g. ['meteor', 'bertscore']; reported as `<name>@<k>`. */
+  readonly names: readonly string[];
+  /** Scores (in [0, 1]) of the top `texts` (already cut to k) against the claim's gold evidence, one per name. */
+  score(request: { readonly claimId: string; readonly texts: readonly string[]; readonly evidence: readonly string[]; readonly k: number }): Promise<Readonly<Record<string, number>>>;
+}
+
 /** Progress of {@link runLeakageStudy}: the baseline pass, then each repeat, item by item. */
 export interface LeakageStudyProgress {
   readonly stage: 'baseline' | 'repeat';
@@ -30,8 +38,18 @@ export interface LeakageStudyProgress {
 
 export interface LeakageStudyOptions {
   readonly dataset: LeakageDataset;
-  /** Retrieves with the expanded query (BM25 for Query2doc, dense for HyDE); also the baseline with the bare claim. */
-  readonly retriever: Retriever;
+  /**
+   * Retrieves with the expanded query (BM25 for Query2doc, dense for HyDE); also the baseline with the bare claim.
+   * Without one (no knowledge store, e.g. AVeriTeC without its store), only matching runs: the matched proportion
+   * (Table 3) is reported and no retrieval or verdict metric. The query carries the claim id as `query.id`, so a
+   * retriever may route each claim to its own store (AVeriTeC's per-claim knowledge stores).
+   */
+  readonly retriever?: Retriever;
+  /**
+   * Scores the top-k retrieved texts of a claim when its gold evidence is not a set of store documents (AVeriTeC's
+   * human-written QA evidence: Hungarian METEOR / BERTScore against the references). Replaces Recall@k / NDCG@k.
+   */
+  readonly evidenceScorer?: EvidenceScorer;
   /** LLM (HyDE, Query2doc) or classical (RM3) query expander; called with `sample` = repeat index. */
   readonly expander: QueryExpander;
   /** NLI model that labels (gold evidence, generated sentence) pairs. */
@@ -142,6 +160,7 @@ export interface MatchCounts {
 export interface LeakageStudyResult {
   readonly datasetName: string;
   readonly expanderId: string;
+  /** 'none' when the study ran without a retriever (matching only). */
   readonly retrieverId: string;
   readonly nliId: string;
   readonly verdictModelId?: string;

@@ -181,6 +181,32 @@ describe('runLeakageStudy on a hand-checked toy dataset', () => {
     expect(result.baseline).toBeUndefined();
   });
 
+  it('runs matching only without a retriever, and scores evidence texts with an evidenceScorer (AVeriTeC)', async () => {
+    const matchingOnly = await runLeakageStudy({ dataset, expander: scriptedExpander(), nli, repeats: 2, ks: [1] });
+    expect(matchingOnly.metricNames).toEqual([]);
+    expect(matchingOnly.baseline).toBeUndefined();
+    expect(matchingOnly.retrieverId).toBe('none');
+    expect(matchingOnly.matchedProportion?.mean).toBeCloseTo(2 / 3, 12);
+
+    // A scorer that counts how many retrieved texts share a word with the gold evidence (hand-checkable).
+    const seen: string[] = [];
+    const evidenceScorer = {
+      names: ['overlap'],
+      async score({ claimId, texts, evidence, k }: { claimId: string; texts: readonly string[]; evidence: readonly string[]; k: number }) {
+        seen.push(`${claimId}@${k}`);
+        const words = new Set(evidence.join(' ').toLowerCase().split(/\W+/).filter((word) => word.length > 3));
+        return { overlap: texts.filter((text) => text.toLowerCase().split(/\W+/).some((word) => words.has(word))).length / k };
+      },
+    };
+    const scored = await runLeakageStudy({ dataset, retriever: createMockRetriever(corpus), expander: scriptedExpander(), nli, repeats: 1, ks: [1], evidenceScorer });
+    expect(scored.metricNames).toEqual(['overlap@1']);
+    // c4 has no gold evidence: not scored; c1–c3 retrieve their own document for the bare claim (overlap 1).
+    expect(scored.baseline).toEqual({ 'overlap@1': 1 });
+    expect(seen).toContain('c1@1');
+    expect(seen.some((entry) => entry.startsWith('c4'))).toBe(false);
+    expect(scored.problems.some((problem) => problem.code === 'no-qrels')).toBe(false);
+  });
+
   it('validates options and rethrows aborts unchanged', async () => {
     const base = { dataset, retriever: createMockRetriever(corpus), expander: scriptedExpander(), nli };
     await expect(runLeakageStudy({ ...base, repeats: 0 })).rejects.toSatisfy(InvalidArgumentError.isInstance);

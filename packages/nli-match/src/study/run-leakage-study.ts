@@ -60,7 +60,11 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   if (!dataset || !Array.isArray(dataset.claims)) throw new InvalidArgumentError({ where: WHERE, argument: 'dataset.claims', message: 'must be an array of claims' });
   if (typeof dataset.evidence !== 'object' || dataset.evidence === null) throw new InvalidArgumentError({ where: WHERE, argument: 'dataset.evidence', message: 'must map claim ids to gold evidence texts' });
   if (typeof dataset.qrels !== 'object' || dataset.qrels === null) throw new InvalidArgumentError({ where: WHERE, argument: 'dataset.qrels', message: 'must map claim ids to judged documents' });
-  if (!retriever || typeof retriever.retrieve !== 'function') throw new InvalidArgumentError({ where: WHERE, argument: 'retriever', message: 'must be a Retriever' });
+  if (retriever !== undefined && (retriever === null || typeof retriever.retrieve !== 'function')) throw new InvalidArgumentError({ where: WHERE, argument: 'retriever', message: 'must be a Retriever (or left out for matching only)' });
+  const { evidenceScorer } = options;
+  if (evidenceScorer !== undefined && (typeof evidenceScorer?.score !== 'function' || !Array.isArray(evidenceScorer.names) || evidenceScorer.names.length === 0)) {
+    throw new InvalidArgumentError({ where: WHERE, argument: 'evidenceScorer', message: 'must have non-empty names and a score() function' });
+  }
   if (!expander || typeof expander.expand !== 'function') throw new InvalidArgumentError({ where: WHERE, argument: 'expander', message: 'must be a QueryExpander' });
   if (!Number.isInteger(repeats) || repeats < 1) throw new InvalidArgumentError({ where: WHERE, argument: 'repeats', message: `must be an integer >= 1 (got ${String(repeats)})` });
   if (!Array.isArray(ks) || ks.length === 0 || ks.some((k) => !Number.isInteger(k) || k < 1) || new Set(ks).size !== ks.length) {
@@ -84,7 +88,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   const maxK = sortedKs[sortedKs.length - 1] as number;
   const goldLabels = dataset.labels ?? {};
   const verdictLabels = options.verdictLabels ?? [...new Set(Object.values(goldLabels))].sort();
-  const useVerdicts = (verdictModel !== undefined || verdictNli !== undefined) && verdictLabels.length > 0;
+  const useVerdicts = retriever !== undefined && (verdictModel !== undefined || verdictNli !== undefined) && verdictLabels.length > 0;
   if ((verdictModel !== undefined || verdictNli !== undefined) && verdictLabels.length === 0) {
     throw new InvalidArgumentError({ where: WHERE, argument: 'verdictLabels', message: 'must be given (or dataset.labels must hold gold labels) when verdictModel or verdictNli is set' });
   }
@@ -97,7 +101,8 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   abortSignal?.throwIfAborted();
 
   const problems: ItemProblem[] = [];
-  const metricNames = [...sortedKs.flatMap((k) => [`recall@${k}`, `ndcg@${k}`]), ...(useVerdicts ? sortedKs.map((k) => `f1@${k}`) : [])];
+  const evidenceMetricNames = evidenceScorer ? evidenceScorer.names : ['recall', 'ndcg'];
+  const metricNames = retriever ? [...sortedKs.flatMap((k) => evidenceMetricNames.map((name) => `${name}@${k}`)), ...(useVerdicts ? sortedKs.map((k) => `f1@${k}`) : [])] : [];
 
   // Dataset checks, once per claim.
   const corpusIds = dataset.corpus ? new Set(dataset.corpus.map((document) => document.id)) : undefined;
@@ -115,7 +120,9 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
     seen.add(claim.id);
     claims.push(claim);
     const judged = dataset.qrels[claim.id];
-    if (!judged || !Object.values(judged).some((level) => level > 0)) {
+    if (!retriever || evidenceScorer) {
+      // Matching only, or evidence scored against the gold texts: qrels are not used.
+    } else if (!judged || !Object.values(judged).some((level) => level > 0)) {
       problems.push({ id: claim.id, code: 'no-qrels', message: 'no relevant documents in qrels: excluded from Recall/NDCG (still matched and verdict-scored)' });
     } else if (corpusIds) {
       const unknown = Object.keys(judged).filter((documentId) => !corpusIds.has(documentId));
@@ -133,6 +140,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   /** Retrieves, scores and (optionally) predicts verdicts for one query. Never throws except on abort. */
   const retrieveAndJudge = async (claim: Claim, query: Query, runProblems: ItemProblem[]) => {
     let retrieved: string[] = [];
+    if (!retriever) return { retrieved, metrics: {}, verdicts: undefined };
     let texts: string[] = [];
     const metrics: Record<string, number> = {};
     try {
@@ -146,7 +154,15 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
       }
       retrieved = retrieved.slice(0, maxK);
       texts = texts.slice(0, maxK);
-      if (hasQrels(claim.id)) {
+      if (evidenceScorer) {
+        const gold = dataset.evidence[claim.id] ?? [];
+        if (gold.length > 0) {
+          for (const k of sortedKs) {
+            const scores = await evidenceScorer.score({ claimId: claim.id, texts: texts.slice(0, k), evidence: gold, k });
+            for (const name of evidenceScorer.names) if (typeof scores[name] === 'number' && Number.isFinite(scores[name])) metrics[`${name}@${k}`] = scores[name] as number;
+          }
+        }
+      } else if (hasQrels(claim.id)) {
         const judgments = dataset.qrels[claim.id] ?? {};
         for (const k of sortedKs) {
           metrics[`recall@${k}`] = computeRecallAtK(retrieved, judgments, { k });
@@ -211,7 +227,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
 
   // Baseline: the bare claim through the same retriever (the paper's BM25 / Contriever rows).
   let baselineRuns: ClaimRun[] | undefined;
-  if (runBaseline) {
+  if (runBaseline && retriever) {
     baselineRuns = await settledRuns('baseline', -1, async (claim) => {
       const runProblems: ItemProblem[] = [];
       const { retrieved, metrics, verdicts } = await retrieveAndJudge(claim, { id: claim.id, text: claim.text }, runProblems);
@@ -405,7 +421,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   return {
     datasetName: dataset.name ?? 'dataset',
     expanderId: expander.id,
-    retrieverId: retriever.id,
+    retrieverId: retriever?.id ?? 'none',
     nliId: nli.id,
     ...(verdictModel ? { verdictModelId: verdictModel.id } : verdictNli ? { verdictModelId: `nli-verdict(${verdictNli.id})` } : {}),
     repeats,
