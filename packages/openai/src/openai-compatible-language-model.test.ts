@@ -137,6 +137,14 @@ describe('languageModel under core withRetry (the one retry layer): typed errors
     expect(delays).toEqual([40]);
   });
 
+  it('has exactly one retry layer: the bare model (and the SDK under it) makes one request; withRetry makes maxRetries + 1', async () => {
+    const server = await serve(() => ({ status: 503 }));
+    expect(await rejection(modelFor(server).generate({ prompt: 'x' }))).toMatchObject({ statusCode: 503, isRetryable: true });
+    expect(server.requests).toHaveLength(1);
+    expect(await rejection(retried(server, { maxRetries: 3 }).generate({ prompt: 'x' }))).toMatchObject({ statusCode: 503 });
+    expect(server.requests).toHaveLength(1 + 4);
+  });
+
   it('retries a 500 and succeeds; gives up after maxRetries with a retryable ProviderCallError', async () => {
     const server = await serve([{ status: 500 }, { content: 'recovered' }, { status: 503 }, { status: 502 }, { status: 500 }]);
     expect((await retried(server).generate({ prompt: 'x' })).texts).toEqual(['recovered']);
