@@ -106,7 +106,9 @@ export function createChatModel(where: string, connection: Connection, modelName
 
   const generateOnce = async (request: GenerateRequest, n: number): Promise<GenerateResult> => {
     const model = requireModel();
-    const { value } = await callOnce({ operation: 'chat completion', model, resolve, timeoutMs, abortSignal: request.abortSignal }, async ({ signal, connection }) => {
+    const { value } = await callOnce(
+      { operation: 'chat completion', model, resolve, timeoutMs, abortSignal: request.abortSignal },
+      async ({ signal, connection }) => {
         const body = buildBody(request, model, n);
         const response = await connection.client.chat.completions
           .create(body as unknown as Parameters<typeof connection.client.chat.completions.create>[0], { signal })
@@ -120,7 +122,8 @@ export function createChatModel(where: string, connection: Connection, modelName
           });
         }
         return result;
-      });
+      },
+    );
     return value;
   };
 
@@ -204,28 +207,28 @@ export function createChatModel(where: string, connection: Connection, modelName
     connectionForErrors: ResolvedConnection | undefined,
     abortSignal: AbortSignal | undefined,
   ): AsyncIterable<GenerateStreamPart> {
-      let usage: Usage | undefined;
-      if (opened.kind === 'whole') {
-        const text = opened.result.texts[0] ?? '';
-        if (text.length > 0) yield { type: 'text-delta', text };
-        yield { type: 'text-end', usage: opened.result.usage };
-        return;
+    let usage: Usage | undefined;
+    if (opened.kind === 'whole') {
+      const text = opened.result.texts[0] ?? '';
+      if (text.length > 0) yield { type: 'text-delta', text };
+      yield { type: 'text-end', usage: opened.result.usage };
+      return;
+    }
+    try {
+      for await (const chunk of opened.stream) {
+        // Chunks already buffered would still arrive after an abort: stop at once instead.
+        abortSignal?.throwIfAborted();
+        const part = readStreamChunk(chunk);
+        if (part.usage) usage = part.usage;
+        if (part.text.length > 0) yield { type: 'text-delta', text: part.text };
       }
-      try {
-        for await (const chunk of opened.stream) {
-          // Chunks already buffered would still arrive after an abort: stop at once instead.
-          abortSignal?.throwIfAborted();
-          const part = readStreamChunk(chunk);
-          if (part.usage) usage = part.usage;
-          if (part.text.length > 0) yield { type: 'text-delta', text: part.text };
-        }
-      } catch (error) {
-        if (abortSignal?.aborted) throw abortSignal.reason;
-        const mapped = connectionForErrors ? toFactkitError(error, { operation: 'chat completion stream', connection: connectionForErrors, model }) : error;
-        yield { type: 'error', error: mapped };
-        return;
-      }
+    } catch (error) {
       if (abortSignal?.aborted) throw abortSignal.reason;
-      yield { type: 'text-end', ...(usage === undefined ? {} : { usage }) };
+      const mapped = connectionForErrors ? toFactkitError(error, { operation: 'chat completion stream', connection: connectionForErrors, model }) : error;
+      yield { type: 'error', error: mapped };
+      return;
+    }
+    if (abortSignal?.aborted) throw abortSignal.reason;
+    yield { type: 'text-end', ...(usage === undefined ? {} : { usage }) };
   }
 }
