@@ -1,39 +1,16 @@
 import { EMPTY_USAGE, InvalidArgumentError, ResponseParseError } from '@factkit/core';
 import type { GenerateRequest, GenerateResult, GenerateStreamPart, LanguageModel, Usage } from '@factkit/core';
-import { callWithPolicy, toFactkitError } from './internal/call-with-policy.js';
-import { createConnectionResolver, currentModelName, currentProviderName, PROVIDER, validateConnectionOptions } from './internal/client-config.js';
-import type { OpenAICompatibleConnectionOptions } from './internal/client-config.js';
-import { parseChatCompletionBody, readStreamChunk } from './internal/parse-responses.js';
+import type { OpenAICompatibleGenerateDefaults, OpenAICompatibleLanguageModelOptions } from '../openai-compatible-settings.js';
+import { callOnce, toFactkitError } from './call-once.js';
+import { PROVIDER } from './client-config.js';
+import type { Connection, ResolvedConnection } from './client-config.js';
+import { parseChatCompletionBody, readStreamChunk } from './parse-responses.js';
 
-const WHERE = 'createOpenAICompatibleModel';
-
-/** Generation settings used when a request leaves them unset. */
-export interface OpenAICompatibleGenerateDefaults {
-  readonly temperature?: number;
-  readonly topP?: number;
-  readonly maxTokens?: number;
-  readonly stop?: readonly string[];
-  readonly seed?: number;
-}
-
-export interface OpenAICompatibleModelOptions extends OpenAICompatibleConnectionOptions {
-  /** Defaults for requests that leave these unset. @default {} (the server's defaults) */
-  readonly defaults?: OpenAICompatibleGenerateDefaults;
-  /**
-   * Body field that carries `maxTokens`. Newer OpenAI models (o-series, gpt-5) want 'max_completion_tokens';
-   * most local servers know 'max_tokens'. @default 'max_tokens'
-   */
-  readonly maxTokensField?: 'max_tokens' | 'max_completion_tokens';
-  /**
-   * Answer `n > 1` with n separate single-completion calls (call i uses `seed + i` when a seed is set), for servers
-   * that ignore `n` (Ollama). Without it, a reply
-   * with fewer choices than `n` is a ResponseParseError. @default false
-   */
-  readonly emulateN?: boolean;
-  /** Ask for usage in streams (`stream_options.include_usage`); turn off for servers that reject it. @default true */
-  readonly streamUsage?: boolean;
-  /** Overrides the model id used in logs and cache keys. @default `openai-compatible:<model>` */
-  readonly id?: string;
+/** Where the model name comes from: fixed (provider) or read per call (deprecated factory: FACTKIT_MODEL). */
+export interface ModelName {
+  current(): string | undefined;
+  /** Message of the InvalidArgumentError thrown by a call when `current()` is undefined. */
+  readonly missing: string;
 }
 
 interface ChatMessageBody {
@@ -55,30 +32,22 @@ function validateSettings(where: string, settings: OpenAICompatibleGenerateDefau
 }
 
 /**
- * Creates a core LanguageModel for any OpenAI-compatible chat-completions endpoint (OpenAI, Azure OpenAI, vLLM, Ollama,
- * llama.cpp server, LM Studio) through the official `openai` SDK. Creating it never throws over a missing key: model,
- * base URL and key are resolved at call time (options, else FACTKIT_MODEL / OPENAI_BASE_URL / OPENAI_API_KEY).
- * @throws InvalidArgumentError for out-of-range options.
- * @example
- * const model = createOpenAICompatibleModel({ model: 'llama3.1', baseUrl: 'http://localhost:11434/v1' });
- * const { texts } = await model.generate({ prompt: 'Say hello.' });
+ * The chat-completions LanguageModel behind `provider.languageModel()` and the deprecated
+ * `createOpenAICompatibleModel()`: one HTTP call per `generate` (n calls with `emulateN`), never retried here.
  */
-export function createOpenAICompatibleModel(options: OpenAICompatibleModelOptions = {}): LanguageModel {
-  validateConnectionOptions(WHERE, options);
-  const {
-    defaults = {},
-    maxTokensField = 'max_tokens',
-    emulateN = false,
-    streamUsage = true,
-    timeoutMs = 120_000,
-    maxRetries = 2,
-    retry = {},
-  } = options;
-  validateSettings(WHERE, defaults, 'defaults.');
+export function createChatModel(where: string, connection: Connection, modelName: ModelName, options: OpenAICompatibleLanguageModelOptions = {}): LanguageModel {
+  const { defaults = {}, maxTokensField = 'max_tokens', emulateN = false, streamUsage = true } = options;
+  const { timeoutMs } = connection;
+  const resolve = (): ResolvedConnection => connection.resolve();
+  const requireModel = (): string => {
+    const model = modelName.current();
+    if (model === undefined) throw new InvalidArgumentError({ where, argument: 'model', message: modelName.missing });
+    return model;
+  };
+  validateSettings(where, defaults, 'defaults.');
   if (maxTokensField !== 'max_tokens' && maxTokensField !== 'max_completion_tokens') {
-    throw new InvalidArgumentError({ where: WHERE, argument: 'maxTokensField', message: `must be 'max_tokens' or 'max_completion_tokens' (got ${String(maxTokensField)})` });
+    throw new InvalidArgumentError({ where, argument: 'maxTokensField', message: `must be 'max_tokens' or 'max_completion_tokens' (got ${String(maxTokensField)})` });
   }
-  const resolve = createConnectionResolver(WHERE, options);
 
   const buildBody = (request: GenerateRequest, model: string, n: number): Record<string, unknown> => {
     const messages: ChatMessageBody[] = [];
@@ -103,17 +72,20 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   };
 
   const validateRequest = (request: GenerateRequest, method: string): number => {
-    const where = `${WHERE}().${method}`;
+    const methodWhere = `${where}.${method}`;
+    const fail = (argument: string, message: string): never => {
+      throw new InvalidArgumentError({ where: methodWhere, argument, message });
+    };
     if (typeof request !== 'object' || request === null) {
-      throw new InvalidArgumentError({ where, argument: 'request', message: 'must be an object' });
+      fail('request', 'must be an object');
     }
     const hasPrompt = typeof request.prompt === 'string';
     const hasMessages = Array.isArray(request.messages) && request.messages.length > 0;
     if (!hasPrompt && !hasMessages) {
-      throw new InvalidArgumentError({ where, argument: 'prompt', message: 'is missing: give "prompt" or a non-empty "messages"' });
+      fail('prompt', 'is missing: give "prompt" or a non-empty "messages"');
     }
     if (request.prompt !== undefined && !hasPrompt) {
-      throw new InvalidArgumentError({ where, argument: 'prompt', message: 'must be a string' });
+      fail('prompt', 'must be a string');
     }
     (request.messages ?? []).forEach((message, index) => {
       const valid =
@@ -122,21 +94,22 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
         (message.role === 'system' || message.role === 'user' || message.role === 'assistant') &&
         typeof message.content === 'string';
       if (!valid) {
-        throw new InvalidArgumentError({ where, argument: `messages[${index}]`, message: "must be { role: 'system' | 'user' | 'assistant', content: string }" });
+        fail(`messages[${index}]`, "must be { role: 'system' | 'user' | 'assistant', content: string }");
       }
     });
     if (request.system !== undefined && typeof request.system !== 'string') {
-      throw new InvalidArgumentError({ where, argument: 'system', message: 'must be a string' });
+      fail('system', 'must be a string');
     }
-    validateSettings(where, request, '');
+    validateSettings(methodWhere, request, '');
     return request.n ?? 1;
   };
 
-  const generateOnce = async (request: GenerateRequest, n: number): Promise<GenerateResult> =>
-    callWithPolicy(
-      { operation: 'chat completion', resolve, timeoutMs, maxRetries, retry, abortSignal: request.abortSignal },
+  const generateOnce = async (request: GenerateRequest, n: number): Promise<GenerateResult> => {
+    const model = requireModel();
+    const { value } = await callOnce(
+      { operation: 'chat completion', model, resolve, timeoutMs, abortSignal: request.abortSignal },
       async ({ signal, connection }) => {
-        const body = buildBody(request, connection.model, n);
+        const body = buildBody(request, model, n);
         const response = await connection.client.chat.completions
           .create(body as unknown as Parameters<typeof connection.client.chat.completions.create>[0], { signal })
           .asResponse();
@@ -151,13 +124,15 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
         return result;
       },
     );
+    return value;
+  };
 
   return {
     get id(): string {
-      return options.id ?? `${PROVIDER}:${currentModelName(options)}`;
+      return options.id ?? `${PROVIDER}:${modelName.current() ?? '(unset)'}`;
     },
     get provider(): string {
-      return currentProviderName(options);
+      return connection.providerName();
     },
 
     async generate(request: GenerateRequest): Promise<GenerateResult> {
@@ -186,18 +161,21 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       request?.abortSignal?.throwIfAborted();
       const n = validateRequest(request, 'stream');
       if (n !== 1) {
-        throw new InvalidArgumentError({ where: `${WHERE}().stream`, argument: 'n', message: `must be 1 when streaming (got ${n})` });
+        throw new InvalidArgumentError({ where: `${where}.stream`, argument: 'n', message: `must be 1 when streaming (got ${n})` });
       }
       const { abortSignal } = request;
-      let usage: Usage | undefined;
-      let connectionForErrors: Parameters<typeof toFactkitError>[1]['connection'] | undefined;
+      let connectionForErrors: ResolvedConnection | undefined;
       let opened: { kind: 'events'; stream: AsyncIterable<unknown> } | { kind: 'whole'; result: GenerateResult };
+      // The caller's abort stays linked to the HTTP call while the events are read; unlinked when the generator ends.
+      let unlink = (): void => {};
+      let model: string;
       try {
-        opened = await callWithPolicy(
-          { operation: 'chat completion stream', resolve, timeoutMs, maxRetries, retry, abortSignal, keepAbortLink: true },
+        model = requireModel();
+        const call = await callOnce(
+          { operation: 'chat completion stream', model, resolve, timeoutMs, abortSignal, keepAbortLink: true },
           async ({ signal, connection }) => {
             connectionForErrors = connection;
-            const body = { ...buildBody(request, connection.model, 1), stream: true, ...(streamUsage ? { stream_options: { include_usage: true } } : {}) };
+            const body = { ...buildBody(request, model, 1), stream: true, ...(streamUsage ? { stream_options: { include_usage: true } } : {}) };
             const { data, response } = await connection.client.chat.completions
               .create(body as unknown as Parameters<typeof connection.client.chat.completions.create>[0], { signal })
               .withResponse();
@@ -208,33 +186,49 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
             return { kind: 'whole' as const, result: parseChatCompletionBody(await response.text()) };
           },
         );
+        opened = call.value;
+        unlink = call.unlink;
       } catch (error) {
         if (abortSignal?.aborted) throw abortSignal.reason;
         yield { type: 'error', error };
         return;
       }
-      if (opened.kind === 'whole') {
-        const text = opened.result.texts[0] ?? '';
-        if (text.length > 0) yield { type: 'text-delta', text };
-        yield { type: 'text-end', usage: opened.result.usage };
-        return;
-      }
       try {
-        for await (const chunk of opened.stream) {
-          // Chunks already buffered would still arrive after an abort: stop at once instead.
-          abortSignal?.throwIfAborted();
-          const part = readStreamChunk(chunk);
-          if (part.usage) usage = part.usage;
-          if (part.text.length > 0) yield { type: 'text-delta', text: part.text };
-        }
-      } catch (error) {
-        if (abortSignal?.aborted) throw abortSignal.reason;
-        const mapped = connectionForErrors ? toFactkitError(error, { operation: 'chat completion stream', connection: connectionForErrors }) : error;
-        yield { type: 'error', error: mapped };
-        return;
+        yield* readOpened(opened, model, connectionForErrors, abortSignal);
+      } finally {
+        unlink();
       }
-      if (abortSignal?.aborted) throw abortSignal.reason;
-      yield { type: 'text-end', ...(usage === undefined ? {} : { usage }) };
     },
   };
+
+  async function* readOpened(
+    opened: { kind: 'events'; stream: AsyncIterable<unknown> } | { kind: 'whole'; result: GenerateResult },
+    model: string,
+    connectionForErrors: ResolvedConnection | undefined,
+    abortSignal: AbortSignal | undefined,
+  ): AsyncIterable<GenerateStreamPart> {
+    let usage: Usage | undefined;
+    if (opened.kind === 'whole') {
+      const text = opened.result.texts[0] ?? '';
+      if (text.length > 0) yield { type: 'text-delta', text };
+      yield { type: 'text-end', usage: opened.result.usage };
+      return;
+    }
+    try {
+      for await (const chunk of opened.stream) {
+        // Chunks already buffered would still arrive after an abort: stop at once instead.
+        abortSignal?.throwIfAborted();
+        const part = readStreamChunk(chunk);
+        if (part.usage) usage = part.usage;
+        if (part.text.length > 0) yield { type: 'text-delta', text: part.text };
+      }
+    } catch (error) {
+      if (abortSignal?.aborted) throw abortSignal.reason;
+      const mapped = connectionForErrors ? toFactkitError(error, { operation: 'chat completion stream', connection: connectionForErrors, model }) : error;
+      yield { type: 'error', error: mapped };
+      return;
+    }
+    if (abortSignal?.aborted) throw abortSignal.reason;
+    yield { type: 'text-end', ...(usage === undefined ? {} : { usage }) };
+  }
 }

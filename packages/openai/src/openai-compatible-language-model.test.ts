@@ -1,33 +1,30 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryCache, FactkitError, InvalidArgumentError, ProviderCallError, ResponseParseError, withCache } from '@factkit/core';
-import type { GenerateStreamPart } from '@factkit/core';
+import { createMemoryCache, FactkitError, InvalidArgumentError, ProviderCallError, ResponseParseError, withCache, withRetry } from '@factkit/core';
+import type { GenerateStreamPart, RetryOptions } from '@factkit/core';
 import type { ScriptedOpenAIServer } from '@factkit/test-utils';
 import { rejection, useScriptedServers } from '../test/scripted-server.js';
-import { createOpenAICompatibleModel } from './openai-compatible-model.js';
-import type { OpenAICompatibleModelOptions } from './openai-compatible-model.js';
+import { createOpenAICompatible } from './openai-compatible-provider.js';
+import type { OpenAICompatibleLanguageModelOptions, OpenAICompatibleSettings } from './openai-compatible-settings.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
 });
 const serve = useScriptedServers();
 
-/** Fast retries: no jitter (random 0), tiny delays; the server's Retry-After still counts up to maxDelayMs. */
-function modelFor(server: ScriptedOpenAIServer, options: OpenAICompatibleModelOptions = {}) {
-  return createOpenAICompatibleModel({
-    model: 'test-model',
-    baseUrl: server.url,
-    apiKey: 'test-key-123',
-    timeoutMs: 2_000,
-    retry: { initialDelayMs: 1, maxDelayMs: 50, random: () => 0 },
-    ...options,
-  });
+function modelFor(server: ScriptedOpenAIServer, options: OpenAICompatibleLanguageModelOptions = {}, settings: OpenAICompatibleSettings = {}) {
+  return createOpenAICompatible({ baseURL: server.url, apiKey: 'test-key-123', timeout: 2_000, ...settings }).languageModel('test-model', options);
+}
+
+/** The model under core withRetry, the one retry layer. Fast: no jitter (random 0), tiny delays; Retry-After still counts up to maxDelayMs. */
+function retried(server: ScriptedOpenAIServer, retry: RetryOptions = {}, settings: OpenAICompatibleSettings = {}) {
+  return withRetry(modelFor(server, {}, settings), { initialDelayMs: 1, maxDelayMs: 50, random: () => 0, ...retry });
 }
 
 function chatBody(server: ScriptedOpenAIServer, index = 0): Record<string, unknown> {
   return server.requests[index]?.body as Record<string, unknown>;
 }
 
-describe('createOpenAICompatibleModel: successful calls through the real SDK', () => {
+describe('createOpenAICompatible().languageModel: successful calls through the real SDK', () => {
   it('sends a prompt as one user message and returns text, usage and finish reason', async () => {
     const server = await serve([{ content: 'Paris is the capital.' }]);
     const model = modelFor(server);
@@ -118,11 +115,11 @@ describe('createOpenAICompatibleModel: successful calls through the real SDK', (
   });
 });
 
-describe('createOpenAICompatibleModel: one retry layer, typed errors', () => {
+describe('languageModel under core withRetry (the one retry layer): typed errors', () => {
   it('retries a 429 after the Retry-After the server asked for, then succeeds', async () => {
     const server = await serve([{ status: 429, headers: { 'retry-after-ms': '30' } }, { content: 'after the wait' }]);
     const delays: number[] = [];
-    const model = modelFor(server, { retry: { initialDelayMs: 1, maxDelayMs: 5_000, random: () => 0, onRetry: ({ delayMs }) => delays.push(delayMs) } });
+    const model = retried(server, { maxDelayMs: 5_000, onRetry: ({ delayMs }) => delays.push(delayMs) });
     const result = await model.generate({ prompt: 'x' });
     expect(result.texts).toEqual(['after the wait']);
     expect(server.requests).toHaveLength(2);
@@ -131,19 +128,27 @@ describe('createOpenAICompatibleModel: one retry layer, typed errors', () => {
 
   it('reads Retry-After seconds into retryAfterSeconds and caps the wait at maxDelayMs', async () => {
     const server = await serve([{ status: 429, headers: { 'retry-after': '3' } }, { status: 429, headers: { 'retry-after': '3' } }, { content: 'ok' }]);
-    const noRetry = await rejection(modelFor(server, { maxRetries: 0 }).generate({ prompt: 'x' }));
+    const noRetry = await rejection(modelFor(server).generate({ prompt: 'x' })); // the bare model makes one call
     expect(ProviderCallError.isInstance(noRetry)).toBe(true);
     expect(noRetry).toMatchObject({ statusCode: 429, isRetryable: true, retryAfterSeconds: 3 });
     const delays: number[] = [];
-    const model = modelFor(server, { retry: { initialDelayMs: 1, maxDelayMs: 40, random: () => 0, onRetry: ({ delayMs }) => delays.push(delayMs) } });
+    const model = retried(server, { maxDelayMs: 40, onRetry: ({ delayMs }) => delays.push(delayMs) });
     expect((await model.generate({ prompt: 'x' })).texts).toEqual(['ok']);
     expect(delays).toEqual([40]);
   });
 
+  it('has exactly one retry layer: the bare model (and the SDK under it) makes one request; withRetry makes maxRetries + 1', async () => {
+    const server = await serve(() => ({ status: 503 }));
+    expect(await rejection(modelFor(server).generate({ prompt: 'x' }))).toMatchObject({ statusCode: 503, isRetryable: true });
+    expect(server.requests).toHaveLength(1);
+    expect(await rejection(retried(server, { maxRetries: 3 }).generate({ prompt: 'x' }))).toMatchObject({ statusCode: 503 });
+    expect(server.requests).toHaveLength(1 + 4);
+  });
+
   it('retries a 500 and succeeds; gives up after maxRetries with a retryable ProviderCallError', async () => {
     const server = await serve([{ status: 500 }, { content: 'recovered' }, { status: 503 }, { status: 502 }, { status: 500 }]);
-    expect((await modelFor(server).generate({ prompt: 'x' })).texts).toEqual(['recovered']);
-    const error = await rejection(modelFor(server, { maxRetries: 2 }).generate({ prompt: 'x' }));
+    expect((await retried(server).generate({ prompt: 'x' })).texts).toEqual(['recovered']);
+    const error = await rejection(retried(server, { maxRetries: 2 }).generate({ prompt: 'x' }));
     expect(ProviderCallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: 500, isRetryable: true, provider: 'openai-compatible' });
     expect(server.requests).toHaveLength(5);
@@ -151,7 +156,7 @@ describe('createOpenAICompatibleModel: one retry layer, typed errors', () => {
 
   it('does not retry a 400 and keeps the server message and body', async () => {
     const server = await serve([{ status: 400, body: { error: { message: 'max_tokens is too large', type: 'invalid_request_error' } } }, { content: 'never' }]);
-    const error = await rejection(modelFor(server).generate({ prompt: 'x' }));
+    const error = await rejection(retried(server).generate({ prompt: 'x' }));
     expect(ProviderCallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: 400, isRetryable: false });
     expect((error as Error).message).toContain('max_tokens is too large');
@@ -172,10 +177,10 @@ describe('createOpenAICompatibleModel: one retry layer, typed errors', () => {
     expect(messages[2]).toContain('no such route');
   });
 
-  it('turns a reply slower than timeoutMs into a typed timeout (retried, then given up), without hanging', async () => {
+  it('turns a reply slower than the timeout setting into a typed timeout (retried, then given up), without hanging', async () => {
     const server = await serve(() => ({ delayMs: 10_000, content: 'too late' }));
     const started = Date.now();
-    const error = await rejection(modelFor(server, { timeoutMs: 100, maxRetries: 1 }).generate({ prompt: 'x' }));
+    const error = await rejection(retried(server, { maxRetries: 1 }, { timeout: 100 }).generate({ prompt: 'x' }));
     expect(FactkitError.isInstance(error)).toBe(true);
     expect((error as FactkitError).code).toBe('timeout');
     expect((error as Error).message).toMatch(/timed out after 100 ms/);
@@ -185,19 +190,35 @@ describe('createOpenAICompatibleModel: one retry layer, typed errors', () => {
 
   it('retries a dropped connection, then succeeds or ends in a retryable connection error', async () => {
     const server = await serve([{ drop: true }, { content: 'second try' }, { drop: true }, { drop: true }]);
-    expect((await modelFor(server).generate({ prompt: 'x' })).texts).toEqual(['second try']);
-    const error = await rejection(modelFor(server, { maxRetries: 1 }).generate({ prompt: 'x' }));
+    expect((await retried(server).generate({ prompt: 'x' })).texts).toEqual(['second try']);
+    const error = await rejection(retried(server, { maxRetries: 1 }).generate({ prompt: 'x' }));
     expect(ProviderCallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: undefined, isRetryable: true });
     expect((error as Error).message).toMatch(/connection/i);
     expect(server.requests).toHaveLength(4);
   });
 
-  it('turns a malformed body into a ResponseParseError that keeps the raw text, not retried', async () => {
-    const server = await serve([{ malformed: true }, { content: 'never' }]);
-    const error = await rejection(modelFor(server).generate({ prompt: 'x' }));
+  it('retries a 200 whose body is truncated like a dropped connection; gives up with a retryable error keeping the raw text', async () => {
+    const server = await serve([{ malformed: true }, { content: 'second try' }, { malformed: true }, { malformed: true }]);
+    const retries: unknown[] = [];
+    expect((await retried(server, { onRetry: ({ error }) => retries.push(error) }).generate({ prompt: 'x' })).texts).toEqual(['second try']);
+    expect(retries).toHaveLength(1);
+    const error = await rejection(retried(server, { maxRetries: 1 }).generate({ prompt: 'x' }));
+    expect(ProviderCallError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ statusCode: 200, isRetryable: true });
+    expect((error as Error).message).toMatch(/truncated or not JSON/);
+    expect((error as ProviderCallError).responseBody).toContain('chatcmpl-broken');
+    const cause = (error as Error).cause;
+    expect(ResponseParseError.isInstance(cause)).toBe(true);
+    expect((cause as ResponseParseError).raw).toContain('chatcmpl-broken');
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('still reports JSON of the wrong shape as a ResponseParseError, not retried (the server answered, wrongly)', async () => {
+    const server = await serve([{ status: 200, body: { choices: [] } }, { content: 'never' }]);
+    const error = await rejection(retried(server).generate({ prompt: 'x' }));
     expect(ResponseParseError.isInstance(error)).toBe(true);
-    expect((error as ResponseParseError).raw).toContain('chatcmpl-broken');
+    expect((error as Error).message).toMatch(/no "choices"/);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -212,7 +233,7 @@ describe('createOpenAICompatibleModel: one retry layer, typed errors', () => {
 
     const second = new AbortController();
     const secondReason = { custom: 'reason object' };
-    const waiting = modelFor(server, { retry: { initialDelayMs: 1, maxDelayMs: 60_000, random: () => 0 } }).generate({ prompt: 'x', abortSignal: second.signal });
+    const waiting = retried(server, { maxDelayMs: 60_000 }).generate({ prompt: 'x', abortSignal: second.signal });
     while (server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 20));
     second.abort(secondReason);
@@ -237,26 +258,29 @@ describe('createOpenAICompatibleModel: one retry layer, typed errors', () => {
       expect((error as InvalidArgumentError).argument).toBe(argument);
     }
     expect(server.requests).toHaveLength(0);
-    expect(() => createOpenAICompatibleModel({ timeoutMs: 0 })).toThrow(/timeoutMs/);
-    expect(() => createOpenAICompatibleModel({ maxRetries: -1 })).toThrow(/maxRetries/);
-    expect(() => createOpenAICompatibleModel({ baseUrl: 'ftp://x' })).toThrow(/baseUrl/);
+    expect(() => createOpenAICompatible({ timeout: 0 })).toThrow(/timeout/);
+    expect(() => createOpenAICompatible({ baseURL: 'ftp://x' })).toThrow(/baseURL/);
+    expect(() => createOpenAICompatible({ baseURL: server.url }).languageModel('')).toThrow(/modelId/);
+    expect(() => createOpenAICompatible({ baseURL: server.url }).languageModel('m', { defaults: { temperature: 5 } })).toThrow(/defaults\.temperature/);
   });
 });
 
-describe('createOpenAICompatibleModel: configuration read at call time', () => {
-  it('falls back to OPENAI_BASE_URL, OPENAI_API_KEY and FACTKIT_MODEL, read on every call', async () => {
+describe('createOpenAICompatible: settings once, the key at call time', () => {
+  it('reads OPENAI_BASE_URL when the provider is created and OPENAI_API_KEY on every call', async () => {
     const server = await serve([{ content: 'one' }, { content: 'two' }]);
-    const model = createOpenAICompatibleModel({ retry: { initialDelayMs: 1 } }); // created before the environment is set
     vi.stubEnv('OPENAI_BASE_URL', server.url);
     vi.stubEnv('OPENAI_API_KEY', 'env-key-1');
-    vi.stubEnv('FACTKIT_MODEL', 'env-model-a');
-    expect(model.id).toBe('openai-compatible:env-model-a');
+    const openai = createOpenAICompatible();
+    vi.stubEnv('OPENAI_BASE_URL', 'http://127.0.0.1:9/v1'); // too late: the base URL was read at creation
+    expect(openai.baseURL).toBe(server.url);
+    const model = openai.languageModel('model-a');
+    expect(model.id).toBe('openai-compatible:model-a');
+    expect(model.provider).toBe(`openai-compatible(${server.url})`);
     await model.generate({ prompt: 'x' });
     vi.stubEnv('OPENAI_API_KEY', 'env-key-2');
-    vi.stubEnv('FACTKIT_MODEL', 'env-model-b');
-    await model.generate({ prompt: 'x' });
+    await openai.languageModel('model-b').generate({ prompt: 'x' });
     expect(server.requests.map((request) => request.headers.authorization)).toEqual(['Bearer env-key-1', 'Bearer env-key-2']);
-    expect(server.requests.map((request) => (request.body as { model: string }).model)).toEqual(['env-model-a', 'env-model-b']);
+    expect(server.requests.map((request) => (request.body as { model: string }).model)).toEqual(['model-a', 'model-b']);
   });
 
   it('never throws at creation over a missing key; a call to api.openai.com without a key is a typed error with no request', async () => {
@@ -267,22 +291,21 @@ describe('createOpenAICompatibleModel: configuration read at call time', () => {
       calls.push(String(input));
       return new Response('{}', { status: 500 });
     };
-    const model = createOpenAICompatibleModel({ model: 'gpt-4o-mini', fetch: recordingFetch });
-    const error = await rejection(model.generate({ prompt: 'x' }));
+    const openai = createOpenAICompatible({ fetch: recordingFetch });
+    expect(openai.baseURL).toBe('https://api.openai.com/v1');
+    const error = await rejection(openai.languageModel('gpt-4o-mini').generate({ prompt: 'x' }));
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect((error as InvalidArgumentError).argument).toBe('apiKey');
     expect((error as Error).message).toMatch(/OPENAI_API_KEY/);
-    const azure = createOpenAICompatibleModel({ model: 'gpt-4o', baseUrl: 'https://my-resource.openai.azure.com/openai/v1', fetch: recordingFetch });
+    const azure = createOpenAICompatible({ baseURL: 'https://my-resource.openai.azure.com/openai/v1', fetch: recordingFetch }).languageModel('gpt-4o');
     expect(InvalidArgumentError.isInstance(await rejection(azure.generate({ prompt: 'x' })))).toBe(true);
-    const noModel = createOpenAICompatibleModel({ apiKey: 'k', fetch: recordingFetch });
-    expect(await rejection(noModel.generate({ prompt: 'x' }))).toMatchObject({ argument: 'model' });
     expect(calls).toEqual([]);
   });
 
   it('sends a placeholder key to local endpoints when none is set, plus custom headers and organization', async () => {
     vi.stubEnv('OPENAI_API_KEY', '');
     const server = await serve([{ content: 'local' }]);
-    const model = createOpenAICompatibleModel({ model: 'llama3', baseUrl: server.url, headers: { 'x-trace': 'abc' }, organization: 'org-1', project: 'proj-1' });
+    const model = createOpenAICompatible({ baseURL: server.url, headers: { 'x-trace': 'abc' }, organization: 'org-1', project: 'proj-1' }).languageModel('llama3');
     expect((await model.generate({ prompt: 'x' })).texts).toEqual(['local']);
     expect(server.requests[0]?.headers.authorization).toBe('Bearer no-key-needed');
     expect(server.requests[0]?.headers['x-trace']).toBe('abc');
@@ -293,7 +316,7 @@ describe('createOpenAICompatibleModel: configuration read at call time', () => {
   it('uses an injected fetch for every request', async () => {
     const server = await serve([{ content: 'through my fetch' }]);
     const seen: string[] = [];
-    const model = modelFor(server, {
+    const model = modelFor(server, {}, {
       fetch: (input, init) => {
         seen.push(String(input));
         return fetch(input, init);
@@ -304,7 +327,7 @@ describe('createOpenAICompatibleModel: configuration read at call time', () => {
   });
 });
 
-describe('createOpenAICompatibleModel: stream', () => {
+describe('createOpenAICompatible().languageModel: stream', () => {
   async function collect(parts: AsyncIterable<GenerateStreamPart>): Promise<GenerateStreamPart[]> {
     const out: GenerateStreamPart[] = [];
     for await (const part of parts) out.push(part);
@@ -342,7 +365,7 @@ describe('createOpenAICompatibleModel: stream', () => {
     ]);
     const parts = await collect(model.stream!({ prompt: 'x' }));
     expect(parts).toHaveLength(1);
-    expect(ResponseParseError.isInstance((parts[0] as { error: unknown }).error)).toBe(true);
+    expect((parts[0] as { error: unknown }).error).toMatchObject({ code: 'provider_call_failed', statusCode: 200, isRetryable: true });
   });
 
   it('rejects with the exact abort reason when aborted while text is flowing', async () => {

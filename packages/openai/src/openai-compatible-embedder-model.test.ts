@@ -1,27 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError, ProviderCallError, ResponseParseError } from '@factkit/core';
+import { InvalidArgumentError, ProviderCallError, ResponseParseError, withEmbeddingRetry } from '@factkit/core';
 import type { ScriptedOpenAIServer } from '@factkit/test-utils';
 import { rejection, useScriptedServers } from '../test/scripted-server.js';
-import { createOpenAICompatibleEmbedder } from './openai-compatible-embedder.js';
-import type { OpenAICompatibleEmbedderOptions } from './openai-compatible-embedder.js';
+import { createOpenAICompatible } from './openai-compatible-provider.js';
+import type { OpenAICompatibleEmbeddingOptions } from './openai-compatible-settings.js';
 
 const serve = useScriptedServers();
 
-function embedderFor(server: ScriptedOpenAIServer, options: Partial<OpenAICompatibleEmbedderOptions> = {}) {
-  return createOpenAICompatibleEmbedder({
-    model: 'embed-model',
-    baseUrl: server.url,
-    apiKey: 'test-key',
-    dimensions: 2,
-    timeoutMs: 2_000,
-    retry: { initialDelayMs: 1, maxDelayMs: 20, random: () => 0 },
-    ...options,
-  });
+function embedderFor(server: ScriptedOpenAIServer, options: OpenAICompatibleEmbeddingOptions = {}) {
+  return createOpenAICompatible({ baseURL: server.url, apiKey: 'test-key', timeout: 2_000 }).embedder('embed-model', { dimensions: 2, ...options });
+}
+
+/** The embedder under core withEmbeddingRetry, the one retry layer (no jitter, tiny delays). */
+function retriedEmbedderFor(server: ScriptedOpenAIServer, maxRetries = 2) {
+  return withEmbeddingRetry(embedderFor(server), { maxRetries, initialDelayMs: 1, maxDelayMs: 20, random: () => 0 });
 }
 
 const asArrays = (vectors: Float32Array[]) => vectors.map((vector) => Array.from(vector));
 
-describe('createOpenAICompatibleEmbedder', () => {
+describe('createOpenAICompatible().embedder', () => {
   it('returns Float32Arrays in input order even when the server sends items out of order', async () => {
     const server = await serve([{ embeddings: [[1, 0], [0, 1], [0.5, 0.5]], reverseOrder: true }]);
     const { embeddings } = await embedderFor(server).embed({ texts: ['a', 'b', 'c'], kind: 'passage' });
@@ -79,19 +76,26 @@ describe('createOpenAICompatibleEmbedder', () => {
     expect(server.requests).toHaveLength(0);
     expect(await rejection(embedder.embed({ texts: ['a', 3 as never], kind: 'query' }))).toMatchObject({ argument: 'texts[1]' });
     expect(await rejection(embedder.embed({ texts: ['a'], kind: 'other' as never }))).toMatchObject({ argument: 'kind' });
-    expect(() => createOpenAICompatibleEmbedder({ dimensions: 0 })).toThrow(InvalidArgumentError);
-    expect(() => createOpenAICompatibleEmbedder({ dimensions: 3, maxBatchSize: 0 })).toThrow(/maxBatchSize/);
-    const declared = createOpenAICompatibleEmbedder({ model: 'm', dimensions: 3, maxBatchSize: 7, normalized: true });
+    const openai = createOpenAICompatible({ baseURL: server.url });
+    expect(() => openai.embedder('m', { dimensions: 0 })).toThrow(InvalidArgumentError);
+    expect(() => openai.embedder('m', { dimensions: 3, maxBatchSize: 0 })).toThrow(/maxBatchSize/);
+    expect(() => openai.embedder('my-local-embedder')).toThrow(/dimensions.*is missing/);
+    expect(() => openai.embedder('')).toThrow(/modelId/);
+    const declared = openai.embedder('m', { dimensions: 3, maxBatchSize: 7, normalized: true });
     expect(declared).toMatchObject({ id: 'openai-compatible:m', dimensions: 3, maxBatchSize: 7, normalized: true });
+    // OpenAI's own models need no dimensions
+    expect(openai.embedder('text-embedding-3-small')).toMatchObject({ dimensions: 1536, normalized: true });
+    expect(openai.embedder('text-embedding-3-large', { dimensions: 256, requestDimensions: true })).toMatchObject({ dimensions: 256, normalized: true });
   });
 
-  it('retries a 503 and maps a 401 to a non-retryable ProviderCallError', async () => {
-    const server = await serve([{ status: 503 }, { embeddings: [[1, 1]] }, { status: 401, body: { error: { message: 'bad key' } } }]);
-    expect(asArrays((await embedderFor(server).embed({ texts: ['a'], kind: 'query' })).embeddings)).toEqual([[1, 1]]);
-    const error = await rejection(embedderFor(server).embed({ texts: ['a'], kind: 'query' }));
+  it('under withEmbeddingRetry: retries a 503 and a truncated 200 body, and maps a 401 to a non-retryable ProviderCallError', async () => {
+    const server = await serve([{ status: 503 }, { embeddings: [[1, 1]] }, { malformed: true }, { embeddings: [[2, 2]] }, { status: 401, body: { error: { message: 'bad key' } } }]);
+    expect(asArrays((await retriedEmbedderFor(server).embed({ texts: ['a'], kind: 'query' })).embeddings)).toEqual([[1, 1]]);
+    expect(asArrays((await retriedEmbedderFor(server).embed({ texts: ['a'], kind: 'query' })).embeddings)).toEqual([[2, 2]]);
+    const error = await rejection(retriedEmbedderFor(server).embed({ texts: ['a'], kind: 'query' }));
     expect(ProviderCallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: 401, isRetryable: false });
-    expect(server.requests).toHaveLength(3);
+    expect(server.requests).toHaveLength(5);
   });
 
   it('rejects with the exact abort reason mid-call', async () => {

@@ -3,7 +3,7 @@ import { CorruptDataError } from '@factkit/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeGloveCache, encodeGloveCache } from './glove-cache.js';
-import { createGloveVectors } from './glove-vectors.js';
+import { createGloveVectors } from '../glove-vectors.js';
 
 const sample = createGloveVectors(['the', 'café', 'well-known'], Float32Array.from([1, 2, 3, 4, 5, 6]), 2);
 

@@ -3,8 +3,8 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { CorruptDataError } from '@factkit/core';
-import { createGloveVectors, isSortedVocabulary, sortGloveVectors } from './glove-vectors.js';
-import type { GloveVectors } from './glove-vectors.js';
+import { createGloveVectors, isSortedVocabulary, sortGloveVectors } from '../glove-vectors.js';
+import type { GloveVectors } from '../glove-vectors.js';
 
 /**
  * Binary cache layout (little-endian):

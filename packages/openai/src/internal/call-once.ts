@@ -1,18 +1,22 @@
 import OpenAI from 'openai';
-import { FactkitError, ProviderCallError, ResponseParseError, redactSecrets, retryWithBackoff } from '@factkit/core';
-import type { RetryOptions } from '@factkit/core';
+import { FactkitError, ProviderCallError, ResponseParseError, redactSecrets } from '@factkit/core';
+import { linkAbort } from './abort-link.js';
+import { isNotJsonBody } from './parse-responses.js';
 import { PROVIDER } from './client-config.js';
 import type { ResolvedConnection } from './client-config.js';
 
-export interface PolicyOptions {
+export interface CallOptions {
   /** What is being done, for messages: 'chat completion', 'embeddings'. */
   readonly operation: string;
+  /** The model name, for messages. */
+  readonly model: string;
   readonly resolve: () => ResolvedConnection;
   readonly timeoutMs: number;
-  readonly maxRetries: number;
-  readonly retry: Omit<RetryOptions, 'maxRetries'>;
   readonly abortSignal: AbortSignal | undefined;
-  /** Keep the caller's abort linked to the attempt after it returns (streams read on afterwards). @default false */
+  /**
+   * Keep the caller's abort linked after the call returns (a stream is read on afterwards); the caller must then
+   * call the returned `unlink`. @default false
+   */
   readonly keepAbortLink?: boolean;
 }
 
@@ -23,44 +27,58 @@ export interface AttemptContext {
 }
 
 /**
- * Runs one provider call under the package's single retry layer (core `retryWithBackoff`, which honours Retry-After),
- * a per-attempt timeout, and abort handling: an abort always rejects with `abortSignal.reason` unchanged, and every
- * other failure becomes a core error whose message, fields and cause chain carry no secret.
+ * Runs ONE provider call (no retries here: retrying is core `withRetry`'s job, the package's only retry layer) under a
+ * per-call timeout and abort handling: an abort always rejects with `abortSignal.reason` unchanged, and every other
+ * failure becomes a core error whose message, fields and cause chain carry no secret. A dropped connection, a timeout
+ * and a 200 reply whose body is truncated or not JSON come out retryable, so `withRetry` retries them alike.
  */
-export async function callWithPolicy<T>(options: PolicyOptions, attempt: (context: AttemptContext) => Promise<T>): Promise<T> {
-  const { operation, resolve, timeoutMs, maxRetries, retry, abortSignal, keepAbortLink = false } = options;
+export async function callOnce<T>(options: CallOptions, attempt: (context: AttemptContext) => Promise<T>): Promise<{ value: T; unlink: () => void }> {
+  const { operation, model, resolve, timeoutMs, abortSignal, keepAbortLink = false } = options;
   abortSignal?.throwIfAborted();
-  const runAttempt = async (): Promise<T> => {
-    const connection = resolve();
-    const controller = new AbortController();
-    let timedOut = false;
-    const onAbort = (): void => controller.abort(abortSignal?.reason);
-    abortSignal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error('attempt timed out'));
-    }, timeoutMs);
-    try {
-      return await attempt({ signal: controller.signal, connection });
-    } catch (error) {
-      if (abortSignal?.aborted) throw abortSignal.reason;
-      if (timedOut || error instanceof OpenAI.APIConnectionTimeoutError) {
-        throw new FactkitError('timeout', `${PROVIDER}: ${operation} with model "${connection.model}" timed out after ${timeoutMs} ms`);
-      }
-      throw toFactkitError(error, { operation, connection });
-    } finally {
-      clearTimeout(timer);
-      if (!keepAbortLink) abortSignal?.removeEventListener('abort', onAbort);
+  const connection = resolve();
+  const controller = new AbortController();
+  let timedOut = false;
+  // One listener per caller signal however many calls share it (see abort-link.ts).
+  const unlink = linkAbort(abortSignal, () => controller.abort(abortSignal?.reason));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('attempt timed out'));
+  }, timeoutMs);
+  let keep = false;
+  try {
+    const value = await attempt({ signal: controller.signal, connection });
+    keep = keepAbortLink;
+    return { value, unlink };
+  } catch (error) {
+    if (abortSignal?.aborted) throw abortSignal.reason;
+    if (timedOut || error instanceof OpenAI.APIConnectionTimeoutError) {
+      throw new FactkitError('timeout', `${PROVIDER}: ${operation} with model "${model}" timed out after ${timeoutMs} ms`);
     }
-  };
-  return retryWithBackoff(runAttempt, { ...retry, maxRetries, ...(abortSignal ? { abortSignal } : {}) });
+    throw toFactkitError(error, { operation, connection, model });
+  } finally {
+    clearTimeout(timer);
+    if (!keep) unlink();
+  }
 }
 
 /** Maps anything the SDK (or fetch, or our parsers) throws to a core error without secrets. */
-export function toFactkitError(error: unknown, context: { operation: string; connection: ResolvedConnection }): FactkitError {
-  const { operation, connection } = context;
-  const { secrets, model } = connection;
+export function toFactkitError(error: unknown, context: { operation: string; connection: ResolvedConnection; model: string }): FactkitError {
+  const { operation, connection, model } = context;
+  const { secrets } = connection;
   const redact = (text: string): string => redactSecrets(text, secrets);
+  if (ResponseParseError.isInstance(error) && isNotJsonBody(error)) {
+    // A 200 whose body was cut short (or is not JSON at all: a proxy's HTML page) says nothing about the request:
+    // it is a transport failure, retryable like a dropped connection, not a model answer that failed to parse.
+    const raw = redact(error.raw);
+    return new ProviderCallError({
+      provider: PROVIDER,
+      message: redact(`${operation} with model "${model}" failed: the HTTP 200 reply body is truncated or not JSON (${error.raw.length} characters received)`),
+      statusCode: 200,
+      isRetryable: true,
+      responseBody: raw,
+      cause: new ResponseParseError({ message: redact(error.message), raw }),
+    });
+  }
   if (ResponseParseError.isInstance(error)) {
     // The raw body (and a JSON SyntaxError's message, which quotes it) could echo a secret.
     return new ResponseParseError({
