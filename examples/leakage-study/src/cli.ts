@@ -10,6 +10,8 @@ import {
   InvalidArgumentError,
   withCache,
   withEmbeddingCache,
+  withEmbeddingRetry,
+  withRetry,
   type Embedder,
   type LanguageModel,
   type NliModel,
@@ -18,7 +20,7 @@ import {
 } from '@factkit/core';
 import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, HYDE_PROMPTS } from '@factkit/expansion';
 import { createFeatureNliModel, createLexicalNliModel, createLlmNliJudge } from '@factkit/nli-match';
-import { createOpenAICompatibleEmbedder, createOpenAICompatibleModel } from '@factkit/openai';
+import { createOpenAICompatible } from '@factkit/openai';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { loadWordNetSynonyms } from '@factkit/metrics';
 import { loadGloveVectors, tokenizeForGlove } from '@factkit/glove';
@@ -204,10 +206,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
   const cache = createFileCache({ directory: cacheDirectory });
   let useLite: Embedder | undefined;
   const getUseLite = () => (useLite ??= createUseLiteEmbedder());
-  const connection = {
-    ...(io.env['OPENAI_BASE_URL'] ? { baseUrl: io.env['OPENAI_BASE_URL'] } : {}),
-    ...(io.env['OPENAI_API_KEY'] ? { apiKey: io.env['OPENAI_API_KEY'] } : {}),
-  };
+  // Connection settings once; model ids per use. Retries are core's withRetry (the provider makes one call per request).
+  const provider = usesLlm
+    ? createOpenAICompatible({
+        ...(io.env['OPENAI_BASE_URL'] ? { baseURL: io.env['OPENAI_BASE_URL'] } : {}),
+        ...(io.env['OPENAI_API_KEY'] ? { apiKey: io.env['OPENAI_API_KEY'] } : {}),
+      })
+    : undefined;
   const contextIncomplete: string[] = [];
   const contextNotes: string[] = [];
   let claimsWithoutStore = 0;
@@ -252,11 +257,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     const base =
       embedderName === 'use-lite'
         ? getUseLite()
-        : createOpenAICompatibleEmbedder({
-            model: embedderName,
-            dimensions: parsePositiveInteger(values['embedding-dimensions'], 'embedding-dimensions', 1536),
-            ...connection,
-          });
+        : withEmbeddingRetry((provider as NonNullable<typeof provider>).embedder(embedderName, { dimensions: parsePositiveInteger(values['embedding-dimensions'], 'embedding-dimensions', 1536) }), { maxRetries: 2 });
     const embedder = withEmbeddingCache(base, cache);
     io.log(`leakage-study: embedding ${dataset.corpus.length} documents with ${embedder.id} for HyDE (cached)…\n`);
     const built = await buildDenseRetriever(dataset.corpus, embedder, io.abortSignal);
@@ -289,7 +290,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     io.abortSignal?.throwIfAborted();
     const meter = createUsageMeter();
     // The meter wraps the cached model, so it counts cache hits too (cachedCalls).
-    const model: LanguageModel | undefined = modelName === undefined ? undefined : meter.track(withCache(createOpenAICompatibleModel({ model: modelName, ...connection }), cache));
+    const model: LanguageModel | undefined =
+      modelName === undefined || !provider ? undefined : meter.track(withCache(withRetry(provider.languageModel(modelName), { maxRetries: 2 }), cache));
     let nli: NliModel;
     if (values.nli === 'feature') nli = createFeatureNliModel({ embedder: getUseLite() });
     else if (values.nli === 'lexical') nli = createLexicalNliModel();
