@@ -343,6 +343,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
       ? [`LLM: \`${model.id}\`; calls ${usage.calls} (${usage.cachedCalls} from cache), tokens ${usage.totalTokens}`, `Cache: ${cacheDirectory}`]
       : ['No LLM used (offline run).'];
     notes.push(...contextNotes);
+    notes.push(
+      `Provenance (full in results.json: every prompt, seed and NLI label matrix): packages ${Object.entries(versions).map(([name, version]) => `${name.slice('@factkit/'.length)} ${version}`).join(', ')}; data ${Object.entries(datasetHashes).map(([path, hash]) => `${path.split('/').slice(-2).join('/')} sha256:${hash.slice(0, 12)}`).join(', ')}`,
+    );
     if (values.verdicts && model) notes.push(`Verdict labels offered (paper footnote 1, Fig. A2 [LABEL]): ${verdictLabels.join(', ')}`);
     const context = { datasetName: dataset.name, claims: dataset.claims.length, corpusSize: dataset.corpus.length, command, notes, corpusNote, incomplete: contextIncomplete };
     const report = formatStudyReport(results, context);
