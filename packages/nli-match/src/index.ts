@@ -13,7 +13,7 @@ export type {
   RemovedSentence,
 } from './match/match-generation-to-evidence.js';
 export { matchGenerationToEvidence, matchGenerationsToEvidence, segmentGeneration } from './match/match-generation-to-evidence.js';
-export { isRefusal, isWrongLanguage } from './match/generation-checks.js';
+export { isWrongLanguage } from './match/generation-checks.js';
 
 // Leakage study (paper sections 3-4)
 export type {
