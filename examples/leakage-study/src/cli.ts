@@ -19,11 +19,11 @@ import {
   type Retriever,
 } from '@factkit/core';
 import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, HYDE_PROMPTS } from '@factkit/expansion';
-import { createFeatureNliModel, createLexicalNliModel, createLlmNliJudge } from '@factkit/nli-match';
+import { createGloveEmbedder, loadGloveVectors, tokenizeForGlove } from '@factkit/glove';
+import { createFeatureNliModel, createLexicalNliModel, createLlmNliJudge } from '@factkit/nli-models';
 import { createOpenAICompatible } from '@factkit/openai';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { loadWordNetSynonyms } from '@factkit/metrics';
-import { loadGloveVectors, tokenizeForGlove } from '@factkit/glove';
 import type { EvidenceScorer } from '@factkit/nli-match';
 import { createAveritecEvidenceScorer, createPerClaimWiring, loadAveritec, loadAveritecKnowledgeStore } from './averitec.js';
 import { DEFAULT_DATASETS_DIRECTORY, loadFeverLite, loadSciFact, verdictLabelsFor, type StudyDataset } from './datasets.js';
@@ -73,7 +73,7 @@ const USAGE = `Usage: pnpm --filter leakage-study start -- [options]
                                  (multi-query: 3 LLM rewrites + the claim, BM25 each, fused with RRF; default rm3 offline; rm3,query2doc,hyde when OPENAI_BASE_URL or OPENAI_API_KEY is set)
   --repeats <r>                  generations per claim for LLM methods (default 8, as in the paper)
   --ks 5,10                      cut-offs (default 5,10)
-  --nli feature|lexical|llm      NLI model (default feature = offline USE-lite classifier; llm = paper Figure A3 prompt)
+  --nli feature|lexical|llm      NLI model (default feature = offline GloVe feature classifier; llm = paper Figure A3 prompt)
   --model <name>                 chat model (default FACTKIT_MODEL or gpt-4o-mini)
   --models <a,b,c>               several chat models on the same endpoint: one report each plus the multi-LLM grid
   --max-failures <n>             failed items tolerated before the command exits 3 (default 0: any failure)
@@ -293,7 +293,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     const model: LanguageModel | undefined =
       modelName === undefined || !provider ? undefined : meter.track(withCache(withRetry(provider.languageModel(modelName), { maxRetries: 2 }), cache));
     let nli: NliModel;
-    if (values.nli === 'feature') nli = createFeatureNliModel({ embedder: getUseLite() });
+    if (values.nli === 'feature') nli = createFeatureNliModel({ embedder: createGloveEmbedder() });
     else if (values.nli === 'lexical') nli = createLexicalNliModel();
     else if (values.nli === 'llm' && model) nli = createLlmNliJudge({ model });
     else throw new InvalidArgumentError({ where, argument: '--nli', message: `must be feature, lexical or llm (got ${values.nli})` });
