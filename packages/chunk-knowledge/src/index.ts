@@ -11,3 +11,20 @@ export type { SectionChunkerOptions } from './chunking/section-chunker.js';
 export { createSectionChunker } from './chunking/section-chunker.js';
 export type { ChunkDocumentsOptions, ChunkDocumentsResult } from './chunking/chunk-documents.js';
 export { chunkDocuments, decodeUtf8Text } from './chunking/chunk-documents.js';
+
+// Chunk knowledge (titles and candidate questions)
+export type { AnnotatedChunk, ChunkKnowledgeFields } from './knowledge/types.js';
+export { CHUNK_KNOWLEDGE_PROMPT, QUERY_KEYWORDS_PROMPT, TEXT2TEXT_QUESTIONS_PREFIX, TEXT2TEXT_TITLE_PREFIX } from './knowledge/prompts.js';
+export type { ParseChunkKnowledgeOptions, ParsedChunkKnowledge } from './knowledge/parse-chunk-knowledge.js';
+export { parseChunkKnowledge, parseQueryKeywordReply } from './knowledge/parse-chunk-knowledge.js';
+export type { OfflineAnnotatorOptions } from './knowledge/offline-annotator.js';
+export { BASELINE_QUESTION_TEMPLATES, OFFLINE_ANNOTATOR_METHOD, computeBaselineTitle, createOfflineAnnotator } from './knowledge/offline-annotator.js';
+
+// Query keywords
+export type { KeywordSpan, RakeOptions } from './keywords/rake.js';
+export { extractRakeKeywords } from './keywords/rake.js';
+export { RAKE_ENGLISH_STOP_WORDS } from './keywords/stop-words.js';
+export type { KeywordTag, TaggedToken } from './keywords/bio-tags.js';
+export { fromBioTags, toBioTags } from './keywords/bio-tags.js';
+export type { QueryKeywords } from './keywords/query-keywords.js';
+export { buildQueryKeywords, extractQueryKeywords } from './keywords/query-keywords.js';
