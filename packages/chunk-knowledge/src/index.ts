@@ -28,3 +28,26 @@ export type { KeywordTag, TaggedToken } from './keywords/bio-tags.js';
 export { fromBioTags, toBioTags } from './keywords/bio-tags.js';
 export type { QueryKeywords } from './keywords/query-keywords.js';
 export { buildQueryKeywords, extractQueryKeywords } from './keywords/query-keywords.js';
+export type { DroppedQuestion, FilterQuestionsOptions, FilterQuestionsResult } from './knowledge/filter-questions.js';
+export { filterQuestionsByRelevance, percentileOf } from './knowledge/filter-questions.js';
+
+// Layouts and indexing
+export type { LayoutField, PassageLayout, RenderPassageOptions } from './indexing/layouts.js';
+export {
+  CASE_1_CHUNK,
+  CASE_2_TITLE,
+  CASE_3_QUESTIONS,
+  CASE_4_TITLE_QUESTIONS_CHUNK,
+  CASE_5_QUESTIONS_TITLE_CHUNK,
+  CASE_6_QUESTIONS_CHUNK,
+  CASE_7_TITLE_CHUNK,
+  PASSAGE_LAYOUTS,
+  getPassageLayout,
+  renderField,
+  renderPassage,
+} from './indexing/layouts.js';
+export { E5_PREFIXES, withKindPrefixes } from './indexing/with-kind-prefixes.js';
+export type { ChunkVectorRetrieverOptions, FoldMethod, IndexAnnotatedChunksOptions, IndexAnnotatedChunksResult, IndexedPassage, IndexMode } from './indexing/vector-index.js';
+export { createChunkVectorRetriever, indexAnnotatedChunks, renderIndexPassages } from './indexing/vector-index.js';
+export type { FieldedBm25Options } from './indexing/fielded-bm25.js';
+export { createFieldedBm25Retriever } from './indexing/fielded-bm25.js';
