@@ -16,7 +16,7 @@ export interface FieldedBm25Options {
 /**
  * A lexical `Retriever` over annotated chunks with per-field weights: score = Σ_field weight × BM25(field), each field
  * with its own length statistics (like @factkit/retrieval's fielded BM25, whose fields are only `title` and `text`).
- * Terms: lower-cased words without English stop words, no stemming. Evidence `documentId` is the chunk id.
+ * Terms: lower-cased, Porter-stemmed words (@factkit/metrics) without English stop words. Evidence `documentId` is the chunk id.
  * @throws InvalidArgumentError for negative weights, all weights 0, k1 < 0 or b outside [0, 1].
  */
 export function createFieldedBm25Retriever(items: readonly AnnotatedChunk[], options: FieldedBm25Options = {}): Retriever & { readonly fieldCount: number; readonly postingCount: number } {
