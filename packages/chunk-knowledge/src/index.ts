@@ -51,3 +51,21 @@ export type { ChunkVectorRetrieverOptions, FoldMethod, IndexAnnotatedChunksOptio
 export { createChunkVectorRetriever, indexAnnotatedChunks, renderIndexPassages } from './indexing/vector-index.js';
 export type { FieldedBm25Options } from './indexing/fielded-bm25.js';
 export { createFieldedBm25Retriever } from './indexing/fielded-bm25.js';
+
+// Model paths (core LLM-step kit)
+export type {
+  ChunkAnnotationResult,
+  FailedChunkAnnotation,
+  ModelAnnotatedChunk,
+  ModelAnnotatorOptions,
+  Text2TextAnnotatorOptions,
+} from './knowledge/annotate-with-model.js';
+export {
+  MODEL_ANNOTATION_STEP,
+  TEXT2TEXT_ANNOTATION_STEP,
+  annotateChunksWithModel,
+  annotateChunksWithText2Text,
+  splitGeneratedQuestions,
+} from './knowledge/annotate-with-model.js';
+export type { QueryKeywordsWithModelOptions, QueryKeywordsWithModelResult } from './keywords/query-keywords-with-model.js';
+export { QUERY_KEYWORDS_STEP, extractQueryKeywordsWithModel } from './keywords/query-keywords-with-model.js';

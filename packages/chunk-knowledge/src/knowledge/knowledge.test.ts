@@ -89,3 +89,13 @@ describe('createOfflineAnnotator (baseline)', () => {
     expect(() => createOfflineAnnotator({ questionCount: -1 })).toThrow(/"questionCount"/);
   });
 });
+
+describe('reasoning models', () => {
+  it('reads the answer after </think> and keywords listed with closing remarks', () => {
+    const reply = '<think>The chunk is about aspirin. Title: wrong</think>\n{"title":"Aspirin.","questions":["a?","b?","c?"]}';
+    expect(parseChunkKnowledge(reply).value).toEqual({ title: 'Aspirin.', questions: ['a?', 'b?', 'c?'] });
+    const keywords = parseQueryKeywordReply('Here are the keywords:\n- aspirin\n- fever\nHope this helps!', 'aspirin and fever');
+    expect(keywords.spans.map((s) => s.text)).toEqual(['aspirin', 'fever']);
+    expect(keywords.problems).toEqual([]);
+  });
+});

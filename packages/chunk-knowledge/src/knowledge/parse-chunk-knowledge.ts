@@ -1,3 +1,4 @@
+import { parseListItems, stripCodeFences } from '@factkit/core';
 import type { ItemProblem } from '@factkit/core';
 import type { ChunkKnowledgeFields } from './types.js';
 
@@ -11,7 +12,14 @@ export interface ParsedChunkKnowledge {
   readonly problems: ItemProblem[];
 }
 
-const FENCE = /^\s*```[a-zA-Z]*\s*\n?|\n?\s*```\s*$/gu;
+/** Drops reasoning (`<think>…</think>`, keeping what follows the last close tag) and code fences. */
+function prepareReply(reply: unknown): string {
+  if (typeof reply !== 'string') return '';
+  const lower = reply.toLowerCase();
+  const close = lower.lastIndexOf('</think>');
+  const afterThinking = close < 0 ? reply : reply.slice(close + '</think>'.length);
+  return stripCodeFences(afterThinking);
+}
 const LIST_MARKER = /^\s*(?:[-*•·]\s+|\(?\d{1,3}[.)\]:]\s*|\*\*\d{1,3}[.)]\*\*\s*|q\d{1,3}[.:)]\s*|<q\d>\s*)/iu;
 const LABEL = /^\s*(?:\*\*|#+\s*)?(title|candidate questions|questions?)\s*(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*/iu;
 
@@ -103,7 +111,7 @@ function fromText(text: string): { title?: string; questions: string[] } {
 export function parseChunkKnowledge(reply: string, options: ParseChunkKnowledgeOptions = {}): ParsedChunkKnowledge {
   const { questionCount = 3 } = options;
   const problems: ItemProblem[] = [];
-  const text = typeof reply === 'string' ? reply.replace(FENCE, '') : '';
+  const text = prepareReply(reply);
   if (text.trim() === '') {
     return { value: { questions: [] }, problems: [{ code: 'empty-reply', message: 'the model returned no text', raw: String(reply ?? '') }] };
   }
@@ -145,7 +153,7 @@ export function parseChunkKnowledge(reply: string, options: ParseChunkKnowledgeO
  */
 export function parseQueryKeywordReply(reply: string, query: string): { spans: Array<{ text: string; start: number; end: number; score: number }>; problems: ItemProblem[] } {
   const problems: ItemProblem[] = [];
-  const text = typeof reply === 'string' ? reply.replace(FENCE, '') : '';
+  const text = prepareReply(reply);
   if (text.trim() === '') return { spans: [], problems: [{ code: 'empty-reply', message: 'the model returned no text' }] };
   let items: string[];
   const trimmed = text.trim();
@@ -159,8 +167,8 @@ export function parseQueryKeywordReply(reply: string, query: string): { spans: A
   })() : undefined;
   if (json) items = json;
   else {
-    items = trimmed.split(/\r?\n/u).flatMap((line) => (line.includes(',') && !LIST_MARKER.test(line) ? line.split(/[,，]/u) : [line]));
-    items = items.map((item) => item.replace(/^\s*keywords?\s*[:：]\s*/iu, ''));
+    // Core's list reader (markers, bullets, closing remarks); a single line may hold comma-separated keywords.
+    items = parseListItems(trimmed.replace(/^\s*keywords?\s*[:：]\s*/iu, '')).items.flatMap((line) => line.split(/[,，、]/u));
   }
   const lowerQuery = query.toLowerCase();
   const spans: Array<{ text: string; start: number; end: number; score: number }> = [];
