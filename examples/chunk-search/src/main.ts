@@ -85,6 +85,11 @@ async function study(corpusName: string, claims: SciFactData, documents: typeof 
   }
   const common = { queries: claims.queries, qrels, onProgress: progress, ...(embedder ? { embedder } : {}) };
   rows.push(...(await runLayoutStudy({ ...common, items: offline, variant: `${corpusName} offline baseline` })));
+  if (dense) {
+    // Diagnostic: the same passages without E5's <s> / </s> delimiters, which a non-E5 encoder reads as noise.
+    const plain = PASSAGE_LAYOUTS.filter((layout) => layout.name === 'case-1' || layout.name === 'case-6');
+    rows.push(...(await runLayoutStudy({ ...common, items: offline, variant: `${corpusName} offline baseline, no <s> delimiters`, layouts: plain, extras: false, render: { open: '', close: '' } })));
+  }
   const questionLayouts = PASSAGE_LAYOUTS.filter((layout) => layout.fields.includes('questions'));
   rows.push(...(await runLayoutStudy({ ...common, items: filtered.items, variant: `${corpusName} offline + Doc2Query--`, layouts: questionLayouts, extras: false })));
   cache?.flush();

@@ -1,4 +1,4 @@
-import type { AnnotatedChunk, PassageLayout } from '@factkit/chunk-knowledge';
+import type { AnnotatedChunk, PassageLayout, RenderPassageOptions } from '@factkit/chunk-knowledge';
 import { PASSAGE_LAYOUTS, createChunkVectorRetriever, createFieldedBm25Retriever, indexAnnotatedChunks, renderPassage } from '@factkit/chunk-knowledge';
 import type { Embedder, Qrels, Retriever, Run } from '@factkit/core';
 import { mapWithConcurrency } from '@factkit/core';
@@ -38,8 +38,8 @@ export function scoreRun(system: string, variant: string, layout: string, qrels:
 }
 
 /** BM25 (Lucene, k1 0.9, b 0.4 — @factkit/retrieval defaults) over each chunk rendered in `layout`. */
-export function createLayoutBm25(items: readonly AnnotatedChunk[], layout: PassageLayout): Retriever {
-  return createBm25Retriever(items.map((item) => ({ id: item.chunk.id, text: renderPassage(item, layout) })));
+export function createLayoutBm25(items: readonly AnnotatedChunk[], layout: PassageLayout, render: RenderPassageOptions = {}): Retriever {
+  return createBm25Retriever(items.map((item) => ({ id: item.chunk.id, text: renderPassage(item, layout, render) })));
 }
 
 export interface LayoutStudyOptions {
@@ -53,17 +53,19 @@ export interface LayoutStudyOptions {
   readonly bm25?: boolean;
   /** Also the multi-vector rows (dense) and the fielded BM25 row (lexical). @default true */
   readonly extras?: boolean;
+  /** Passage rendering (E5 delimiters `<s>` / `</s>` by default), the same for indexing and display. */
+  readonly render?: RenderPassageOptions;
   readonly onProgress?: (message: string) => void;
 }
 
 /** Runs every layout (and the extras) for one set of annotated chunks and scores them. */
 export async function runLayoutStudy(options: LayoutStudyOptions): Promise<StudyRow[]> {
-  const { items, variant, queries, qrels, layouts = PASSAGE_LAYOUTS, embedder, bm25 = true, extras = true, onProgress } = options;
+  const { items, variant, queries, qrels, layouts = PASSAGE_LAYOUTS, embedder, bm25 = true, extras = true, render = {}, onProgress } = options;
   const rows: StudyRow[] = [];
   if (bm25) {
-    for (const layout of layouts) rows.push(scoreRun('BM25', variant, layout.name, qrels, await runQueries(createLayoutBm25(items, layout), queries)));
+    for (const layout of layouts) rows.push(scoreRun('BM25', variant, layout.name, qrels, await runQueries(createLayoutBm25(items, layout, render), queries)));
     if (extras) {
-      const fielded = createFieldedBm25Retriever(items, { weights: { title: 1, questions: 1, chunk: 1 } });
+      const fielded = createFieldedBm25Retriever(items, { weights: { title: 1, questions: 1, chunk: 1 }, k1: 0.9, b: 0.4 });
       rows.push(scoreRun('BM25', variant, 'fielded(t1,q1,c1)', qrels, await runQueries(fielded, queries)));
     }
     onProgress?.(`${variant}: BM25 done`);
@@ -80,6 +82,7 @@ export async function runLayoutStudy(options: LayoutStudyOptions): Promise<Study
         embedder,
         store,
         mode,
+        render,
         batchSize: 64,
         onProgress: ({ completed, total }) => onProgress?.(`${variant}: ${embedder.id} ${name}: embedded ${completed}/${total}`),
       });
