@@ -2,7 +2,8 @@
 // first words, questions from its words), every 50th reply malformed and every 97th a 500, and prints its URL.
 // Used to exercise `OPENAI_BASE_URL=<url> pnpm start` end to end without a model:
 //   npx tsx test/scripted-endpoint.ts   (Ctrl-C to stop)
-import { startScriptedOpenAIServer } from '@factkit/test-utils';
+// The server module directly: @factkit/test-utils' entry also loads its vitest contract suites.
+import { startScriptedOpenAIServer } from '../../../packages/test-utils/src/openai-server.js';
 
 const server = await startScriptedOpenAIServer({
   script: (request) => {
