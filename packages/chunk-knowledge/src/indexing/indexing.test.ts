@@ -116,3 +116,17 @@ describe('createFieldedBm25Retriever', () => {
     expect((await createFieldedBm25Retriever(items).retrieve({ query: { text: 'the of' } })).problems).toMatchObject([{ code: 'no-searchable-terms' }]);
   });
 });
+
+describe('indexing into @factkit/retrieval stores (any core VectorStore)', () => {
+  it('finds the same top chunk through the exact in-memory store and the HNSW store', async () => {
+    const { createHnswVectorStore, createInMemoryVectorStore } = await import('@factkit/retrieval');
+    const embedder = createMockEmbedder({ dimensions: 64 });
+    for (const store of [createInMemoryVectorStore({ dimensions: 64 }), createHnswVectorStore({ dimensions: 64 })]) {
+      await indexAnnotatedChunks(items, { embedder, store, mode: { multiVector: ['title', 'questions', 'chunk'] } });
+      expect(await store.count()).toBe(11);
+      const { evidence } = await createChunkVectorRetriever({ embedder, store }).retrieve({ query: { text: 'When is vitamin D low?' }, topK: 3 });
+      expect(evidence[0]).toMatchObject({ documentId: 'd3#0', metadata: { documentId: 'd3' } });
+      expect(new Set(evidence.map((e) => e.documentId)).size).toBe(evidence.length);
+    }
+  });
+});
