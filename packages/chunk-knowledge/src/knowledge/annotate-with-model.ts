@@ -154,8 +154,11 @@ export async function annotateChunksWithText2Text(chunks: readonly Chunk[], opti
     ...(abortSignal ? { abortSignal } : {}),
   };
   const escape = (prefix: string) => prefix.replaceAll('{{', '{ {');
+  // Progress counts both tasks: `total` = 2 × chunks.
+  const total = chunks.length * 2;
   const titles: StepItem<string>[] = await runPromptedStep(chunks, {
     ...common,
+    onProgress: ({ done, failed }) => onProgress?.({ done, total, failed }),
     step: `${TEXT2TEXT_ANNOTATION_STEP}.title`,
     template: `${escape(titlePrefix)}{{chunk}}`,
     parse: (reply) => {
@@ -165,7 +168,6 @@ export async function annotateChunksWithText2Text(chunks: readonly Chunk[], opti
       return { ...(parsed.value.title === undefined ? {} : { value: parsed.value.title }), problems: parsed.problems.filter((problem) => problem.code !== 'missing-questions') };
     },
   });
-  let done = 0;
   const questions: StepItem<string[]>[] = await runPromptedStep(chunks, {
     ...common,
     step: `${TEXT2TEXT_ANNOTATION_STEP}.questions`,
@@ -176,7 +178,7 @@ export async function annotateChunksWithText2Text(chunks: readonly Chunk[], opti
       const parsed = parseChunkKnowledge(splitGeneratedQuestions(reply).map((question, i) => `${i + 1}. ${question.endsWith('?') ? question : `${question}?`}`).join('\n'), { questionCount });
       return { value: [...parsed.value.questions], problems: parsed.problems.filter((problem) => problem.code !== 'missing-title') };
     },
-    onProgress: ({ total, failed }) => onProgress?.({ done: (done += 1), total, failed }),
+    onProgress: ({ done, failed }) => onProgress?.({ done: chunks.length + done, total, failed }),
   });
   const items: ModelAnnotatedChunk[] = [];
   const failed: FailedChunkAnnotation[] = [];

@@ -99,3 +99,14 @@ describe('reasoning models', () => {
     expect(keywords.problems).toEqual([]);
   });
 });
+
+describe('parseQueryKeywordReply (fuzz)', () => {
+  it('never throws and only returns spans that are slices of the query', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), fc.string({ maxLength: 80 }), (reply, query) => {
+        const { spans } = parseQueryKeywordReply(reply, query);
+        for (const span of spans) expect(query.slice(span.start, span.end)).toBe(span.text);
+      }),
+    );
+  });
+});
