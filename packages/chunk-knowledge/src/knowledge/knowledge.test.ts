@@ -110,3 +110,11 @@ describe('parseQueryKeywordReply (fuzz)', () => {
     );
   });
 });
+
+describe('parseQueryKeywordReply offsets', () => {
+  it('keeps offsets right when lower-casing changes string length (İ) and escapes regex characters', () => {
+    const query = 'İstanbul C++ compilers';
+    const parsed = parseQueryKeywordReply('c++\ncompilers', query);
+    expect(parsed.spans.map((s) => [s.text, s.start, s.end])).toEqual([['C++', 9, 12], ['compilers', 13, 22]]);
+  });
+});

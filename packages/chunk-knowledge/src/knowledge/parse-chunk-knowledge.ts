@@ -170,17 +170,17 @@ export function parseQueryKeywordReply(reply: string, query: string): { spans: A
     // Core's list reader (markers, bullets, closing remarks); a single line may hold comma-separated keywords.
     items = parseListItems(trimmed.replace(/^\s*keywords?\s*[:：]\s*/iu, '')).items.flatMap((line) => line.split(/[,，、]/u));
   }
-  const lowerQuery = query.toLowerCase();
   const spans: Array<{ text: string; start: number; end: number; score: number }> = [];
   items.forEach((item, rank) => {
     const keyword = clean(item).replace(/[.;:]+$/u, '');
     if (keyword === '') return;
-    const start = lowerQuery.indexOf(keyword.toLowerCase());
-    if (start < 0) {
+    // Case-insensitive search on the query itself, so offsets stay right even where lower-casing changes lengths.
+    const found = new RegExp(keyword.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&'), 'iu').exec(query);
+    if (!found) {
       problems.push({ code: 'keyword-not-in-query', message: `"${keyword}" does not occur in the query`, raw: item });
       return;
     }
-    spans.push({ text: query.slice(start, start + keyword.length), start, end: start + keyword.length, score: items.length - rank });
+    spans.push({ text: found[0], start: found.index, end: found.index + found[0].length, score: items.length - rank });
   });
   if (spans.length === 0 && problems.length === 0) problems.push({ code: 'no-keywords', message: 'no keywords in the reply' });
   return { spans, problems };
