@@ -4,7 +4,7 @@ import type { StudyRow } from './study.js';
 export function renderAverageChart(rows: readonly StudyRow[], title: string): string {
   const layouts = [...new Set(rows.map((row) => row.layout))];
   const series = [...new Set(rows.map((row) => `${row.system} · ${row.variant}`))];
-  const colors = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7'];
+  const colors = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac', '#1b9e77', '#7570b3', '#d95f02', '#66a61e'];
   const groupWidth = Math.max(40, series.length * 14 + 16);
   const width = 80 + layouts.length * groupWidth + 20;
   const height = 360;
