@@ -37,3 +37,34 @@ export { detectPromptLanguage } from './internal/language.js';
 // Joint generation (Tables 21/22)
 export type { ClaimQueryParse, ParsedClaimQueryPair } from './generate/parse-claim-query-reply.js';
 export { parseClaimQueryReply } from './generate/parse-claim-query-reply.js';
+
+// Chain types
+export type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel, Snippet } from './types.js';
+
+// Verification (Tables 23/24) and the offline NLI verifier
+export type { ClaimVerifier, NliAggregation, NliVerifierOptions, VerifyItem, VerifyRequest } from './verify/create-nli-verifier.js';
+export { aggregateNliLabels, createNliVerifier } from './verify/create-nli-verifier.js';
+export type { FormatReferenceOptions } from './verify/format-reference.js';
+export { formatReference } from './verify/format-reference.js';
+
+// Alignment and labels (§4.3)
+export type { AlignClaimsOptions, ClaimAlignment } from './align/align-claims-to-sentences.js';
+export { alignClaimsToSentences } from './align/align-claims-to-sentences.js';
+export type { UnverifiableConvention } from './align/label-segments.js';
+export { labelFromClaims, labelFromSentences, toBinaryPrediction } from './align/label-segments.js';
+
+// Metrics (Appendix C)
+export type { BinaryScores, HallucinationMetrics, ScoredSegment } from './metrics/hallucination-metrics.js';
+export { computeHallucinationMetrics } from './metrics/hallucination-metrics.js';
+export type { DetectionEvaluation, DetectionGold } from './metrics/evaluate-detections.js';
+export { evaluateDetections } from './metrics/evaluate-detections.js';
+
+// LLM-free drafter (baseline, not JointCQ)
+export type { DraftedPair, DraftOptions, DraftRequest, DraftResult } from './drafter/draft-claims-and-queries.js';
+export { draftClaimsAndQueries, extractKeyphrases, findQuestionSubject } from './drafter/draft-claims-and-queries.js';
+
+// Detection pipeline (§2.2, Appendix B)
+export type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from './detect/generator.js';
+export { createDrafterGenerator, createWholeResponseGenerator, withClaimsAsQueries } from './detect/baseline-generators.js';
+export type { DetectHallucinationsOptions, DetectionResult } from './detect/detect-hallucinations.js';
+export { detectHallucinations } from './detect/detect-hallucinations.js';
