@@ -26,7 +26,7 @@ beforeAll(async () => {
           : q === 'graph'
             ? { knowledgeGraph: { title: 'Rome', type: 'City', description: 'Capital of Italy', attributes: { Population: '2.8M' } }, organic }
             : { organic };
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
+      return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
