@@ -62,7 +62,14 @@ async function search(retriever: Retriever, query: string, topK: number, abortSi
   try {
     const result = await retriever.retrieve({ query: { text: query }, topK, ...(abortSignal ? { abortSignal } : {}) });
     const snippets = result.evidence.slice(0, topK).map((evidence, index) => {
-      const source = typeof evidence.metadata?.['source'] === 'string' ? (evidence.metadata['source'] as string) : evidence.documentId;
+      // metadata.source (web results), else the source of the indexed document (BM25 nests it under metadata.document).
+      const nested = evidence.metadata?.['document'] as Readonly<Record<string, unknown>> | undefined;
+      const source =
+        typeof evidence.metadata?.['source'] === 'string'
+          ? (evidence.metadata['source'] as string)
+          : typeof nested?.['source'] === 'string'
+            ? (nested['source'] as string)
+            : evidence.documentId;
       const kind = typeof evidence.metadata?.['kind'] === 'string' ? (evidence.metadata['kind'] as string) : undefined;
       return {
         text: evidence.text,

@@ -51,8 +51,9 @@ const ZH_FUNCTION = /[的了着过吗呢吧啊呀是在和与及]/gu;
 export function findQuestionSubject(question: string, language: PromptLanguage): string | undefined {
   if (language === 'zh') {
     const stem = question.replace(ZH_QUESTION_WORDS, ' ').replace(/[？?。！!，,、：:；;“”"'（）()是的在有了]/gu, ' ').trim().split(/\s+/u);
-    const longest = stem.reduce((best, part) => (part.length > best.length ? part : best), '');
-    return longest.length >= 2 ? longest : undefined;
+    // Chinese questions usually open with their topic ("鲁迅的代表作有哪些" → 鲁迅).
+    const topic = stem.find((part) => part.length >= 2);
+    return topic;
   }
   const runs = question.match(/(?:[A-Z][\p{L}\p{N}'’.-]*(?:\s+(?:of|the|de|la|von|van|and|&)\s+)?\s*)+/gu) ?? [];
   const candidates = runs
