@@ -72,3 +72,11 @@ export { detectHallucinations } from './detect/detect-hallucinations.js';
 // Web search (Serper-compatible JSON API) as a core Retriever
 export type { SerperRetrieverOptions } from './search/create-serper-retriever.js';
 export { createSerperRetriever, parseSerperResponse } from './search/create-serper-retriever.js';
+
+// Two-step baseline (§3.2): example selection
+export type { ClaimExample, QueryExample, SelectExamplesOptions } from './two-step/select-examples.js';
+export { formatClaimExamples, formatQueryExamples, sampleQueryExamples, selectClaimExamples } from './two-step/select-examples.js';
+
+// Training data (§3.4)
+export type { StratifyOptions, TrainingSample } from './training/training-data.js';
+export { formatClaimQueryResponse, splitTrainTest, stratifyByClaimCount, toChatJsonl, toChatRecord } from './training/training-data.js';
