@@ -80,3 +80,11 @@ export { formatClaimExamples, formatQueryExamples, sampleQueryExamples, selectCl
 // Training data (§3.4)
 export type { StratifyOptions, TrainingSample } from './training/training-data.js';
 export { formatClaimQueryResponse, splitTrainTest, stratifyByClaimCount, toChatJsonl, toChatRecord } from './training/training-data.js';
+
+// LLM steps (core runPromptedStep, provenance per call)
+export type { JointCqGeneratorOptions } from './generate/create-jointcq-generator.js';
+export { JOINTCQ_GENERATOR_SYSTEM_PROMPT, createJointCqGenerator } from './generate/create-jointcq-generator.js';
+export type { VerifierOption, VerifierReply } from './verify/parse-verifier-reply.js';
+export { VERIFIER_LABEL_MAP, parseVerifierReply } from './verify/parse-verifier-reply.js';
+export type { LlmVerifierOptions } from './verify/create-llm-verifier.js';
+export { createLlmVerifier, majorityLabel } from './verify/create-llm-verifier.js';
