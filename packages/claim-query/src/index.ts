@@ -88,3 +88,15 @@ export type { VerifierOption, VerifierReply } from './verify/parse-verifier-repl
 export { VERIFIER_LABEL_MAP, parseVerifierReply } from './verify/parse-verifier-reply.js';
 export type { LlmVerifierOptions } from './verify/create-llm-verifier.js';
 export { createLlmVerifier, majorityLabel } from './verify/create-llm-verifier.js';
+
+// Criteria-guided filtering (§3.3, Tables 17-20)
+export type { CheckCriteriaOptions, CriterionCheck, CriterionResult } from './criteria/check-criteria.js';
+export { checkCriteria, parseCriterionJudgement } from './criteria/check-criteria.js';
+
+// Two-step baseline generator (§3.2, Tables 13-16)
+export type { TwoStepGeneratorOptions } from './two-step/create-two-step-generator.js';
+export { createTwoStepGenerator, parseClaimSynthesisReply, parseQuerySynthesisReply } from './two-step/create-two-step-generator.js';
+
+// Training-data pipeline (§3.2-3.4)
+export type { BuildTrainingDataOptions, TrainingDataResult, TrainingFunnel } from './training/build-training-data.js';
+export { buildTrainingData } from './training/build-training-data.js';
