@@ -6,7 +6,10 @@
 // Paper setting: set OPENAI_BASE_URL (+ OPENAI_API_KEY, FACTKIT_MODEL) for the JointCQ generator and LLM verifier, and
 // SERPER_API_KEY for web search (see README).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { detectHallucinations } from '@factkit/claim-query';
+import { createJointCqGenerator, createLlmVerifier, createSerperRetriever, detectHallucinations } from '@factkit/claim-query';
+import { createFileCache, withCache } from '@factkit/core';
+import { createGloveEmbedder } from '@factkit/glove';
+import { createOpenAICompatibleModel } from '@factkit/openai';
 import { formatDetection } from './format-detection.js';
 import { createOfflineComponents } from './offline-components.js';
 import { readArguments } from './shared.js';
@@ -16,9 +19,30 @@ const question = args.get('question') ?? 'Which company released the film Soul F
 const answer = args.get('answer') ?? 'Soul Food was released by Fox 2000 Pictures. It is a 2005 science fiction film.';
 const outPath = args.get('out') ?? 'out/check.json';
 
-const components = createOfflineComponents();
-process.stderr.write(`offline mode: ${components.generator.id}, BM25 over ${components.corpusSize} local passages, ${components.verifier.id}\n`);
-const [result] = await detectHallucinations({ items: [{ id: 'input', question, answer }], ...components });
+const offline = createOfflineComponents();
+let components = { generator: offline.generator, retriever: offline.retriever, verifier: offline.verifier };
+const cacheDirectory = new URL('../out/.cache/check/', import.meta.url).pathname;
+if (process.env['OPENAI_BASE_URL']) {
+  // Paper setting: the JointCQ generator (FACTKIT_MODEL) and the LLM verifier (VERIFIER_MODEL), calls cached on disk.
+  const connect = (model: string) => withCache(createOpenAICompatibleModel({ model, maxRetries: 4 }), createFileCache({ directory: `${cacheDirectory}llm` }));
+  const generatorModel = process.env['FACTKIT_MODEL'] ?? 'jointcq';
+  components = {
+    ...components,
+    generator: createJointCqGenerator({ model: connect(generatorModel) }),
+    verifier: createLlmVerifier({ model: connect(process.env['VERIFIER_MODEL'] ?? generatorModel) }),
+  };
+}
+if (process.env['SERPER_API_KEY']) {
+  const chinese = /[\u4e00-\u9fff]/u.test(answer);
+  components = { ...components, retriever: createSerperRetriever({ ...(chinese ? { country: 'cn', language: 'zh-cn' } : {}), cache: createFileCache({ directory: `${cacheDirectory}serper` }) }) };
+}
+process.stderr.write(`pipeline: ${components.generator.id} → ${components.retriever.id} (${offline.corpusSize} local passages offline) → ${components.verifier.id}\n`);
+const [result] = await detectHallucinations({
+  items: [{ id: 'input', question, answer }],
+  ...components,
+  // Claims from an LLM carry no sentence index: align them with averaged GloVe vectors (offline stand-in for the paper's mpnet).
+  ...(process.env['OPENAI_BASE_URL'] ? { embedder: createGloveEmbedder() } : {}),
+});
 if (!result) throw new Error('no result');
 console.log(formatDetection(result));
 mkdirSync(new URL('../out/', import.meta.url), { recursive: true });

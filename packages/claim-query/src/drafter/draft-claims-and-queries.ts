@@ -1,5 +1,5 @@
 import type { ItemProblem } from '@factkit/core';
-import { segmentSentences, tokenizeWords } from '@factkit/core';
+import { isRefusal, segmentSentences, tokenizeWords } from '@factkit/core';
 import { detectPromptLanguage } from '../internal/language.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
 
@@ -147,7 +147,7 @@ export function draftClaimsAndQueries(request: DraftRequest, options: DraftOptio
   sentences.forEach((sentence, sentenceIndex) => {
     const text = sentence.text.replace(/^[-*•]\s+|^\d+[.)、]\s*/u, '').trim();
     const words = tokenizeWords(text).filter((word) => !STOP.has(word.toLowerCase()));
-    if (REFUSAL.test(text)) return problems.push({ index: sentenceIndex, code: 'refusal', message: 'sentence is a refusal', raw: text });
+    if (REFUSAL.test(text) || isRefusal(text)) return problems.push({ index: sentenceIndex, code: 'refusal', message: 'sentence is a refusal', raw: text });
     if (SUBJECTIVE.test(text)) return problems.push({ index: sentenceIndex, code: 'no-factual-content', message: 'subjective sentence', raw: text });
     if (/[?？]$/u.test(text)) return problems.push({ index: sentenceIndex, code: 'question-sentence', message: 'sentence is a question', raw: text });
     if (words.length === 0) return problems.push({ index: sentenceIndex, code: 'no-factual-content', message: 'no content words', raw: text });
