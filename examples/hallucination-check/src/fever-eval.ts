@@ -95,6 +95,9 @@ for (const { system, evaluation } of rows) {
     ]),
   );
 }
+// Reference: the trivial "always hallucinated" predictor (F1 = 2p / (1 + p) for positive share p).
+const trivial = (positives: number, total: number): string => `Acc ${percent(positives / total)}, F1 ${percent((2 * positives) / (positives + total))}`;
+console.log(`\nReference, always "hallucinated": responses ${trivial(hallucinatedResponses, responses.length)}; sentences ${trivial(hallucinatedSentences, sentenceCount)}.`);
 const incomplete = rows.filter((row) => row.failed > 0 || row.evaluation.problems.length > 0);
 mkdirSync(new URL('../out/', import.meta.url), { recursive: true });
 writeFileSync(new URL(`../${outPath}`, import.meta.url), JSON.stringify({ seed, responses: responses.length, sentenceCount, skipped, corpus: corpus.length, verifier: verifier.id, rows }, null, 2));
