@@ -13,7 +13,8 @@ import {
   type NliModel,
 } from '@factkit/core';
 import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, HYDE_PROMPTS } from '@factkit/expansion';
-import { createFeatureNliModel, createLexicalNliModel, createLlmNliJudge } from '@factkit/nli-match';
+import { createGloveEmbedder } from '@factkit/glove';
+import { createFeatureNliModel, createLexicalNliModel, createLlmNliJudge } from '@factkit/nli-models';
 import { createOpenAICompatibleEmbedder, createOpenAICompatibleModel } from '@factkit/openai';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { DEFAULT_DATASETS_DIRECTORY, loadFeverLite, loadSciFact, type StudyDataset } from './datasets.js';
@@ -40,7 +41,7 @@ const USAGE = `Usage: pnpm --filter leakage-study start -- [options]
                                  (multi-query: 3 LLM rewrites + the claim, BM25 each, fused with RRF; default rm3 offline; rm3,query2doc,hyde when OPENAI_BASE_URL or OPENAI_API_KEY is set)
   --repeats <r>                  generations per claim for LLM methods (default 8, as in the paper)
   --ks 5,10                      cut-offs (default 5,10)
-  --nli feature|lexical|llm      NLI model (default feature = offline USE-lite classifier; llm = paper Figure A3 prompt)
+  --nli feature|lexical|llm      NLI model (default feature = offline GloVe feature classifier; llm = paper Figure A3 prompt)
   --model <name>                 chat model (default FACTKIT_MODEL or gpt-4o-mini)
   --embedder use-lite|<name>     HyDE encoder: offline USE-lite (default) or an OpenAI-compatible embedding model
   --embedding-dimensions <d>     vector size of that embedding model (default 1536)
@@ -146,7 +147,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<{ repo
   const getUseLite = () => (useLite ??= createUseLiteEmbedder());
 
   let nli: NliModel;
-  if (values.nli === 'feature') nli = createFeatureNliModel({ embedder: getUseLite() });
+  if (values.nli === 'feature') nli = createFeatureNliModel({ embedder: createGloveEmbedder() });
   else if (values.nli === 'lexical') nli = createLexicalNliModel();
   else if (values.nli === 'llm' && model) nli = createLlmNliJudge({ model });
   else throw new InvalidArgumentError({ where, argument: '--nli', message: `must be feature, lexical or llm (got ${values.nli})` });

@@ -1,21 +1,3 @@
-// LLM NLI judge (paper Figure A3)
-export { NLI_PROMPT } from './llm/nli-prompt.js';
-export type { ParsedNliLabel } from './llm/parse-nli-label.js';
-export { parseNliLabel } from './llm/parse-nli-label.js';
-export type { LlmNliJudgeOptions } from './llm/llm-nli-judge.js';
-export { createLlmNliJudge } from './llm/llm-nli-judge.js';
-
-// LLM-free NLI models
-export type { LexicalNliModelOptions } from './lexical/lexical-nli-model.js';
-export { createLexicalNliModel } from './lexical/lexical-nli-model.js';
-export type { LexicalFeatureName, LexicalFeatures } from './lexical/lexical-features.js';
-export { LEXICAL_FEATURE_NAMES, computeLexicalFeatures } from './lexical/lexical-features.js';
-export type { FeatureNliWeights } from './feature/feature-nli-weights.js';
-export { validateFeatureNliWeights } from './feature/feature-nli-weights.js';
-export { buildNliFeatureVector } from './feature/feature-vector.js';
-export type { FeatureNliModelOptions } from './feature/feature-nli-model.js';
-export { USE_LITE_NLI_WEIGHTS, createFeatureNliModel } from './feature/feature-nli-model.js';
-
 // Matching (paper section 3.3)
 export type { AggregationOutcome, MatchAggregation } from './match/aggregation.js';
 export { aggregateLabelMatrix } from './match/aggregation.js';

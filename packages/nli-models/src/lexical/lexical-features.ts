@@ -1,7 +1,7 @@
 import { tokenizeWords } from '@factkit/core';
 
 /** English function words (and a few Chinese particles) ignored when measuring content-word overlap. */
-const STOPWORDS: ReadonlySet<string> = new Set(
+export const STOPWORDS: ReadonlySet<string> = new Set(
   (
     'a an the and or but if then than so of to in on at by for with from into onto over under about as is are was were be been being ' +
     'am do does did done has have had having it its it\'s this that these those there here he she they we you i me him her them us ' +
@@ -50,11 +50,11 @@ export type LexicalFeatureName = (typeof LEXICAL_FEATURE_NAMES)[number];
 /** Lexical evidence about a premise/hypothesis pair; every value is finite. */
 export type LexicalFeatures = Readonly<Record<LexicalFeatureName, number>>;
 
-function contentWords(tokens: readonly string[]): string[] {
+export function contentWords(tokens: readonly string[]): string[] {
   return tokens.filter((token) => !STOPWORDS.has(token) && !/^\p{P}+$/u.test(token));
 }
 
-function countNegations(text: string, tokens: readonly string[]): number {
+export function countNegations(text: string, tokens: readonly string[]): number {
   let count = 0;
   for (const token of tokens) if (NEGATIONS.has(token)) count += 1;
   count += (text.match(/n't\b/giu) ?? []).length;
@@ -63,7 +63,7 @@ function countNegations(text: string, tokens: readonly string[]): number {
   return count;
 }
 
-function numbersOf(text: string, tokens: readonly string[]): Set<string> {
+export function numbersOf(text: string, tokens: readonly string[]): Set<string> {
   const found = new Set<string>();
   for (const match of text.matchAll(/\d+(?:[.,]\d+)*/gu)) found.add(match[0].replace(/,/gu, ''));
   for (const token of tokens) {
@@ -74,7 +74,7 @@ function numbersOf(text: string, tokens: readonly string[]): Set<string> {
 }
 
 /** Capitalised words not at the start of a sentence: a cheap stand-in for named entities. */
-function entitiesOf(text: string): Set<string> {
+export function entitiesOf(text: string): Set<string> {
   const found = new Set<string>();
   for (const match of text.matchAll(/(?<![.!?]\s|^)\b\p{Lu}[\p{L}\p{N}'-]+/gu)) found.add(match[0].toLowerCase());
   return found;

@@ -4,7 +4,6 @@ import { createMockLanguageModel } from '@factkit/core/testing';
 import { createOpenAICompatibleModel } from '@factkit/openai';
 import type { ScriptedOpenAIServer } from '@factkit/test-utils';
 import { startScriptedOpenAIServer } from '@factkit/test-utils';
-import { matchGenerationToEvidence } from '../match/match-generation-to-evidence.js';
 import { createLlmNliJudge } from './llm-nli-judge.js';
 import { NLI_PROMPT } from './nli-prompt.js';
 
@@ -98,7 +97,7 @@ describe('createLlmNliJudge end to end over HTTP (@factkit/openai against a scri
     server = undefined;
   });
 
-  it('matches a generation through real chat-completion calls, including an unreadable answer', async () => {
+  it('labels pairs through real chat-completion calls, keeping an unreadable answer as a problem', async () => {
     server = await startScriptedOpenAIServer({
       script: (request) => {
         const body = request.body as { messages: { content: string }[] };
@@ -109,17 +108,12 @@ describe('createLlmNliJudge end to end over HTTP (@factkit/openai against a scri
       },
     });
     const model = createOpenAICompatibleModel({ model: 'gpt-4o-mini', baseUrl: server.url, apiKey: 'sk-test-not-real', maxRetries: 0 });
-    const nli = createLlmNliJudge({ model, concurrency: 2 });
-    const result = await matchGenerationToEvidence({
-      claim: 'Fox 2000 Pictures released the film Soul Food.',
-      generation: 'Soul Food is a 1997 film. It was released by Fox 2000 Pictures. Critics hated it.',
-      evidence: ['Soul Food is a 1997 American comedy-drama film released by Fox 2000 Pictures.'],
-      nli,
+    const premise = 'Soul Food is a 1997 American comedy-drama film released by Fox 2000 Pictures.';
+    const { results } = await createLlmNliJudge({ model, concurrency: 2 }).classify({
+      pairs: ['Soul Food is a 1997 film.', 'It was released by Fox 2000 Pictures.', 'Critics hated it.'].map((hypothesis) => ({ premise, hypothesis })),
     });
-    expect(result.matched).toBe(true);
-    expect(result.labels).toEqual([['neutral', 'entailment', null]]);
-    expect(result.entailingPairs[0]?.sentence).toBe('It was released by Fox 2000 Pictures.');
-    expect(result.problems).toEqual([expect.objectContaining({ code: 'nli-unreadable', raw: 'I cannot tell.' })]);
+    expect(results.map((result) => result.label)).toEqual(['neutral', 'entailment', null]);
+    expect(results[2]).toMatchObject({ raw: 'I cannot tell.', problem: expect.any(String) });
     const chatRequests = server.requests.filter((request) => request.path === '/v1/chat/completions');
     expect(chatRequests).toHaveLength(3);
     expect((chatRequests[0]?.body as { temperature: number }).temperature).toBe(0);

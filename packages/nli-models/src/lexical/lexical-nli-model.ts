@@ -40,7 +40,8 @@ export function createLexicalNliModel(options: LexicalNliModelOptions = {}): Nli
     id: `lexical-nli(entail>=${entailmentThreshold},contradict>=${contradictionThreshold})`,
     async classify({ pairs, abortSignal }) {
       abortSignal?.throwIfAborted();
-      return { results: pairs.map((pair) => ({ label: label(String(pair.premise ?? ''), String(pair.hypothesis ?? '')) })) };
+      if (!Array.isArray(pairs)) throw new InvalidArgumentError({ where: 'LexicalNliModel.classify', argument: 'pairs', message: 'must be an array of { premise, hypothesis }' });
+      return { results: pairs.map((pair) => ({ label: label(String(pair?.premise ?? ''), String(pair?.hypothesis ?? '')) })) };
     },
   };
 }

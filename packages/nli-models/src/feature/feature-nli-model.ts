@@ -1,25 +1,26 @@
 import type { Embedder, NliLabel, NliModel, NliPrediction } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
-import defaultWeightsJson from './use-lite-nli-weights.json';
+import defaultWeightsJson from './glove-nli-weights.json';
 import type { FeatureNliWeights } from './feature-nli-weights.js';
 import { validateFeatureNliWeights } from './feature-nli-weights.js';
-import { buildNliFeatureVector } from './feature-vector.js';
+import { buildNliFeatureVector, embedForNli, nliInputSize } from './nli-features.js';
 
 /**
- * The weights shipped with this package: trained by `examples/nli-classifier` on real labelled pairs (FEVER-lite,
- * Climate-FEVER, SciFact rationales, VitaminC, MultiNLI) over USE-lite embeddings (`use-lite`, 512-d). See
- * `training` inside for the data, split and held-out scores.
+ * The weights shipped with this package, for `createGloveEmbedder()` of `@factkit/glove` (id `glove-100d`): trained
+ * by `examples/nli-classifier` (`pnpm --filter nli-classifier train-all`) on FEVER-lite, Climate-FEVER, SciFact
+ * rationales, VitaminC and MultiNLI pairs, split by claim. `training` inside records the data, the split and the
+ * held-out scores per source.
  */
-export const USE_LITE_NLI_WEIGHTS: FeatureNliWeights = validateFeatureNliWeights(defaultWeightsJson, '@factkit/nli-match use-lite-nli-weights.json');
+export const GLOVE_NLI_WEIGHTS: FeatureNliWeights = validateFeatureNliWeights(defaultWeightsJson, '@factkit/nli-models glove-nli-weights.json');
 
 export interface FeatureNliModelOptions {
-  /** Sentence encoder; its `id` and `dimensions` must equal the ones the weights were trained with. */
+  /** Word and sentence encoder; its `id` and `dimensions` must equal the ones the weights were trained with. */
   readonly embedder: Embedder;
-  /** @default USE_LITE_NLI_WEIGHTS (for `createUseLiteEmbedder()` from @factkit/use-lite) */
+  /** @default GLOVE_NLI_WEIGHTS (for `createGloveEmbedder()` from @factkit/glove) */
   readonly weights?: FeatureNliWeights;
   /** Pairs per `classify` call that callers should send. @default 64 */
   readonly maxBatchSize?: number;
-  /** Premise words beyond which callers should split premises (USE-lite was trained on sentences). @default 128 */
+  /** Premise words beyond which callers should split premises (trained on sentence-level evidence). @default 128 */
   readonly maxInputLength?: number;
 }
 
@@ -31,15 +32,16 @@ function softmax(logits: readonly number[]): number[] {
 }
 
 /**
- * An offline NLI classifier that needs no downloaded weights: multinomial logistic regression over sentence-embedding
- * pair features ([u*v, |u-v|]) plus lexical overlap, negation, number and entity-mismatch features. Works with the
- * embedder it was trained with (USE-lite by default); returns a label and the three class probabilities per pair.
+ * An offline, classical NLI classifier that needs no downloaded model: multinomial logistic regression over
+ * hand-designed features (content-word overlap, word alignment through the embedder's word vectors, WordNet antonyms,
+ * negation, number / year / month / entity mismatches, exclusivity and hedge cues; see NLI_FEATURE_NAMES). Returns a
+ * label and the three class probabilities per pair. Works with the embedder it was trained with (GloVe by default).
  * @throws InvalidArgumentError when the embedder's id or dimensions differ from the weights'; CorruptDataError for malformed weights.
- * @example createFeatureNliModel({ embedder: createUseLiteEmbedder() })
+ * @example createFeatureNliModel({ embedder: createGloveEmbedder() })
  */
 export function createFeatureNliModel(options: FeatureNliModelOptions): NliModel {
   const { embedder, maxBatchSize = 64, maxInputLength = 128 } = options ?? ({} as FeatureNliModelOptions);
-  const weights = options?.weights === undefined ? USE_LITE_NLI_WEIGHTS : validateFeatureNliWeights(options.weights);
+  const weights = options?.weights === undefined ? GLOVE_NLI_WEIGHTS : validateFeatureNliWeights(options.weights);
   if (!embedder || typeof embedder.embed !== 'function') {
     throw new InvalidArgumentError({ where: 'createFeatureNliModel', argument: 'embedder', message: 'must be an Embedder' });
   }
@@ -56,13 +58,15 @@ export function createFeatureNliModel(options: FeatureNliModelOptions): NliModel
   if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
     throw new InvalidArgumentError({ where: 'createFeatureNliModel', argument: 'maxBatchSize', message: `must be an integer >= 1 (got ${maxBatchSize})` });
   }
-  const { mean, std, bias, labels } = weights;
+  const { mean, std, bias, labels, dimensions } = weights;
+  const layout = { pairEmbedding: weights.pairEmbedding, interactions: weights.interactions, dimensions };
   const rows = weights.weights;
+  const size = nliInputSize(layout);
 
   const predict = (features: Float64Array): NliPrediction => {
     const logits = rows.map((row, classIndex) => {
       let sum = bias[classIndex] as number;
-      for (let i = 0; i < features.length; i += 1) sum += (row[i] as number) * (((features[i] as number) - (mean[i] as number)) / (std[i] as number));
+      for (let i = 0; i < size; i += 1) sum += (row[i] as number) * (((features[i] as number) - (mean[i] as number)) / (std[i] as number));
       return sum;
     });
     const probabilities = softmax(logits);
@@ -81,20 +85,18 @@ export function createFeatureNliModel(options: FeatureNliModelOptions): NliModel
     maxInputLength,
     async classify({ pairs, abortSignal }) {
       abortSignal?.throwIfAborted();
+      if (!Array.isArray(pairs)) throw new InvalidArgumentError({ where: 'FeatureNliModel.classify', argument: 'pairs', message: 'must be an array of { premise, hypothesis }' });
       if (pairs.length === 0) return { results: [] };
-      const texts = [...new Set(pairs.flatMap((pair) => [String(pair.premise ?? ''), String(pair.hypothesis ?? '')]))];
-      const { embeddings } = await embedder.embed({ texts, kind: 'passage', ...(abortSignal ? { abortSignal } : {}) });
+      const texts = pairs.map((pair) => ({ premise: String(pair?.premise ?? ''), hypothesis: String(pair?.hypothesis ?? '') }));
+      const vectors = await embedForNli(embedder, texts, abortSignal);
       abortSignal?.throwIfAborted();
-      const vectors = new Map(texts.map((text, index) => [text, embeddings[index]]));
-      const results = pairs.map((pair): NliPrediction => {
-        const premise = String(pair.premise ?? '');
-        const hypothesis = String(pair.hypothesis ?? '');
-        const u = vectors.get(premise);
-        const v = vectors.get(hypothesis);
-        if (!u || !v || u.length !== weights.dimensions || v.length !== weights.dimensions) {
-          return { label: null, problem: `embedder "${embedder.id}" returned no ${weights.dimensions}-d vector for this pair` };
+      const results = texts.map((pair): NliPrediction => {
+        const u = vectors.sentence.get(pair.premise);
+        const v = vectors.sentence.get(pair.hypothesis);
+        if (!u || !v || u.length !== dimensions || v.length !== dimensions) {
+          return { label: null, problem: `embedder "${embedder.id}" returned no ${dimensions}-d vector for this pair` };
         }
-        return predict(buildNliFeatureVector(u, v, premise, hypothesis));
+        return predict(buildNliFeatureVector(pair, vectors, layout));
       });
       return { results };
     },

@@ -1,18 +1,23 @@
 import type { NliLabel } from '@factkit/core';
 import { CorruptDataError, NLI_LABELS } from '@factkit/core';
-import { LEXICAL_FEATURE_NAMES } from '../lexical/lexical-features.js';
+import { NLI_FEATURE_NAMES, nliInputSize } from './nli-features.js';
 
-/** Trained parameters of the feature-based NLI classifier (multinomial logistic regression over standardized features). */
+/** Trained parameters of the feature NLI classifier (multinomial logistic regression over standardized features). */
 export interface FeatureNliWeights {
   readonly format: 'factkit-feature-nli';
-  readonly version: 1;
+  readonly version: 2;
   /** Id of the Embedder the weights were trained with; the model refuses any other. */
   readonly embedderId: string;
   readonly dimensions: number;
   /** Class order of `weights` rows and `bias`. */
   readonly labels: readonly NliLabel[];
-  readonly lexicalFeatures: readonly string[];
-  /** Per-feature mean and standard deviation used to standardize inputs (length 2 * dimensions + 1 + lexical features). */
+  /** Must equal NLI_FEATURE_NAMES of this package version. */
+  readonly features: readonly string[];
+  /** Whether the products of every two named features follow them (see NliFeatureLayout). */
+  readonly interactions: boolean;
+  /** Whether the InferSent pair encoding [u⊙v, |u−v|] of the sentence vectors comes last. */
+  readonly pairEmbedding: boolean;
+  /** Per-feature mean and standard deviation used to standardize inputs. */
   readonly mean: readonly number[];
   readonly std: readonly number[];
   /** One row of feature weights per label. */
@@ -36,17 +41,19 @@ export function validateFeatureNliWeights(value: unknown, source = 'weights'): F
   if (typeof value !== 'object' || value === null) return fail('is not an object');
   const weights = value as Partial<FeatureNliWeights>;
   if (weights.format !== 'factkit-feature-nli') fail(`has format ${JSON.stringify(weights.format)}, expected "factkit-feature-nli"`);
-  if (weights.version !== 1) fail(`has version ${JSON.stringify(weights.version)}, only version 1 is supported`);
+  if (weights.version !== 2) fail(`has version ${JSON.stringify(weights.version)}, only version 2 is supported (retrain with examples/nli-classifier)`);
   if (typeof weights.embedderId !== 'string' || weights.embedderId === '') fail('has no embedderId');
   const dimensions = weights.dimensions;
   if (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1) return fail('has no positive integer dimensions');
   const labels = weights.labels;
   if (!Array.isArray(labels) || labels.length !== 3 || !NLI_LABELS.every((label) => labels.includes(label))) fail('labels must be the three NLI labels');
-  const lexical = weights.lexicalFeatures;
-  if (!Array.isArray(lexical) || lexical.length !== LEXICAL_FEATURE_NAMES.length || lexical.some((name, index) => name !== LEXICAL_FEATURE_NAMES[index])) {
-    fail(`lexicalFeatures do not match this version of @factkit/nli-match (${LEXICAL_FEATURE_NAMES.join(', ')})`);
+  const features = weights.features;
+  if (!Array.isArray(features) || features.length !== NLI_FEATURE_NAMES.length || features.some((name, index) => name !== NLI_FEATURE_NAMES[index])) {
+    fail(`features do not match this version of @factkit/nli-models (${NLI_FEATURE_NAMES.join(', ')})`);
   }
-  const size = 2 * dimensions + 1 + LEXICAL_FEATURE_NAMES.length;
+  if (typeof weights.pairEmbedding !== 'boolean') fail('pairEmbedding must be a boolean');
+  if (typeof weights.interactions !== 'boolean') fail('interactions must be a boolean');
+  const size = nliInputSize({ pairEmbedding: weights.pairEmbedding as boolean, interactions: weights.interactions as boolean, dimensions });
   if (!finiteArray(weights.mean, size)) fail(`mean must be ${size} finite numbers`);
   if (!finiteArray(weights.std, size) || (weights.std as number[]).some((entry) => entry <= 0)) fail(`std must be ${size} positive finite numbers`);
   if (!Array.isArray(weights.weights) || weights.weights.length !== 3 || !weights.weights.every((row) => finiteArray(row, size))) {

@@ -23,7 +23,7 @@ export interface LlmNliJudgeOptions {
  * Answers that are not one of the three labels become `label: null` with the raw text and a `problem`;
  * a failed call becomes a per-pair problem too, so one bad pair never loses the others. Aborts rethrow the reason.
  * @throws InvalidArgumentError when the prompt lacks `{{premise}}` or `{{hypothesis}}`.
- * @example createLlmNliJudge({ model: withCache(createOpenAIProvider({ model: 'gpt-4o-mini' }), cache) })
+ * @example createLlmNliJudge({ model: withCache(createOpenAICompatibleModel({ model: 'gpt-4o-mini' }), cache) }) // createOpenAICompatibleModel from @factkit/openai
  */
 export function createLlmNliJudge(options: LlmNliJudgeOptions): NliModel {
   const { model, prompt = NLI_PROMPT, temperature = 0, maxTokens = 16, concurrency = 4, maxInputLength = 400 } = options ?? ({} as LlmNliJudgeOptions);
@@ -44,10 +44,11 @@ export function createLlmNliJudge(options: LlmNliJudgeOptions): NliModel {
     maxInputLength,
     async classify({ pairs, abortSignal }) {
       abortSignal?.throwIfAborted();
+      if (!Array.isArray(pairs)) throw new InvalidArgumentError({ where: 'LlmNliJudge.classify', argument: 'pairs', message: 'must be an array of { premise, hypothesis }' });
       const settled = await settleWithConcurrency(
         pairs,
         async (pair) => {
-          const text = template.render({ premise: pair.premise, hypothesis: pair.hypothesis });
+          const text = template.render({ premise: String(pair?.premise ?? ''), hypothesis: String(pair?.hypothesis ?? '') });
           const result = await model.generate({ prompt: text, temperature, maxTokens, ...(abortSignal ? { abortSignal } : {}) });
           return result.texts[0] ?? '';
         },
