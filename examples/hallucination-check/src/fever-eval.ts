@@ -3,7 +3,10 @@
 // Systems: LLM-free drafter (baseline for the claim-query generator), "whole response as one claim", and
 // "query = claim" (the paper's w/o q ablation). No LLM is involved; these are classical baselines, not JointCQ.
 //
-//   pnpm --filter hallucination-check fever-eval [--responses 300] [--seed 13] [--nli lexical] [--out out/fever-eval.json]
+//   pnpm --filter hallucination-check fever-eval [--responses 300] [--seed 13] [--nli lexical|feature] [--out out/fever-eval.json]
+// --nli feature uses the classical GloVe/WordNet NLI classifier of @factkit/nli-models. It was trained on FEVER-lite
+// pairs, so that run composes responses only from FEVER-lite claims held out of its training (the claims of its
+// shipped held-out pairs), searching the evidence pooled from validation + test.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import {
   createDrafterGenerator,
@@ -18,7 +21,7 @@ import {
 } from '@factkit/claim-query';
 import type { Embedder } from '@factkit/core';
 import { createGloveEmbedder } from '@factkit/glove';
-import { createLexicalNliModel } from '@factkit/nli-match';
+import { createFeatureNliModel, createLexicalNliModel } from '@factkit/nli-models';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { composeFeverResponses, poolEvidence, type FeverClaim } from './fever-compose.js';
 import { percent, readArguments, readJsonl } from './shared.js';
@@ -28,14 +31,27 @@ const count = Number(args.get('responses') ?? 300);
 const seed = Number(args.get('seed') ?? 13);
 const outPath = args.get('out') ?? 'out/fever-eval.json';
 
-const claims = readJsonl<FeverClaim>('datasets/fever-lite/validation.jsonl');
+const nliName = args.get('nli') ?? 'lexical';
+const validation = readJsonl<FeverClaim>('datasets/fever-lite/validation.jsonl');
+let claims = validation;
+let subset = 'FEVER-lite validation';
+if (nliName === 'feature' || args.has('held-out')) {
+  const heldOut = new Set(
+    readJsonl<{ source: string; hypothesis: string }>('packages/nli-models/test/fixtures/held-out-pairs.jsonl')
+      .filter((pair) => pair.source === 'fever')
+      .map((pair) => pair.hypothesis),
+  );
+  claims = [...validation, ...readJsonl<FeverClaim>('datasets/fever-lite/test.jsonl')];
+  claims = claims.filter((claim) => heldOut.has(claim.claim));
+  subset = 'FEVER-lite claims held out of the feature NLI model\'s training';
+}
 const { responses, skipped } = composeFeverResponses(claims, { count, seed });
-const corpus = poolEvidence(claims);
+const corpus = poolEvidence(subset.startsWith('FEVER-lite validation') ? validation : [...validation, ...readJsonl<FeverClaim>('datasets/fever-lite/test.jsonl')]);
 const retriever = createBm25Retriever(corpus);
-const nli = createLexicalNliModel();
+const embedder: Embedder = createGloveEmbedder();
+const nli = nliName === 'feature' ? createFeatureNliModel({ embedder }) : createLexicalNliModel();
 const verifier = createNliVerifier({ nli }); // default aggregation: decisive-majority
 const anyEntailmentVerifier = createNliVerifier({ nli, aggregation: 'any-entailment' });
-const embedder: Embedder = createGloveEmbedder();
 const gold = new Map<string, DetectionGold>(responses.map((r) => [r.id, { response: r.responseGold, sentences: r.sentenceGold }]));
 
 const sentenceCount = responses.reduce((sum, r) => sum + r.sentenceGold.length, 0);
@@ -43,7 +59,7 @@ const hallucinatedResponses = responses.filter((r) => r.responseGold).length;
 const hallucinatedSentences = responses.reduce((sum, r) => sum + r.sentenceGold.filter(Boolean).length, 0);
 process.stderr.write(
   `FEVER-composed: ${responses.length} responses (${hallucinatedResponses} hallucinated), ${sentenceCount} sentences (${hallucinatedSentences} hallucinated); ` +
-    `${skipped} groups skipped (segmenter split differently); corpus ${corpus.length} pooled evidence sentences; seed ${seed}\n`,
+    `from ${subset}; ${skipped} groups skipped (segmenter split differently); corpus ${corpus.length} pooled evidence sentences; seed ${seed}\n`,
 );
 
 const systems: Array<[string, ClaimQueryGenerator, typeof verifier]> = [
@@ -72,7 +88,7 @@ for (const [name, generator, systemVerifier] of systems) {
 }
 
 const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
-console.log(`\nFEVER-composed responses (n=${responses.length}, sentences=${sentenceCount}); BM25 top-10 over ${corpus.length} pooled evidence sentences; verifier ${verifier.id} (last row: ${anyEntailmentVerifier.id})`);
+console.log(`\nFEVER-composed responses from ${subset} (n=${responses.length}, sentences=${sentenceCount}); BM25 top-10 over ${corpus.length} pooled evidence sentences; verifier ${verifier.id} (last row: ${anyEntailmentVerifier.id})`);
 console.log('Unverifiable counted as not hallucinated ("overall", paper Tables 2/3) and left out ("verifiable", Tables 11/12).\n');
 console.log(line(['system', 'resp Acc', 'resp F1', 'resp N unv.', 'resp Acc (verif.)', 'resp F1 (verif.)', 'sent Acc', 'sent F1', 'sent N unv.', 'sent Acc (verif.)', 'sent F1 (verif.)']));
 console.log(line(Array.from({ length: 11 }, () => '---')));

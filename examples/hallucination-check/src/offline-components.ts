@@ -1,7 +1,7 @@
 import type { ClaimQueryGenerator, ClaimVerifier } from '@factkit/claim-query';
 import { createDrafterGenerator, createNliVerifier } from '@factkit/claim-query';
 import type { Document, Retriever } from '@factkit/core';
-import { createLexicalNliModel } from '@factkit/nli-match';
+import { createLexicalNliModel } from '@factkit/nli-models';
 import { createBm25Retriever, createChineseAnalyzer } from '@factkit/retrieval';
 import { poolEvidence, type FeverClaim } from './fever-compose.js';
 import { readJsonl } from './shared.js';
