@@ -100,3 +100,7 @@ export { createTwoStepGenerator, parseClaimSynthesisReply, parseQuerySynthesisRe
 // Training-data pipeline (§3.2-3.4)
 export type { BuildTrainingDataOptions, TrainingDataResult, TrainingFunnel } from './training/build-training-data.js';
 export { buildTrainingData } from './training/build-training-data.js';
+
+// Response-level LLM judge baseline (Appendix C.2, Tables 25/26)
+export type { ResponseJudgement } from './verify/judge-responses.js';
+export { judgeResponses } from './verify/judge-responses.js';

@@ -8,7 +8,7 @@ import { createFileCache, withCache } from '@factkit/core';
 import { createOpenAICompatibleModel } from '@factkit/openai';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest } from '@factkit/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createJointCqGenerator, createLlmVerifier, detectHallucinations, evaluateDetections } from '../src/index.js';
+import { createJointCqGenerator, createLlmVerifier, detectHallucinations, evaluateDetections, judgeResponses } from '../src/index.js';
 import { createBagOfWordsEmbedder, createTableRetriever } from './support.js';
 
 const GENERATOR_REPLIES: Record<string, string> = {
@@ -172,5 +172,35 @@ describe('LLM path against a scripted local server', () => {
     expect(results[0]?.responseLabel).toBe('hallucinated');
     const cachedFlags = results[0]?.claims.map((c) => (c.verdict.provenance as { cached: boolean }).cached);
     expect(cachedFlags).toEqual([true, true]);
+  });
+});
+
+describe('response-level LLM judge baseline (Tables 25/26)', () => {
+  it('Yes → hallucinated, 否 → not hallucinated, hedges unreadable, failures failed', async () => {
+    server = await startScriptedOpenAIServer({
+      script: (request) => {
+        const prompt = lastUser(request);
+        if (prompt.includes('FAIL')) return { status: 500 };
+        if (prompt.includes('### 答案')) return { content: '否' };
+        return { content: prompt.includes('1600') ? 'Yes' : 'Yes or no' };
+      },
+    });
+    const model = makeModel(server.url);
+    const judged = await judgeResponses(
+      [
+        { question: 'When?', answer: 'In 1600.' },
+        { question: '鲁迅哪年出生？', answer: '1881年。' },
+        { question: 'When?', answer: 'Maybe.' },
+        { question: 'When?', answer: 'FAIL' },
+      ],
+      { model },
+    );
+    expect(judged.map((j) => [j.status, j.label])).toEqual([
+      ['ok', 'hallucinated'],
+      ['ok', 'not-hallucinated'],
+      ['ok', undefined],
+      ['failed', undefined],
+    ]);
+    expect(judged[0]?.provenance.prompts[0]).toContain('The response you give should be “Yes” or “No”.');
   });
 });

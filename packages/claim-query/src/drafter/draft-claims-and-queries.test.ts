@@ -47,3 +47,23 @@ describe('helpers', () => {
     expect(findQuestionSubject('鲁迅是哪一年出生的？', 'zh')).toBe('鲁迅');
   });
 });
+
+describe('bad input (property, seeded)', () => {
+  it('never throws; every pair has a claim and a query; sentence indexes are valid', async () => {
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), fc.string({ maxLength: 60 }), (answer, question) => {
+        const draft = draftClaimsAndQueries({ question, answer });
+        for (const pair of draft.pairs) {
+          expect(pair.claim.length).toBeGreaterThan(0);
+          expect(pair.query.length).toBeGreaterThan(0);
+          expect(pair.sentenceIndex).toBeLessThan(draft.sentences.length);
+        }
+      }),
+    );
+  });
+  it('mixed CJK/Latin answers', () => {
+    const draft = draftClaimsAndQueries({ question: 'Where is 北京?', answer: '北京 is the capital of China。它 has 21 million people.' });
+    expect(draft.pairs.length).toBeGreaterThan(0);
+  });
+});
