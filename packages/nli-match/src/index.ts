@@ -13,7 +13,7 @@ export type {
   RemovedSentence,
 } from './match/match-generation-to-evidence.js';
 export { matchGenerationToEvidence, matchGenerationsToEvidence, segmentGeneration } from './match/match-generation-to-evidence.js';
-export { isRefusal, isWrongLanguage } from './match/generation-checks.js';
+export { isWrongLanguage } from './match/generation-checks.js';
 
 // Leakage study (paper sections 3-4)
 export type {
@@ -28,6 +28,4 @@ export type {
 export { runLeakageStudy } from './study/run-leakage-study.js';
 export type { FormatLeakageReportOptions } from './study/format-leakage-report.js';
 export { formatLeakageReport } from './study/format-leakage-report.js';
-export { VERDICT_PROMPT, renderVerdictEvidence } from './study/verdict-prompt.js';
-export type { ParsedVerdictLabel } from './study/parse-verdict-label.js';
-export { parseVerdictLabel } from './study/parse-verdict-label.js';
+export { VERDICT_PROMPT, VERDICT_STEP, renderVerdictEvidence } from './study/verdict-prompt.js';

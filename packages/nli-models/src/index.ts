@@ -1,9 +1,8 @@
 // LLM NLI judge (Yoon et al., Figure A3 prompt)
 export { NLI_PROMPT } from './llm/nli-prompt.js';
-export type { ParsedNliLabel } from './llm/parse-nli-label.js';
-export { parseNliLabel } from './llm/parse-nli-label.js';
-export type { LlmNliJudgeOptions } from './llm/llm-nli-judge.js';
-export { createLlmNliJudge } from './llm/llm-nli-judge.js';
+export { NLI_LABEL_PARSE_OPTIONS } from './llm/nli-label.js';
+export type { LlmNliJudgeOptions, LlmNliPrediction } from './llm/llm-nli-judge.js';
+export { LLM_NLI_STEP, createLlmNliJudge } from './llm/llm-nli-judge.js';
 
 // Lexical baseline
 export type { LexicalNliModelOptions } from './lexical/lexical-nli-model.js';

@@ -1,6 +1,6 @@
 import type { ItemProblem, NliLabel, NliModel, NliPair, NliPrediction } from '@factkit/core';
-import { InvalidArgumentError, isAbortReason, splitSentences } from '@factkit/core';
-import { isRefusal, isWrongLanguage } from './generation-checks.js';
+import { InvalidArgumentError, isAbortReason, isRefusal, splitSentences } from '@factkit/core';
+import { isWrongLanguage } from './generation-checks.js';
 import { rouge2F } from '../internal/rouge.js';
 import type { MatchAggregation } from './aggregation.js';
 import { aggregateLabelMatrix, entailmentScore, resolveAggregation } from './aggregation.js';

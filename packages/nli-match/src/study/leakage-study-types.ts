@@ -1,4 +1,4 @@
-import type { Claim, Document, ItemProblem, LanguageModel, NliLabel, NliModel, Qrels, QueryExpander, Retriever } from '@factkit/core';
+import type { Claim, Document, GenerationProvenance, ItemProblem, LanguageModel, NliLabel, NliModel, Qrels, QueryExpander, Retriever } from '@factkit/core';
 import type { MatchAggregation } from '../match/aggregation.js';
 import type { GenerationMatch } from '../match/match-generation-to-evidence.js';
 
@@ -79,6 +79,8 @@ export interface ClaimRun {
   readonly metrics: Readonly<Record<string, number>>;
   /** Verdict per k ('5' -> label or null when unreadable); absent without a verdict model. */
   readonly verdicts?: Readonly<Record<string, string | null>>;
+  /** Provenance of each verdict call per k (prompt, model, sampling, usage, cached), with a verdict model. */
+  readonly verdictProvenance?: Readonly<Record<string, GenerationProvenance>>;
   /** The matching outcome (absent for the baseline or when expansion failed). */
   readonly match?: GenerationMatch;
   readonly problems: readonly ItemProblem[];

@@ -1,12 +1,11 @@
-import type { Claim, ItemProblem, NliLabel, Query } from '@factkit/core';
-import { InvalidArgumentError, createPromptTemplate, isAbortReason, settleWithConcurrency } from '@factkit/core';
+import type { Claim, GenerationProvenance, ItemProblem, NliLabel, Query } from '@factkit/core';
+import { InvalidArgumentError, createPromptTemplate, isAbortReason, parseLabel, runPromptedStep, settleWithConcurrency } from '@factkit/core';
 import { computeClassificationReport, computeMeanStandardError, computeNdcgAtK, computeRecallAtK, mannWhitneyU } from '@factkit/metrics';
 import { classifyNliPairs } from '../match/classify-nli-pairs.js';
 import type { GenerationMatch } from '../match/match-generation-to-evidence.js';
 import { matchWithResolvedOptions, resolveMatchOptions } from '../match/match-generation-to-evidence.js';
 import type { ClaimRun, ConditionSummary, LeakageStudyOptions, LeakageStudyResult, MeanWithError } from './leakage-study-types.js';
-import { parseVerdictLabel } from './parse-verdict-label.js';
-import { VERDICT_PROMPT, renderVerdictEvidence } from './verdict-prompt.js';
+import { VERDICT_PROMPT, VERDICT_STEP, renderVerdictEvidence } from './verdict-prompt.js';
 
 const WHERE = 'runLeakageStudy';
 /** Placeholder prediction for an unreadable verdict answer: always wrong, never one of the labels. */
@@ -174,20 +173,29 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
       return { retrieved, metrics, verdicts };
     }
     if (!verdictModel || !verdictTemplate) return { retrieved, metrics, verdicts: undefined };
-    for (const k of sortedKs) {
-      try {
-        const prompt = verdictTemplate.render({ labels: verdictLabels.join(', '), claim: claim.text, evidence: renderVerdictEvidence(texts.slice(0, k)) });
-        const result = await verdictModel.generate({ prompt, temperature: 0, maxTokens: 16, ...(abortSignal ? { abortSignal } : {}) });
-        const parsed = parseVerdictLabel(result.texts[0] ?? '', verdictLabels);
-        verdicts[String(k)] = parsed.label;
-        if (parsed.label === null) runProblems.push({ code: 'verdict-unreadable', message: `k=${k}: ${parsed.problem ?? 'unreadable'}`, raw: parsed.raw });
-      } catch (error) {
-        if (isAbortReason(error, abortSignal)) throw error;
-        verdicts[String(k)] = null;
-        runProblems.push({ code: 'verdict-failed', message: `k=${k}: ${errorMessage(error)}` });
-      }
-    }
-    return { retrieved, metrics, verdicts };
+    // One prompted step per claim run: an input per cutoff k, replies read with core parseLabel (a negated or hedged
+    // label, e.g. "NOT SUPPORTS" or "supports or refutes", is never read as that label).
+    const steps = await runPromptedStep(sortedKs, {
+      step: VERDICT_STEP,
+      model: verdictModel,
+      template: verdictTemplate,
+      variables: (k) => ({ labels: verdictLabels.join(', '), claim: claim.text, evidence: renderVerdictEvidence(texts.slice(0, k)) }),
+      parse: (reply) => parseLabel(reply, { labels: verdictLabels }),
+      temperature: 0,
+      maxTokens: 16,
+      concurrency: 1,
+      ...(abortSignal ? { abortSignal } : {}),
+    });
+    const verdictProvenance: Record<string, GenerationProvenance> = {};
+    steps.forEach((step, index) => {
+      const k = String(sortedKs[index]);
+      verdictProvenance[k] = step.provenance;
+      verdicts[k] = step.status === 'ok' && step.value !== undefined ? step.value : null;
+      const message = step.problems.map((problem) => (step.status === 'failed' ? problem.message : `${problem.code}: ${problem.message}`)).join('; ');
+      if (step.status === 'failed') runProblems.push({ code: 'verdict-failed', message: `k=${k}: ${message}` });
+      else if (step.value === undefined) runProblems.push({ code: 'verdict-unreadable', message: `k=${k}: ${message || 'unreadable'}`, raw: step.raw[0] ?? '' });
+    });
+    return { retrieved, metrics, verdicts, verdictProvenance };
   };
 
   const collect = (run: ClaimRun) => {
@@ -214,8 +222,8 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   if (runBaseline) {
     baselineRuns = await settledRuns('baseline', -1, async (claim) => {
       const runProblems: ItemProblem[] = [];
-      const { retrieved, metrics, verdicts } = await retrieveAndJudge(claim, { id: claim.id, text: claim.text }, runProblems);
-      return { claimId: claim.id, sample: -1, generations: [], retrieved, metrics, ...(verdicts ? { verdicts } : {}), problems: runProblems };
+      const { retrieved, metrics, verdicts, verdictProvenance } = await retrieveAndJudge(claim, { id: claim.id, text: claim.text }, runProblems);
+      return { claimId: claim.id, sample: -1, generations: [], retrieved, metrics, ...(verdicts ? { verdicts } : {}), ...(verdictProvenance ? { verdictProvenance } : {}), problems: runProblems };
     });
   }
 
@@ -234,7 +242,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
       }
       for (const problem of expanded.problems ?? []) runProblems.push({ ...problem, code: problem.code, message: `expander: ${problem.message}` });
       const generations = [...(expanded.generations ?? [])];
-      const { retrieved, metrics, verdicts } = await retrieveAndJudge(claim, expanded, runProblems);
+      const { retrieved, metrics, verdicts, verdictProvenance } = await retrieveAndJudge(claim, expanded, runProblems);
       let match: GenerationMatch | undefined;
       try {
         match = await matchWithResolvedOptions({ claim: claim.text, generation: generations.join('\n\n'), evidence: dataset.evidence[claim.id] ?? [] }, matchOptions);
@@ -243,7 +251,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
         if (isAbortReason(error, abortSignal)) throw error;
         runProblems.push({ code: 'match-failed', message: errorMessage(error) });
       }
-      return { claimId: claim.id, sample: repeat, generations, retrieved, metrics, ...(verdicts ? { verdicts } : {}), ...(match ? { match } : {}), problems: runProblems };
+      return { claimId: claim.id, sample: repeat, generations, retrieved, metrics, ...(verdicts ? { verdicts } : {}), ...(verdictProvenance ? { verdictProvenance } : {}), ...(match ? { match } : {}), problems: runProblems };
     });
     runs.push(...repeatRuns);
   }

@@ -12,7 +12,8 @@ describe('createLlmNliJudge with core mocks', () => {
     const model = createMockLanguageModel({ responses: ['Entailment'] });
     const judge = createLlmNliJudge({ model });
     const { results } = await judge.classify({ pairs: [{ premise: 'Soul Food was released by Fox 2000 Pictures.', hypothesis: 'Fox released Soul Food.' }] });
-    expect(results).toEqual([{ label: 'entailment', raw: 'Entailment' }]);
+    expect(results).toMatchObject([{ label: 'entailment', raw: 'Entailment', problems: [] }]);
+    expect(results[0]).toMatchObject({ provenance: { step: 'nli-models.llm-judge', modelId: 'mock:language-model', cached: false, sampling: { temperature: 0, maxTokens: 16 } } });
     expect(model.calls[0]?.prompt).toBe(
       'Given the premise sentence S1, determine if the hypothesis sentence S2 is entailed or contradicted or neutral, by three labels: entailment, contradiction, neutral.\n' +
         'Respond only with one of the labels.\n' +
@@ -34,7 +35,7 @@ describe('createLlmNliJudge with core mocks', () => {
       ],
     });
     expect(results.map((result) => result.label)).toEqual(['contradiction', null, 'neutral']);
-    expect(results[1]).toMatchObject({ raw: 'I am not sure.', problem: expect.stringMatching(/none of/) });
+    expect(results[1]).toMatchObject({ raw: 'I am not sure.', problem: expect.stringMatching(/no-label/) });
   });
 
   it('turns a failed call into a per-pair problem and keeps the other pairs', async () => {

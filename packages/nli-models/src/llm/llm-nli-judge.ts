@@ -1,7 +1,7 @@
-import type { LanguageModel, NliModel, NliPrediction } from '@factkit/core';
-import { InvalidArgumentError, createPromptTemplate, isAbortReason, settleWithConcurrency } from '@factkit/core';
+import type { GenerationProvenance, ItemProblem, LanguageModel, NliLabel, NliModel, NliPrediction } from '@factkit/core';
+import { InvalidArgumentError, createPromptTemplate, parseLabel, runPromptedStep } from '@factkit/core';
+import { NLI_LABEL_PARSE_OPTIONS } from './nli-label.js';
 import { NLI_PROMPT } from './nli-prompt.js';
-import { parseNliLabel } from './parse-nli-label.js';
 
 export interface LlmNliJudgeOptions {
   /** The language model that answers the prompt (wrap it with core `withCache` / `withRetry`). */
@@ -18,11 +18,23 @@ export interface LlmNliJudgeOptions {
   readonly maxInputLength?: number;
 }
 
+/** A prediction of the LLM judge: the core NliPrediction plus the kit's problems and provenance of the call. */
+export interface LlmNliPrediction extends NliPrediction {
+  /** `call-failed` (message redacted), or the label parser's `empty-reply` / `no-label` / `ambiguous-label`. */
+  readonly problems: readonly ItemProblem[];
+  readonly provenance: GenerationProvenance;
+}
+
+/** Step name recorded in the provenance of every judge call. */
+export const LLM_NLI_STEP = 'nli-models.llm-judge';
+
 /**
- * An NliModel that asks a language model the paper's NLI question (Figure A3) for each pair, one call per pair.
- * Answers that are not one of the three labels become `label: null` with the raw text and a `problem`;
- * a failed call becomes a per-pair problem too, so one bad pair never loses the others. Aborts rethrow the reason.
- * @throws InvalidArgumentError when the prompt lacks `{{premise}}` or `{{hypothesis}}`.
+ * An NliModel that asks a language model the paper's NLI question (Figure A3) for each pair, one call per pair,
+ * through core `runPromptedStep` (bounded concurrency, provenance) and `parseLabel` (tolerant; negated or hedged labels
+ * are never read as that label). A reply that is not one label becomes `label: null` with the raw text and a
+ * `problem`; a failed call becomes `label: null` with `problem: "model call failed: …"` (secrets redacted), so one bad
+ * pair never loses the others and never becomes a default label. Aborts rethrow the reason.
+ * @throws InvalidArgumentError when the prompt lacks `{{premise}}` or `{{hypothesis}}`, or `pairs` is not an array.
  * @example createLlmNliJudge({ model: withCache(createOpenAICompatibleModel({ model: 'gpt-4o-mini' }), cache) }) // createOpenAICompatibleModel from @factkit/openai
  */
 export function createLlmNliJudge(options: LlmNliJudgeOptions): NliModel {
@@ -45,25 +57,26 @@ export function createLlmNliJudge(options: LlmNliJudgeOptions): NliModel {
     async classify({ pairs, abortSignal }) {
       abortSignal?.throwIfAborted();
       if (!Array.isArray(pairs)) throw new InvalidArgumentError({ where: 'LlmNliJudge.classify', argument: 'pairs', message: 'must be an array of { premise, hypothesis }' });
-      const settled = await settleWithConcurrency(
-        pairs,
-        async (pair) => {
-          const text = template.render({ premise: String(pair?.premise ?? ''), hypothesis: String(pair?.hypothesis ?? '') });
-          const result = await model.generate({ prompt: text, temperature, maxTokens, ...(abortSignal ? { abortSignal } : {}) });
-          return result.texts[0] ?? '';
-        },
-        { concurrency, ...(abortSignal ? { abortSignal } : {}) },
-      );
-      const results = settled.map((entry): NliPrediction => {
-        if (entry.status === 'rejected') {
-          if (isAbortReason(entry.error, abortSignal)) throw entry.error;
-          const message = entry.error instanceof Error ? entry.error.message : String(entry.error);
-          return { label: null, problem: `model call failed: ${message}` };
+      const items = await runPromptedStep(pairs, {
+        step: LLM_NLI_STEP,
+        model,
+        template,
+        variables: (pair) => ({ premise: String(pair?.premise ?? ''), hypothesis: String(pair?.hypothesis ?? '') }),
+        parse: (reply) => parseLabel<NliLabel>(reply, NLI_LABEL_PARSE_OPTIONS),
+        temperature,
+        maxTokens,
+        concurrency,
+        ...(abortSignal ? { abortSignal } : {}),
+      });
+      const results = items.map((item): LlmNliPrediction => {
+        const base = { problems: item.problems, provenance: item.provenance };
+        if (item.status === 'failed') {
+          const message = item.problems.map((problem) => problem.message).join('; ');
+          return { ...base, label: null, problem: `model call failed: ${message}` };
         }
-        const parsed = parseNliLabel(entry.value);
-        return parsed.label === null
-          ? { label: null, raw: parsed.raw, problem: parsed.problem ?? 'unreadable answer' }
-          : { label: parsed.label, raw: parsed.raw };
+        const raw = item.raw[0] ?? '';
+        if (item.value === undefined) return { ...base, label: null, raw, problem: item.problems.map((problem) => `${problem.code}: ${problem.message}`).join('; ') || 'unreadable answer' };
+        return { ...base, label: item.value, raw };
       });
       return { results };
     },
