@@ -43,3 +43,13 @@ describe('labels', () => {
     expect(toBinaryPrediction('hallucinated', 'exclude')).toBe(true);
   });
 });
+
+describe('zero vectors', () => {
+  it('a claim whose embedding is all zeros is not aligned (no NaN index)', async () => {
+    const embedder = { id: 'zeros-for-x', dimensions: 2, embed: async ({ texts }: { texts: readonly string[] }) => ({ embeddings: texts.map((t) => new Float32Array(t === 'x' ? [0, 0] : [1, 0])) }) };
+    const [alignment] = await alignClaimsToSentences({ sentences: ['a', 'b'], claims: ['x'], embedder });
+    expect(alignment?.sentenceIndex).toBeUndefined();
+    expect(alignment?.bestSentenceIndex).toBeUndefined();
+    expect(Number.isNaN(alignment?.similarity)).toBe(true);
+  });
+});

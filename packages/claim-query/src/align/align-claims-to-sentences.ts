@@ -1,5 +1,5 @@
 import type { Embedder } from '@factkit/core';
-import { InvalidArgumentError, cosineSimilarity, embedInBatches } from '@factkit/core';
+import { InvalidArgumentError, cosineSimilarity, embedInBatches, l2Norm } from '@factkit/core';
 
 export interface AlignClaimsOptions {
   readonly sentences: readonly string[];
@@ -39,13 +39,17 @@ export async function alignClaimsToSentences(options: AlignClaimsOptions): Promi
     const claimVector = vectors[sentences.length + claimIndex]!;
     let best = -Infinity;
     let bestIndex = -1;
+    // Zero vectors (e.g. every word unknown to the embedder) have no direction: they never align.
+    if (l2Norm(claimVector) === 0) return { claimIndex, similarity: Number.NaN };
     sentenceVectors.forEach((vector, index) => {
+      if (l2Norm(vector) === 0) return;
       const similarity = cosineSimilarity(vector, claimVector);
       if (similarity > best) {
         best = similarity;
         bestIndex = index;
       }
     });
+    if (bestIndex < 0) return { claimIndex, similarity: Number.NaN };
     return {
       claimIndex,
       similarity: best,

@@ -1,5 +1,5 @@
 import type { Embedder } from '@factkit/core';
-import { InvalidArgumentError, cosineSimilarity, createSeededRandom, embedInBatches } from '@factkit/core';
+import { InvalidArgumentError, cosineSimilarity, createSeededRandom, embedInBatches, l2Norm } from '@factkit/core';
 
 /** A hand-written in-context example for claim synthesis (question, answer, claims). */
 export interface ClaimExample {
@@ -47,7 +47,11 @@ export async function selectClaimExamples(targets: readonly { question: string; 
   return targets.map((target, targetIndex) => {
     const vector = vectors[pool.length + targetIndex]!;
     const bySimilarity = pool
-      .map((_, index) => ({ index, similarity: cosineSimilarity(vectors[index]!, vector) }))
+      .map((_, index) => {
+        // A zero vector (e.g. all words out of an English-only embedder's vocabulary) has no direction: rank it last.
+        const zero = l2Norm(vectors[index]!) === 0 || l2Norm(vector) === 0;
+        return { index, similarity: zero ? -Infinity : cosineSimilarity(vectors[index]!, vector) };
+      })
       .sort((a, b) => b.similarity - a.similarity || a.index - b.index)
       .slice(0, semanticCount)
       .map((entry) => entry.index);
