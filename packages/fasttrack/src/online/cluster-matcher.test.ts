@@ -30,9 +30,13 @@ describe('createClusterMatcher', () => {
       const matcher = createClusterMatcher([index], { scorer, limit: 100 });
       for (const query of ['As of 14 March, there have been more than 20 confirmed COVID-19 cases in Kerala.', 'Johnny Depp starred in Black Mass.', 'Ünïcödé  ARCTIC   ice!!', 'x']) {
         const naive = index.tree.leaves
-          .map((leaf) => ({ leaf, score: Math.max(...(index.labels.get(leaf)?.keywords ?? []).map((keyword) => (fuzzball[scorer] as (a: string, b: string) => number)(query, keyword))) }))
+          .map((leaf) => {
+            const all = (index.labels.get(leaf)?.keywords ?? []).map((keyword) => (fuzzball[scorer] as (a: string, b: string) => number)(query, keyword));
+            return { leaf, score: Math.max(...all), total: all.reduce((sum, value) => sum + value, 0) };
+          })
           .filter(({ score }) => score > 0)
-          .sort((a, b) => b.score - a.score || a.leaf - b.leaf);
+          .sort((a, b) => b.score - a.score || b.total - a.total || a.leaf - b.leaf)
+          .map(({ leaf, score }) => ({ leaf, score }));
         const ours = matcher.match(query).leaves.map(({ leafId, score }) => ({ leaf: leafId, score }));
         expect(ours).toEqual(naive);
       }

@@ -134,21 +134,25 @@ export function createClusterMatcher(indexes: readonly FastTrackIndex[], options
       for (let id = 0; id < unique.length; id++) scores[id] = processedQuery.length === 0 ? 0 : score(processedQuery, unique[id] as string, { full_process: false });
       const leaves: MatchedLeaf[] = [];
       prepared.forEach(({ index, leaves: labelled }, clustering) => {
-        const matched: MatchedLeaf[] = [];
+        const matched: Array<MatchedLeaf & { total: number }> = [];
         for (const { leafId, keywordIds } of labelled) {
           let best = -1;
           let bestId = -1;
+          let total = 0;
           for (const id of keywordIds) {
             const value = scores[id] as number;
+            total += value;
             if (value > best) {
               best = value;
               bestId = id;
             }
           }
-          if (best > 0 && best >= cutoff) matched.push({ clustering, leafId, path: index.tree.nodes[leafId]?.path ?? [], score: best, keyword: originals[bestId] as string, via: 'keywords' });
+          if (best > 0 && best >= cutoff) matched.push({ clustering, leafId, path: index.tree.nodes[leafId]?.path ?? [], score: best, keyword: originals[bestId] as string, via: 'keywords', total });
         }
-        matched.sort((a, b) => b.score - a.score || a.leafId - b.leafId);
-        const kept = matched.slice(0, limit);
+        // Best keyword first; ties (frequent: many keywords occur verbatim in a query) go to the leaf whose keywords
+        // match more overall (sum of its keyword scores), then to the lower leaf id.
+        matched.sort((a, b) => b.score - a.score || b.total - a.total || a.leafId - b.leafId);
+        const kept: MatchedLeaf[] = matched.slice(0, limit).map(({ total: _total, ...leaf }) => leaf);
         if (kept.length === 0) {
           problems.push({ id: `clustering:${clustering}`, code: 'no-cluster-matched', message: `no leaf keyword scored above the cutoff (${cutoff}); ${fallback === 'centroid' && queryEmbedding ? 'fell back to the nearest centroids' : 'no leaf retrieved'}` });
           if (fallback === 'centroid' && queryEmbedding) kept.push(...nearestByCentroid(clustering, queryEmbedding, limit, new Set()).map((leaf) => ({ ...leaf, via: 'fallback' as const })));
