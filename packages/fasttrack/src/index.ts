@@ -19,7 +19,6 @@ export type { ClassTfidfLabellerOptions } from './labels/class-tfidf-labeller.js
 export { createClassTfidfLabeller, tokenizeForClassTfidf } from './labels/class-tfidf-labeller.js';
 export type { LlmKeywordLabellerOptions } from './labels/llm-keyword-labeller.js';
 export { createLlmKeywordLabeller } from './labels/llm-keyword-labeller.js';
-export type { StepProvenance } from './internal/run-step.js';
 
 // Index (offline stage)
 export type { AddDocumentsOptions, AddDocumentsResult, BuildFastTrackIndexOptions, BuildFastTrackIndexResult, FastTrackIndex, IndexProgress, IndexStage, LeafLabel } from './index/fasttrack-index.js';

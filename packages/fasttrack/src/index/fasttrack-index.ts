@@ -1,8 +1,7 @@
-import { embedInBatches, InvalidArgumentError, throwIfAborted, type Document, type Embedder, type ItemProblem } from '@factkit/core';
+import { embedInBatches, InvalidArgumentError, throwIfAborted, type Document, type Embedder, type GenerationProvenance, type ItemProblem } from '@factkit/core';
 import { addToClusterTree, buildClusterTree, type ClusterTree } from '../clustering/cluster-tree.js';
 import type { KMeansEngine } from '../clustering/compute-kmeans.js';
 import { packVectors, type VectorMatrix } from '../clustering/vector-matrix.js';
-import type { StepProvenance } from '../internal/run-step.js';
 import type { KeywordLabeller, LabelCluster } from '../labels/keyword-labeller.js';
 
 /** Keywords of one leaf as stored in the index. */
@@ -10,7 +9,7 @@ export interface LeafLabel {
   readonly keywords: readonly string[];
   readonly status: 'ok' | 'failed';
   readonly problems: readonly ItemProblem[];
-  readonly provenance?: StepProvenance;
+  readonly provenance?: GenerationProvenance;
 }
 
 /** The offline stage's output: documents, their embeddings, the cluster tree and leaf keywords. Save it with `serializeFastTrackIndex`. */

@@ -1,7 +1,6 @@
-import { addUsage, createPromptTemplate, EMPTY_USAGE, InvalidArgumentError, throwIfAborted, type ItemProblem, type LanguageModel, type Usage } from '@factkit/core';
-import { runPromptCalls, type StepOutcome } from '../internal/run-step.js';
+import { addUsage, createPromptTemplate, EMPTY_USAGE, InvalidArgumentError, runPromptedStep, throwIfAborted, type ItemProblem, type LanguageModel, type StepItem, type Usage } from '@factkit/core';
 import { renderCandidateTexts, SUPPORT_PROMPT } from '../prompts.js';
-import { parseSupportScores } from './parse-support-scores.js';
+import { parseSupportScores, type ParsedSupportScores } from './parse-support-scores.js';
 import type { JudgeCall, SupportJudge, SupportJudgement, SupportJudgeRequest, SupportJudgeResult } from './support-judge.js';
 
 export interface LlmSupportJudgeOptions {
@@ -36,11 +35,22 @@ export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJ
   for (const name of ['query', 'texts']) {
     if (!prompt.variables.includes(name)) throw new InvalidArgumentError({ where, argument: 'template', message: `must contain {{${name}}}` });
   }
-  const call = async (query: string, groups: readonly (readonly { documentId: string; text: string }[])[], abortSignal: AbortSignal | undefined): Promise<StepOutcome[]> =>
-    runPromptCalls(
-      groups.map((group) => ({ prompt: prompt.render({ query, texts: renderCandidateTexts(group.map((candidate) => candidate.text)) }) })),
-      { step: 'fasttrack.judge', model, temperature, maxTokens, concurrency, ...(abortSignal ? { abortSignal } : {}) },
-    );
+  type Group = readonly { documentId: string; text: string }[];
+  const call = async (query: string, groups: readonly Group[], abortSignal: AbortSignal | undefined): Promise<Array<StepItem<ParsedSupportScores>>> =>
+    runPromptedStep<Group, ParsedSupportScores>(groups, {
+      step: 'fasttrack.judge',
+      model,
+      template: prompt,
+      variables: (group) => ({ query, texts: renderCandidateTexts(group.map((candidate) => candidate.text)) }),
+      parse: (reply, group) => {
+        const parsed = parseSupportScores(reply, group.length);
+        return { value: parsed, problems: parsed.problems };
+      },
+      temperature,
+      maxTokens,
+      concurrency,
+      ...(abortSignal ? { abortSignal } : {}),
+    });
   return {
     id: `llm-judge(${model.id}, b=${batchSize})`,
     batchSize,
@@ -64,8 +74,8 @@ export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJ
           batch.forEach((_, position) => (problems[offset + position] as ItemProblem[]).push(...outcome.problems));
           return;
         }
-        const parsed = parseSupportScores(outcome.text, batch.length);
-        calls.push({ documentIds: batch.map((candidate) => candidate.documentId), status: 'ok', analysis: parsed.analysis, raw: outcome.text, problems: parsed.problems, provenance: outcome.provenance, reasked: false });
+        const parsed = outcome.value ?? parseSupportScores(outcome.raw[0] ?? '', batch.length);
+        calls.push({ documentIds: batch.map((candidate) => candidate.documentId), status: 'ok', analysis: parsed.analysis, raw: outcome.raw[0] ?? '', problems: parsed.problems, provenance: outcome.provenance, reasked: false });
         parsed.scores.forEach((score, position) => {
           if (score !== null) supports[offset + position] = score === 1;
           else if (reaskMalformed && batch.length > 1) reask.push(offset + position);
@@ -83,8 +93,8 @@ export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJ
             (problems[index] as ItemProblem[]).push(...outcome.problems);
             return;
           }
-          const parsed = parseSupportScores(outcome.text, 1);
-          calls.push({ documentIds: [candidate.documentId], status: 'ok', analysis: parsed.analysis, raw: outcome.text, problems: parsed.problems, provenance: outcome.provenance, reasked: true });
+          const parsed = outcome.value ?? parseSupportScores(outcome.raw[0] ?? '', 1);
+          calls.push({ documentIds: [candidate.documentId], status: 'ok', analysis: parsed.analysis, raw: outcome.raw[0] ?? '', problems: parsed.problems, provenance: outcome.provenance, reasked: true });
           const score = parsed.scores[0];
           if (score === 0 || score === 1) supports[index] = score === 1;
           else (problems[index] as ItemProblem[]).push(...parsed.problems);

@@ -1,5 +1,4 @@
-import type { ItemProblem, Usage } from '@factkit/core';
-import type { StepProvenance } from '../internal/run-step.js';
+import type { GenerationProvenance, ItemProblem, Usage } from '@factkit/core';
 
 export interface SupportCandidate {
   readonly documentId: string;
@@ -28,7 +27,7 @@ export interface JudgeCall {
   readonly analysis: string;
   readonly raw: string;
   readonly problems: readonly ItemProblem[];
-  readonly provenance?: StepProvenance;
+  readonly provenance?: GenerationProvenance;
   /** True for a single-candidate call made because its batch reply was malformed. */
   readonly reasked: boolean;
 }

@@ -1,5 +1,4 @@
-import type { ItemProblem } from '@factkit/core';
-import type { StepProvenance } from '../internal/run-step.js';
+import type { GenerationProvenance, ItemProblem } from '@factkit/core';
 
 /** The texts of one leaf cluster, as a labeller sees them. */
 export interface LabelCluster {
@@ -24,7 +23,7 @@ export interface ClusterLabel {
   readonly keywords: readonly string[];
   readonly problems: readonly ItemProblem[];
   /** LLM labellers: the exact prompt, model, sampling, usage. */
-  readonly provenance?: StepProvenance;
+  readonly provenance?: GenerationProvenance;
 }
 
 /** Assigns keywords to leaf clusters (paper Fig. 3 with an LLM, or class-based TF-IDF offline). */

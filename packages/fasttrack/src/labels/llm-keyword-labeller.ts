@@ -1,7 +1,6 @@
-import { createPromptTemplate, InvalidArgumentError, type LanguageModel } from '@factkit/core';
-import { runPromptCalls } from '../internal/run-step.js';
+import { createPromptTemplate, InvalidArgumentError, runPromptedStep, type LanguageModel } from '@factkit/core';
 import { KEYWORD_PROMPT, renderClusterTexts } from '../prompts.js';
-import type { ClusterLabel, KeywordLabeller, LabelRequest } from './keyword-labeller.js';
+import type { ClusterLabel, KeywordLabeller, LabelCluster, LabelRequest } from './keyword-labeller.js';
 import { parseKeywords } from './parse-keywords.js';
 
 export interface LlmKeywordLabellerOptions {
@@ -20,8 +19,8 @@ export interface LlmKeywordLabellerOptions {
 }
 
 /**
- * The paper's keyword labeller (Fig. 3): one LLM call per leaf with the leaf's texts, reply parsed by
- * `parseKeywords`. A failed call gives `status: 'failed'` and no keywords (the leaf stays unlabelled).
+ * The paper's keyword labeller (Fig. 3): one LLM call per leaf with the leaf's texts (core `runPromptedStep`), reply
+ * parsed by `parseKeywords`. A failed call gives `status: 'failed'` and no keywords (the leaf stays unlabelled).
  * @throws InvalidArgumentError when the template lacks `{{clusterTexts}}`.
  */
 export function createLlmKeywordLabeller(options: LlmKeywordLabellerOptions): KeywordLabeller {
@@ -32,40 +31,42 @@ export function createLlmKeywordLabeller(options: LlmKeywordLabellerOptions): Ke
     id: `llm(${model.id})`,
     async label(request: LabelRequest): Promise<ClusterLabel[]> {
       const { clusters, abortSignal, onProgress } = request;
-      const targets = request.targets ?? clusters.map((_, index) => index);
-      const calls = targets.map((target) => {
+      const targets = (request.targets ?? clusters.map((_, index) => index)).map((target) => {
         const cluster = clusters[target];
         if (!cluster) throw new InvalidArgumentError({ where: 'KeywordLabeller.label', argument: 'targets', message: `holds ${String(target)}, not a cluster position` });
-        const kept: string[] = [];
-        let used = 0;
-        for (const text of cluster.texts) {
-          if (kept.length > 0 && used + text.length > maxClusterChars) break;
-          kept.push(text);
-          used += text.length + 1;
-        }
-        return { prompt: prompt.render({ clusterTexts: renderClusterTexts(kept) }) };
+        return cluster;
       });
-      let done = 0;
-      let failed = 0;
-      const outcomes = await runPromptCalls(calls, {
+      const items = await runPromptedStep<LabelCluster, string[]>(targets, {
         step: 'fasttrack.keywords',
         model,
+        template: prompt,
+        variables: (cluster) => {
+          const kept: string[] = [];
+          let used = 0;
+          for (const text of cluster.texts) {
+            if (kept.length > 0 && used + text.length > maxClusterChars) break;
+            kept.push(text);
+            used += text.length + 1;
+          }
+          return { clusterTexts: renderClusterTexts(kept) };
+        },
+        parse: (reply) => {
+          const parsed = parseKeywords(reply);
+          return { value: parsed.keywords, problems: parsed.problems.map((problem) => ({ ...problem, raw: problem.raw ?? reply.slice(0, 300) })) };
+        },
         temperature,
         maxTokens,
         concurrency,
         ...(abortSignal ? { abortSignal } : {}),
-        onDone: (outcome) => {
-          done++;
-          if (outcome.status === 'failed') failed++;
-          onProgress?.({ done, total: calls.length, failed });
-        },
+        ...(onProgress ? { onProgress } : {}),
       });
-      return outcomes.map((outcome, position) => {
-        const leafId = (clusters[targets[position] as number] as { leafId: number }).leafId;
-        if (outcome.status === 'failed') return { leafId, status: 'failed', keywords: [], problems: outcome.problems, provenance: outcome.provenance };
-        const parsed = parseKeywords(outcome.text);
-        return { leafId, status: 'ok', keywords: parsed.keywords, problems: parsed.problems.map((problem) => ({ ...problem, raw: problem.raw ?? outcome.text.slice(0, 300) })), provenance: outcome.provenance };
-      });
+      return items.map((item, position) => ({
+        leafId: (targets[position] as LabelCluster).leafId,
+        status: item.status,
+        keywords: item.status === 'ok' ? (item.value ?? []) : [],
+        problems: item.problems,
+        provenance: item.provenance,
+      }));
     },
   };
 }
