@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const embedderName = argument('embedder', 'glove');
   const outDir = argument('out', join(here, '..', 'out'));
   mkdirSync(outDir, { recursive: true });
-  const embedder: Embedder = embedderName === 'use-lite' ? createUseLiteEmbedder({ maxBatchSize: 32 }) : createGloveEmbedder();
+  const embedder: Embedder = embedderName === 'use-lite' ? createUseLiteEmbedder({ maxBatchSize: 8, workers: 2 }) : createGloveEmbedder();
   let llm: LanguageModel | undefined;
   if (process.env['OPENAI_BASE_URL']) {
     llm = withCache(withRetry(createOpenAICompatibleModel({}), { maxRetries: 3 }), createFileCache({ directory: join(outDir, 'llm-cache') }));
