@@ -1,4 +1,6 @@
+import { createSeededRandom } from '@factkit/core';
 import { createMockEmbedder } from '@factkit/core/testing';
+import fc from 'fast-check';
 import * as fuzzball from 'fuzzball';
 import { describe, expect, it } from 'vitest';
 import { buildClusterTree } from '../clustering/cluster-tree.js';
@@ -30,17 +32,43 @@ describe('createClusterMatcher', () => {
       const matcher = createClusterMatcher([index], { scorer, limit: 100 });
       for (const query of ['As of 14 March, there have been more than 20 confirmed COVID-19 cases in Kerala.', 'Johnny Depp starred in Black Mass.', 'Ünïcödé  ARCTIC   ice!!', 'x']) {
         const naive = index.tree.leaves
-          .map((leaf) => {
-            const all = (index.labels.get(leaf)?.keywords ?? []).map((keyword) => (fuzzball[scorer] as (a: string, b: string) => number)(query, keyword));
-            return { leaf, score: Math.max(...all), total: all.reduce((sum, value) => sum + value, 0) };
-          })
+          .map((leaf) => ({ leaf, score: Math.max(...(index.labels.get(leaf)?.keywords ?? []).map((keyword) => (fuzzball[scorer] as (a: string, b: string) => number)(query, keyword))) }))
           .filter(({ score }) => score > 0)
-          .sort((a, b) => b.score - a.score || b.total - a.total || a.leaf - b.leaf)
-          .map(({ leaf, score }) => ({ leaf, score }));
+          .sort((a, b) => b.score - a.score || a.leaf - b.leaf);
         const ours = matcher.match(query).leaves.map(({ leafId, score }) => ({ leaf: leafId, score }));
         expect(ours).toEqual(naive);
       }
     }
+  });
+
+  it('keeps exactly the top `limit` leaves of the full computation when it prunes WRatio by upper bounds (property)', () => {
+    const random = createSeededRandom(17);
+    const vocabulary = ['kerala', 'covid', 'cases', 'black mass', 'depp', 'film', 'parliament', 'scottish', 'arctic', 'sea ice', 'glacier', 'warming', 'march 2020', 'surveillance', 'state', 'virus', 'box office', 'north america', 'ice', 'mass'];
+    const pick = () => vocabulary[Math.floor(random() * vocabulary.length)] as string;
+    const manyKeywords = Array.from({ length: 60 }, () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => (random() < 0.3 ? `${pick()} ${pick()}` : pick())));
+    const index = indexWithKeywords(manyKeywords);
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...vocabulary, 'the', 'of', 'in', '2020', 'Kerala!', 'COVID-19', 'a'), { minLength: 1, maxLength: 14 }), fc.integer({ min: 1, max: 8 }), fc.constantFrom(0, 50, 70), (words, limit, cutoff) => {
+        const query = words.join(' ');
+        const pruned = createClusterMatcher([index], { limit, cutoff }).match(query);
+        const full = createClusterMatcher([index], { limit: 100_000, cutoff }).match(query);
+        expect(pruned.leaves.map(({ leafId, score }) => [leafId, score])).toEqual(full.leaves.slice(0, limit).map(({ leafId, score }) => [leafId, score]));
+        expect(pruned.comparisons).toBeLessThanOrEqual(full.comparisons);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('prunes exactly on arbitrary strings too (unicode, punctuation, repeats; property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.string({ minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 }), { minLength: 8, maxLength: 16 }), fc.string({ maxLength: 60 }), fc.integer({ min: 1, max: 4 }), (keywordSets, query, limit) => {
+        const index = indexWithKeywords(keywordSets);
+        const pruned = createClusterMatcher([index], { limit, fallback: 'none' }).match(query);
+        const full = createClusterMatcher([index], { limit: 100_000, fallback: 'none' }).match(query);
+        expect(pruned.leaves.map(({ leafId, score }) => [leafId, score])).toEqual(full.leaves.slice(0, limit).map(({ leafId, score }) => [leafId, score]));
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('keeps the best `limit` leaves (default 5, WRatio) and the matched keyword', () => {
