@@ -3,6 +3,7 @@
 //
 //   pnpm --filter fact-trace start                              10k corpus, GloVe embeddings, lexical NLI judge
 //   pnpm --filter fact-trace start -- --size 50000 --embedder use-lite
+//   pnpm --filter fact-trace start -- --ensemble 3                 adds Table 2's ensemble rows (3 clusterings, seeds)
 //   OPENAI_BASE_URL=http://127.0.0.1:8000/v1 FACTKIT_MODEL=... pnpm --filter fact-trace start   + the paper's LLM path
 //
 // The index is saved under out/ and reloaded on the next run; LLM calls are cached under out/llm-cache, so an
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   const queryCount = Number(argument('queries', '100'));
   const embedderName = argument('embedder', 'glove');
   const outDir = argument('out', join(here, '..', 'out'));
+  const ensemble = Number(argument('ensemble', '1'));
   mkdirSync(outDir, { recursive: true });
   const embedder: Embedder = embedderName === 'use-lite' ? createUseLiteEmbedder({ maxBatchSize: 8, workers: 2 }) : createGloveEmbedder();
   let llm: LanguageModel | undefined;
@@ -42,7 +44,7 @@ async function main(): Promise<void> {
   for (const size of sizes) {
     const benchmark = buildTracingBenchmark({ datasetsDir: join(here, '..', '..', '..', 'datasets'), size, queryCount });
     log(`corpus ${size}: ${JSON.stringify(benchmark.stats)}`);
-    const result = await runStudy({ benchmark, embedder, nli: createLexicalNliModel(), ...(llm ? { llm } : {}), outDir, name: `trace-${size}`, log });
+    const result = await runStudy({ benchmark, embedder, nli: createLexicalNliModel(), ...(llm ? { llm } : {}), outDir, name: `trace-${size}`, ensemble, log });
     if (Object.keys(result.excluded).length > 0) complete = false;
     sections.push(result.markdown);
     writeFileSync(join(outDir, `results-${size}.json`), `${JSON.stringify({ rows: result.rows, costs: result.costs, timings: result.timings, excluded: result.excluded }, null, 2)}\n`);

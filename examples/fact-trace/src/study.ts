@@ -30,6 +30,8 @@ export interface StudyOptions {
   /** Name of this corpus (file names). */
   readonly name: string;
   readonly seed?: number;
+  /** Clusterings in the ensemble rows (seeds seed, seed+1, …; same embeddings). 1 = no ensemble rows. @default 1 */
+  readonly ensemble?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -61,8 +63,9 @@ function median(values: readonly number[]): number {
 }
 
 /** Loads the saved index for this corpus and labeller, or builds and saves it (progress on `log`). */
-async function loadOrBuildIndex(documents: readonly Document[], options: StudyOptions, labellerName: 'c-tf-idf' | 'llm', timings: Record<string, number>): Promise<FastTrackIndex> {
-  const path = join(options.outDir, `index-${options.name}-${options.embedder.id.replace(/[^\w.-]+/g, '_')}-${labellerName}.ftix`);
+async function loadOrBuildIndex(documents: readonly Document[], options: StudyOptions, labellerName: 'c-tf-idf' | 'llm', timings: Record<string, number>, seedOffset = 0, reuse?: FastTrackIndex): Promise<FastTrackIndex> {
+  const suffix = seedOffset ? `-seed+${seedOffset}` : '';
+  const path = join(options.outDir, `index-${options.name}-${options.embedder.id.replace(/[^\w.-]+/g, '_')}-${labellerName}${suffix}.ftix`);
   if (existsSync(path)) {
     const started = performance.now();
     const index = await deserializeFastTrackIndex(new Uint8Array(readFileSync(path)), { source: path });
@@ -73,7 +76,9 @@ async function loadOrBuildIndex(documents: readonly Document[], options: StudyOp
   // Reuse the embeddings of an index saved with the other labeller (embedding is the slow stage).
   const other = join(options.outDir, `index-${options.name}-${options.embedder.id.replace(/[^\w.-]+/g, '_')}-${labellerName === 'llm' ? 'c-tf-idf' : 'llm'}.ftix`);
   let embeddings: Float32Array[] | undefined;
-  if (existsSync(other)) {
+  if (reuse) {
+    embeddings = Array.from({ length: reuse.embeddings.rows }, (_, row) => reuse.embeddings.data.slice(row * reuse.embeddings.dimensions, (row + 1) * reuse.embeddings.dimensions));
+  } else if (existsSync(other)) {
     const saved = await deserializeFastTrackIndex(new Uint8Array(readFileSync(other)), { source: other });
     embeddings = Array.from({ length: saved.embeddings.rows }, (_, row) => saved.embeddings.data.slice(row * saved.embeddings.dimensions, (row + 1) * saved.embeddings.dimensions));
   }
@@ -86,8 +91,8 @@ async function loadOrBuildIndex(documents: readonly Document[], options: StudyOp
       options.log?.(`  ${stage}: ${done}/${total}`);
     }
   };
-  const built = await buildFastTrackIndex(documents, { ...(embeddings ? { embeddings, embedderId: options.embedder.id } : { embedder: options.embedder }), labeller, seed: options.seed ?? 0, onProgress });
-  for (const [stage, ms] of Object.entries(built.timings)) timings[`${stage} (${labellerName})`] = ms;
+  const built = await buildFastTrackIndex(documents, { ...(embeddings ? { embeddings, embedderId: options.embedder.id } : { embedder: options.embedder }), labeller, seed: (options.seed ?? 0) + seedOffset, onProgress });
+  for (const [stage, ms] of Object.entries(built.timings)) timings[`${stage} (${labellerName}${suffix})`] = ms;
   options.log?.(`built index: ${built.index.tree.leaves.length} leaves; embed ${(built.timings.embed / 1000).toFixed(1)} s, cluster ${(built.timings.cluster / 1000).toFixed(1)} s, label ${(built.timings.label / 1000).toFixed(1)} s`);
   mkdirSync(options.outDir, { recursive: true });
   writeFileSync(path, await serializeFastTrackIndex(built.index));
@@ -136,7 +141,7 @@ export async function runStudy(options: StudyOptions): Promise<StudyResult> {
   const costs: CostRow[] = [];
   const excluded: Record<string, string[]> = {};
 
-  const runFastTrack = async (label: string, fastTrackIndex: FastTrackIndex, judge: SupportJudge, withUpperBound: boolean, centroidLeaves = 0) => {
+  const runFastTrack = async (label: string, fastTrackIndex: FastTrackIndex | FastTrackIndex[], judge: SupportJudge, withUpperBound: boolean, centroidLeaves = 0) => {
     const fastTrack = createFastTrack({ index: fastTrackIndex, judge, embedder, centroidLeaves });
     const results: Array<{ precision: number; recall: number; f1: number }> = [];
     const upper: Array<{ precision: number; recall: number; f1: number }> = [];
@@ -188,6 +193,14 @@ export async function runStudy(options: StudyOptions): Promise<StudyResult> {
   started = performance.now();
   await runFastTrack(`FastTrack + 5 centroid leaves, offline judge, c-TF-IDF labels`, index, createNliSupportJudge({ model: nli }), true, 5);
   timings['fasttrack offline + centroids (100 queries)'] = performance.now() - started;
+  const ensembleSize = options.ensemble ?? 1;
+  if (ensembleSize > 1) {
+    const members = [index];
+    for (let offset = 1; offset < ensembleSize; offset++) members.push(await loadOrBuildIndex(documents, options, 'c-tf-idf', timings, offset, index));
+    started = performance.now();
+    await runFastTrack(`FastTrack, ensemble of ${ensembleSize} clusterings (seeds), offline judge`, members, createNliSupportJudge({ model: nli }), true);
+    timings[`fasttrack offline ensemble of ${ensembleSize} (100 queries)`] = performance.now() - started;
+  }
   if (llm) {
     const llmIndex = await loadOrBuildIndex(documents, options, 'llm', timings);
     started = performance.now();
