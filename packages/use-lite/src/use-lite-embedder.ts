@@ -1,5 +1,6 @@
 import { checkEmbedTexts, FactkitError, InvalidArgumentError, throwIfAborted } from '@factkit/core';
 import type { Embedder, EmbedRequest, EmbedResult } from '@factkit/core';
+import { createUseLiteWorkerPool, type UseLiteWorkerPool } from './internal/worker-pool.js';
 
 /** Output size of Universal Sentence Encoder lite. */
 export const USE_LITE_DIMENSIONS = 512;
@@ -12,16 +13,24 @@ export interface UseLiteEmbedderOptions {
   readonly maxBatchSize?: number;
   /** Embedder id (part of cache keys). @default 'use-lite' */
   readonly id?: string;
+  /**
+   * Worker threads, each with its own copy of the model (~30 MB), that run forward passes in parallel (Node only).
+   * 0 runs in the calling thread. Passes are the same length-sorted batches either way, so vectors are identical to
+   * the single-thread ones. Use up to the number of free cores. @default 0
+   */
+  readonly workers?: number;
 }
 
 /**
- * A USE-lite embedder. `dispose()` frees the model weights held by TF.js (the next `embed` reloads them); call it
- * only when no `embed` call is running.
+ * A USE-lite embedder. `dispose()` frees the model weights held by TF.js and stops the worker threads (the next
+ * `embed` reloads them); call it only when no `embed` call is running.
  */
 export interface UseLiteEmbedder extends Embedder {
   readonly dimensions: 512;
   readonly normalized: true;
   readonly maxBatchSize: number;
+  /** Worker threads used (0 = the calling thread). */
+  readonly workers: number;
   dispose(): void;
 }
 
@@ -74,11 +83,15 @@ function toModelInput(text: string): string {
  * const { embeddings } = await embedder.embed({ texts: ['A man plays guitar.'], kind: 'query' });
  */
 export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEmbedder {
-  const { maxBatchSize = 8, id = 'use-lite' } = options;
+  const { maxBatchSize = 8, id = 'use-lite', workers = 0 } = options;
   if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
     throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'maxBatchSize', message: `must be an integer >= 1 (got ${String(maxBatchSize)})` });
   }
+  if (!Number.isInteger(workers) || workers < 0) {
+    throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'workers', message: `must be an integer >= 0 (got ${String(workers)})` });
+  }
   let loading: Promise<LoadedModel> | undefined;
+  let pool: UseLiteWorkerPool | undefined;
 
   function getModel(): Promise<LoadedModel> {
     loading ??= loadUseLite().catch((cause: unknown) => {
@@ -93,26 +106,47 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
     dimensions: USE_LITE_DIMENSIONS,
     normalized: true,
     maxBatchSize,
+    workers,
     async embed(request: EmbedRequest): Promise<EmbedResult> {
       const { texts, abortSignal } = request;
       checkEmbedTexts(texts, 'use-lite embed');
       throwIfAborted(abortSignal);
       if (texts.length === 0) return { embeddings: [] };
-      const model = await getModel();
       // Sort by length so each pass pads little; results go back to input order.
       const order = texts.map((_, index) => index).sort((a, b) => (texts[a] as string).length - (texts[b] as string).length || a - b);
       const embeddings: Float32Array[] = new Array(texts.length);
-      for (let start = 0; start < order.length; start += maxBatchSize) {
-        throwIfAborted(abortSignal);
-        const indices = order.slice(start, start + maxBatchSize);
-        const batch = indices.map((index) => toModelInput(texts[index] as string));
-        const rows = await model.embed(batch);
-        if (rows.length !== batch.length) {
-          throw new FactkitError('provider_call_failed', `use-lite: model returned ${rows.length} vectors for ${batch.length} texts`);
+      const passes: number[][] = [];
+      for (let start = 0; start < order.length; start += maxBatchSize) passes.push(order.slice(start, start + maxBatchSize));
+      const place = (indices: number[], rows: ArrayLike<ArrayLike<number>>): void => {
+        if (rows.length !== indices.length) {
+          throw new FactkitError('provider_call_failed', `use-lite: model returned ${rows.length} vectors for ${indices.length} texts`);
         }
-        rows.forEach((row, position) => {
-          embeddings[indices[position] as number] = Float32Array.from(row);
+        indices.forEach((index, position) => {
+          embeddings[index] = Float32Array.from(rows[position] as ArrayLike<number>);
         });
+      };
+      if (workers > 0) {
+        pool ??= createUseLiteWorkerPool(workers);
+        const running = pool;
+        // Keep every worker busy with up to two passes in flight each; abort is checked between passes.
+        let next = 0;
+        const lane = async (): Promise<void> => {
+          while (next < passes.length) {
+            throwIfAborted(abortSignal);
+            const indices = passes[next++] as number[];
+            const rows = await running.embed(indices.map((index) => toModelInput(texts[index] as string))).catch((cause: unknown) => {
+              throw new FactkitError('provider_call_failed', `use-lite worker: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+            });
+            place(indices, rows);
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(passes.length, workers * 2) }, lane));
+      } else {
+        const model = await getModel();
+        for (const indices of passes) {
+          throwIfAborted(abortSignal);
+          place(indices, await model.embed(indices.map((index) => toModelInput(texts[index] as string))));
+        }
       }
       throwIfAborted(abortSignal);
       return { embeddings };
@@ -121,6 +155,9 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
       const current = loading;
       loading = undefined;
       void current?.then((model) => model.model.dispose(), () => undefined);
+      const running = pool;
+      pool = undefined;
+      void running?.terminate();
     },
   };
 }

@@ -1,0 +1,107 @@
+import { InvalidArgumentError } from '@factkit/core';
+import { kmeans as mlKMeans } from 'ml-kmeans';
+import { runLloydKernel } from '../internal/lloyd-kernel.js';
+import { initializeKMeansPlusPlus } from './kmeans-plus-plus.js';
+import type { VectorMatrix } from './vector-matrix.js';
+
+/** Which k-means implementation runs Lloyd's iterations. */
+export type KMeansEngine = 'lloyd' | 'ml-kmeans';
+
+export interface KMeansOptions {
+  /** Number of clusters. Fewer are used when the data has fewer distinct rows. */
+  readonly k: number;
+  /** Seed of the k-means++ seeding. @default 0 */
+  readonly seed?: number;
+  /** Starting centroids (`k × dimensions`, row-major) instead of k-means++; both engines then start from them. */
+  readonly initialCentroids?: Float64Array;
+  /**
+   * `'lloyd'`: our typed-array kernel (Hamerly bounds, same assignments as ml-kmeans from the same start);
+   * `'ml-kmeans'`: the `ml-kmeans` package itself (the reference). @default 'lloyd'
+   */
+  readonly engine?: KMeansEngine;
+  /** @default 100 (ml-kmeans' default) */
+  readonly maxIterations?: number;
+  /** Stop when every centroid moves by at most this squared distance. @default 1e-6 (ml-kmeans' default) */
+  readonly tolerance?: number;
+}
+
+export interface KMeansResult {
+  /** Cluster of each row, 0-based. Clusters may be empty only when `initialCentroids` were given (see `sizes`). */
+  readonly assignments: Int32Array;
+  /** `k × dimensions` float64 centroids, row-major. */
+  readonly centroids: Float64Array;
+  /** Number of clusters actually used (≤ k). */
+  readonly k: number;
+  readonly sizes: number[];
+  readonly iterations: number;
+  readonly converged: boolean;
+  /** Sum of squared distances of rows to their centroid. */
+  readonly inertia: number;
+}
+
+/**
+ * k-means (Lloyd) with seeded greedy k-means++ starts, on our kernel or on ml-kmeans. From the same starting
+ * centroids both engines give the same assignments (tested), so `'ml-kmeans'` serves as the reference.
+ * @throws InvalidArgumentError for an empty matrix, a bad `k`, `maxIterations`, `tolerance` or `initialCentroids`.
+ */
+export function computeKMeans(matrix: VectorMatrix, options: KMeansOptions): KMeansResult {
+  const { seed = 0, engine = 'lloyd', maxIterations = 100, tolerance = 1e-6 } = options;
+  const where = 'computeKMeans';
+  if (!Number.isInteger(options.k) || options.k < 1) throw new InvalidArgumentError({ where, argument: 'k', message: `must be an integer >= 1 (got ${String(options.k)})` });
+  if (matrix.rows === 0) throw new InvalidArgumentError({ where, argument: 'matrix', message: 'must have at least one row' });
+  if (!Number.isInteger(maxIterations) || maxIterations < 1) throw new InvalidArgumentError({ where, argument: 'maxIterations', message: `must be an integer >= 1 (got ${String(maxIterations)})` });
+  if (!(tolerance >= 0)) throw new InvalidArgumentError({ where, argument: 'tolerance', message: `must be >= 0 (got ${String(tolerance)})` });
+  if (engine !== 'lloyd' && engine !== 'ml-kmeans') throw new InvalidArgumentError({ where, argument: 'engine', message: `must be 'lloyd' or 'ml-kmeans' (got ${String(engine)})` });
+  const d = matrix.dimensions;
+  let start: Float64Array;
+  let k: number;
+  if (options.initialCentroids) {
+    start = options.initialCentroids;
+    k = options.k;
+    if (start.length !== k * d) throw new InvalidArgumentError({ where, argument: 'initialCentroids', message: `must hold k × dimensions = ${k * d} values (got ${start.length})` });
+    if (k > matrix.rows && engine === 'ml-kmeans') throw new InvalidArgumentError({ where, argument: 'k', message: `must be <= the number of rows for ml-kmeans (${matrix.rows})` });
+  } else {
+    const seeded = initializeKMeansPlusPlus(matrix, { k: Math.min(options.k, matrix.rows), seed });
+    start = seeded.centroids;
+    k = seeded.count;
+  }
+  let assignments: Int32Array;
+  let centroids: Float64Array;
+  let iterations: number;
+  let converged: boolean;
+  if (engine === 'lloyd') {
+    ({ assignments, centroids, iterations, converged } = runLloydKernel(matrix, start, k, maxIterations, tolerance));
+  } else {
+    const rows: number[][] = new Array(matrix.rows);
+    for (let row = 0; row < matrix.rows; row++) rows[row] = Array.from(matrix.data.subarray(row * d, (row + 1) * d));
+    const initialization: number[][] = [];
+    for (let cluster = 0; cluster < k; cluster++) initialization.push(Array.from(start.subarray(cluster * d, (cluster + 1) * d)));
+    const result = mlKMeans(rows, k, { initialization, maxIterations, tolerance });
+    assignments = Int32Array.from(result.clusters);
+    centroids = new Float64Array(k * d);
+    result.centroids.forEach((centroid, cluster) => centroids.set(centroid, cluster * d));
+    iterations = result.iterations;
+    converged = result.converged;
+  }
+  return { assignments, centroids, k, sizes: countSizes(assignments, k), iterations, converged, inertia: computeInertia(matrix, assignments, centroids) };
+}
+
+function countSizes(assignments: Int32Array, k: number): number[] {
+  const sizes = new Array<number>(k).fill(0);
+  for (const cluster of assignments) sizes[cluster] = (sizes[cluster] as number) + 1;
+  return sizes;
+}
+
+/** Sum over rows of the squared distance to their assigned centroid (float64). */
+export function computeInertia(matrix: VectorMatrix, assignments: ArrayLike<number>, centroids: Float64Array): number {
+  const { rows, dimensions: d, data } = matrix;
+  let total = 0;
+  for (let row = 0; row < rows; row++) {
+    const base = (assignments[row] as number) * d;
+    for (let column = 0; column < d; column++) {
+      const difference = (data[row * d + column] as number) - (centroids[base + column] as number);
+      total += difference * difference;
+    }
+  }
+  return total;
+}

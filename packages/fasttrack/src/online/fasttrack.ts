@@ -1,0 +1,154 @@
+import { addUsage, EMPTY_USAGE, InvalidArgumentError, throwIfAborted, type Document, type Embedder, type Evidence, type ItemProblem, type Retriever, type RetrieveRequest, type RetrieveResult, type Usage } from '@factkit/core';
+import type { FastTrackIndex } from '../index/fasttrack-index.js';
+import type { JudgeCall, SupportJudge } from '../judge/support-judge.js';
+import { createClusterMatcher, type ClusterMatcherOptions, type MatchedLeaf } from './cluster-matcher.js';
+
+export interface FastTrackOptions extends ClusterMatcherOptions {
+  /** One clustering, or several over the same documents (an ensemble: candidates are the union). */
+  readonly index: FastTrackIndex | readonly FastTrackIndex[];
+  readonly judge: SupportJudge;
+  /** Embeds the query (kind 'query') for centroid matching and the fallback; must be the index's embedder. */
+  readonly embedder?: Embedder;
+}
+
+/** A document judged to support the query. */
+export interface SupportingDocument {
+  readonly documentId: string;
+  readonly text: string;
+  /** Leaf path of the document in each clustering that retrieved it (`clustering` = ensemble position). */
+  readonly clusterPaths: ReadonlyArray<{ clustering: number; leafId: number; path: readonly number[] }>;
+}
+
+/** What a query cost, next to judging every document (brute force). */
+export interface TraceCost {
+  /** Model calls made by the judge (0 for an NLI judge). */
+  readonly llmCalls: number;
+  readonly usage: Usage;
+  readonly candidatesJudged: number;
+  readonly keywordComparisons: number;
+  readonly bruteForce: {
+    readonly candidates: number;
+    /** ceil(corpus / b): calls brute force needs at the same batch size. */
+    readonly llmCalls: number;
+    /** This query's tokens per judged candidate × corpus size (undefined when nothing was judged or no tokens were counted). */
+    readonly estimatedTokens?: number;
+  };
+}
+
+export interface TraceResult {
+  readonly query: string;
+  readonly supporting: SupportingDocument[];
+  /** Candidates (documents of the retrieved leaves, deduplicated across clusterings) with the judge's verdict. */
+  readonly judgements: ReadonlyArray<{ documentId: string; supports: boolean | null; problems: readonly ItemProblem[] }>;
+  readonly clusters: readonly MatchedLeaf[];
+  /** The judge's calls: analysis, raw reply, provenance. */
+  readonly calls: readonly JudgeCall[];
+  readonly cost: TraceCost;
+  /** `no-cluster-matched`, and one `unjudged` per candidate the judge could not decide. */
+  readonly problems: ItemProblem[];
+}
+
+export interface FastTrack {
+  /** Stage 1 only: the retrieved leaves and their documents (what a perfect judge would see). */
+  candidates(query: string, options?: { abortSignal?: AbortSignal }): Promise<{ clusters: MatchedLeaf[]; documentIds: string[]; problems: ItemProblem[]; comparisons: number }>;
+  /** Both stages. */
+  trace(query: string, options?: { abortSignal?: AbortSignal }): Promise<TraceResult>;
+  /** FastTrack as a core Retriever: evidence = supporting documents, score 1, in candidate order. */
+  readonly retriever: Retriever;
+}
+
+/**
+ * The paper's online stage (Algorithm 1, lines 3–12): fuzzy-match the query against leaf keywords, collect the
+ * documents of the matched leaves (union over an ensemble), judge them in batches, keep those scored 1.
+ * @throws InvalidArgumentError when the ensemble's indexes do not share their documents.
+ */
+export function createFastTrack(options: FastTrackOptions): FastTrack {
+  const { judge, embedder } = options;
+  const indexes = Array.isArray(options.index) ? (options.index as readonly FastTrackIndex[]) : [options.index as FastTrackIndex];
+  const where = 'createFastTrack';
+  if (indexes.length === 0) throw new InvalidArgumentError({ where, argument: 'index', message: 'must hold at least one index' });
+  const documents = (indexes[0] as FastTrackIndex).documents;
+  for (const [position, index] of indexes.entries()) {
+    if (index.documents.length !== documents.length || index.documents.some((document, row) => document.id !== (documents[row] as Document).id)) {
+      throw new InvalidArgumentError({ where, argument: `index[${position}]`, message: 'must index the same documents in the same order as index[0]' });
+    }
+  }
+  const matcher = createClusterMatcher(indexes, options);
+  const needsEmbedding = (options.centroidLeaves ?? 0) > 0 || (options.fallback ?? 'centroid') === 'centroid';
+
+  const candidates: FastTrack['candidates'] = async (query, candidateOptions = {}) => {
+    const { abortSignal } = candidateOptions;
+    throwIfAborted(abortSignal);
+    let queryEmbedding: Float32Array | undefined;
+    if (embedder && needsEmbedding) {
+      const { embeddings } = await embedder.embed({ texts: [query], kind: 'query', ...(abortSignal ? { abortSignal } : {}) });
+      queryEmbedding = embeddings[0];
+    }
+    const match = matcher.match(query, queryEmbedding ? { queryEmbedding } : {});
+    const rows = new Set<number>();
+    const documentIds: string[] = [];
+    for (const leaf of match.leaves) {
+      for (const row of (indexes[leaf.clustering] as FastTrackIndex).tree.nodes[leaf.leafId]?.members ?? []) {
+        if (rows.has(row)) continue;
+        rows.add(row);
+        documentIds.push((documents[row] as Document).id);
+      }
+    }
+    return { clusters: match.leaves, documentIds, problems: match.problems, comparisons: match.comparisons };
+  };
+
+  const rowById = new Map(documents.map((document, row) => [document.id, row]));
+
+  const trace: FastTrack['trace'] = async (query, traceOptions = {}) => {
+    const { abortSignal } = traceOptions;
+    const stage1 = await candidates(query, traceOptions);
+    const candidateDocuments = stage1.documentIds.map((documentId) => documents[rowById.get(documentId) as number] as Document);
+    const judged = await judge.judge({ query, candidates: candidateDocuments.map((document) => ({ documentId: document.id, text: document.text })), ...(abortSignal ? { abortSignal } : {}) });
+    const problems: ItemProblem[] = [...stage1.problems];
+    const supporting: SupportingDocument[] = [];
+    judged.judgements.forEach((judgement, position) => {
+      if (judgement.supports === null) problems.push({ id: judgement.documentId, code: 'unjudged', message: judgement.problems.map((problem) => `${problem.code}: ${problem.message}`).join('; ') || 'the judge gave no verdict' });
+      if (judgement.supports !== true) return;
+      const document = candidateDocuments[position] as Document;
+      const row = rowById.get(document.id) as number;
+      const clusterPaths = stage1.clusters
+        .filter((leaf) => (indexes[leaf.clustering] as FastTrackIndex).tree.nodes[leaf.leafId]?.members?.includes(row))
+        .map((leaf) => ({ clustering: leaf.clustering, leafId: leaf.leafId, path: leaf.path }));
+      supporting.push({ documentId: document.id, text: document.text, clusterPaths });
+    });
+    const llmCalls = judged.calls.filter((call) => call.provenance !== undefined && !call.provenance.cached).length;
+    const usage = judged.calls.reduce<Usage>((total, call) => addUsage(total, call.provenance?.usage), EMPTY_USAGE);
+    const judgedCount = candidateDocuments.length;
+    const cost: TraceCost = {
+      llmCalls,
+      usage,
+      candidatesJudged: judgedCount,
+      keywordComparisons: stage1.comparisons,
+      bruteForce: {
+        candidates: documents.length,
+        llmCalls: judged.calls.some((call) => call.provenance !== undefined) ? Math.ceil(documents.length / judge.batchSize) : 0,
+        ...(judgedCount > 0 && usage.totalTokens > 0 ? { estimatedTokens: Math.round((usage.totalTokens / judgedCount) * documents.length) } : {}),
+      },
+    };
+    return { query, supporting, judgements: judged.judgements, clusters: stage1.clusters, calls: judged.calls, cost, problems };
+  };
+
+  const retriever: Retriever = {
+    id: `fasttrack(${judge.id})`,
+    async retrieve(request: RetrieveRequest): Promise<RetrieveResult> {
+      const { query, topK = 10, abortSignal } = request;
+      if (!Number.isInteger(topK) || topK < 1) throw new InvalidArgumentError({ where: 'FastTrack.retriever.retrieve', argument: 'topK', message: `must be an integer >= 1 (got ${String(topK)})` });
+      const result = await trace(query.text, abortSignal ? { abortSignal } : {});
+      const evidence: Evidence[] = result.supporting.slice(0, topK).map((document, position) => ({
+        documentId: document.documentId,
+        text: document.text,
+        score: 1,
+        rank: position + 1,
+        metadata: { clusterPaths: document.clusterPaths },
+      }));
+      return { evidence, problems: result.problems };
+    },
+  };
+
+  return { candidates, trace, retriever };
+}

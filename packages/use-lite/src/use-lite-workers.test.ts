@@ -1,0 +1,43 @@
+import { gunzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createUseLiteEmbedder } from './use-lite-embedder.js';
+
+function sciFactSentences(count: number): string[] {
+  const path = fileURLToPath(new URL('../../../datasets/scifact/corpus_sentences.jsonl.gz', import.meta.url));
+  const out: string[] = [];
+  for (const line of gunzipSync(readFileSync(path)).toString('utf8').split('\n')) {
+    if (!line.trim()) continue;
+    for (const sentence of (JSON.parse(line) as { abstract: string[] }).abstract) if (out.length < count) out.push(sentence);
+    if (out.length >= count) break;
+  }
+  return out;
+}
+
+describe('createUseLiteEmbedder with worker threads', () => {
+  it('gives the same vectors as the single-thread embedder (within 1e-6), in input order', async () => {
+    const texts = [...sciFactSentences(37), '', 'Short.'];
+    const single = createUseLiteEmbedder({ maxBatchSize: 8 });
+    const pooled = createUseLiteEmbedder({ maxBatchSize: 8, workers: 2 });
+    try {
+      const [a, b] = [await single.embed({ texts, kind: 'passage' }), await pooled.embed({ texts, kind: 'passage' })];
+      expect(b.embeddings).toHaveLength(texts.length);
+      let max = 0;
+      a.embeddings.forEach((vector, row) => {
+        const other = b.embeddings[row] as Float32Array;
+        for (let column = 0; column < vector.length; column++) max = Math.max(max, Math.abs((vector[column] as number) - (other[column] as number)));
+      });
+      expect(max).toBeLessThanOrEqual(1e-6);
+      expect(pooled.workers).toBe(2);
+    } finally {
+      single.dispose();
+      pooled.dispose();
+    }
+  }, 180_000);
+
+  it('rejects a bad worker count', () => {
+    expect(() => createUseLiteEmbedder({ workers: -1 })).toThrow(/"workers"/);
+    expect(() => createUseLiteEmbedder({ workers: 1.5 })).toThrow(/"workers"/);
+  });
+});
