@@ -42,6 +42,9 @@ const SMOKE = {
 };
 const stripTypes = (code) => code.replace(/\((\w+): string\)/g, '($1)');
 
+// The pnpm running this script (under `npx pnpm run ci` it need not be on PATH), else pnpm from PATH.
+const execPath = process.env.npm_execpath ?? '';
+const pnpm = /pnpm(\.c?js)?$/.test(execPath) ? (/\.c?js$/.test(execPath) ? [process.execPath, execPath] : [execPath]) : ['pnpm'];
 const problems = [];
 const packages = publishedPackages();
 const missingDist = packages.filter((p) => !existsSync(join(p.path, 'dist')));
@@ -70,7 +73,7 @@ try {
   await step('pack', async () => {
     const queue = [...packages];
     await Promise.all([0, 1].map(async () => {
-      for (let p = queue.shift(); p; p = queue.shift()) await run('pnpm', ['pack', '--pack-destination', tarballs], p.path, `pnpm pack ${p.manifest.name}`);
+      for (let p = queue.shift(); p; p = queue.shift()) await run(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', tarballs], p.path, `pnpm pack ${p.manifest.name}`);
     }));
   });
   const files = readdirSync(tarballs).filter((f) => f.endsWith('.tgz'));
