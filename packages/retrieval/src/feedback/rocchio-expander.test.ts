@@ -85,7 +85,7 @@ describe('createRocchioExpander', () => {
     const empty = createDenseRetriever({ embedder });
     const expanded = await createRocchioExpander({ embedder, retriever: empty }).expand({ query: { text: 'query' } });
     expect(Array.from(expanded.vector!)).toEqual([1, 0, 0]);
-    expect(expanded.problems?.[0]?.code).toBe('no_feedback_documents');
+    expect(expanded.problems?.[0]?.code).toBe('no-feedback-documents');
     const argumentOf = (run: () => unknown) => {
       try {
         run();

@@ -126,7 +126,7 @@ export async function loadBeirDataset(folder: string, options: BeirReadOptions &
   for (const queryId of Object.keys(qrels)) {
     const query = allQueries.get(queryId);
     if (query) queries.push(query);
-    else problems.push({ id: queryId, code: 'unknown_query', message: `qrels query "${queryId}" has no text in ${queriesPath}; skipped` });
+    else problems.push({ id: queryId, code: 'unknown-query', message: `qrels query "${queryId}" has no text in ${queriesPath}; skipped` });
   }
   return { corpusPath, queries, qrels, problems };
 }
@@ -139,7 +139,7 @@ export function findUnknownQrelsDocuments(qrels: Qrels, hasDocument: (id: string
   const problems: ItemProblem[] = [];
   for (const [queryId, judgements] of Object.entries(qrels)) {
     for (const documentId of Object.keys(judgements)) {
-      if (!hasDocument(documentId)) problems.push({ id: queryId, code: 'unknown_document', message: `qrels of query "${queryId}" name document "${documentId}", which is not in the corpus` });
+      if (!hasDocument(documentId)) problems.push({ id: queryId, code: 'unknown-document', message: `qrels of query "${queryId}" name document "${documentId}", which is not in the corpus` });
     }
   }
   return problems;
