@@ -5,7 +5,10 @@ import { collectSearches, fuseEvidenceLists } from './fuse-evidence.js';
 export interface MultiQueryRetrieverOptions {
   /** The retriever every text is searched with (BM25, dense, hybrid, …). */
   readonly retriever: Retriever;
-  /** How the lists are fused: RRF, CombSUM/CombMNZ, min-max or z-score (see `fuseScores`). @default { method: 'rrf', k: 60 } */
+  /**
+   * How the lists are fused: RRF, CombSUM/CombMNZ, min-max or z-score (see `fuseScores`); every search weighs the same
+   * (`weights` is rejected, since the number of searches varies by query). @default { method: 'rrf', k: 60 }
+   */
   readonly fusion?: FusionOptions;
   /** Results asked of each search before fusing (at least `topK`). @default 100 */
   readonly candidateDepth?: number;
@@ -33,7 +36,10 @@ export function createMultiQueryRetriever(options: MultiQueryRetrieverOptions): 
   const { retriever, fusion = { method: 'rrf' }, candidateDepth = 100 } = options ?? ({} as MultiQueryRetrieverOptions);
   if (typeof retriever?.retrieve !== 'function') throw new InvalidArgumentError({ where, argument: 'retriever', message: 'must be a Retriever' });
   if (!Number.isInteger(candidateDepth) || candidateDepth < 1) throw new InvalidArgumentError({ where, argument: 'candidateDepth', message: `must be an integer >= 1 (got ${candidateDepth})` });
-  fuseScores([[]], fusion); // validates the fusion options once, up front
+  if (fusion?.weights !== undefined) {
+    throw new InvalidArgumentError({ where, argument: 'fusion.weights', message: 'is not supported: the number of searches (text + distinct sub-queries) varies by query' });
+  }
+  fuseScores([[]], fusion); // validates the other fusion options once, up front
   const { id = `multi-query-${fusion.method ?? 'rrf'}(${retriever.id})` } = options;
   return {
     id,
