@@ -1,3 +1,5 @@
+import type { ItemProblem } from './query.js';
+
 /** Queries and passages may be embedded differently (E5/Contriever prefixes). */
 export type EmbeddingKind = 'query' | 'passage';
 
@@ -9,6 +11,8 @@ export interface EmbedRequest {
 
 export interface EmbedResult {
   readonly embeddings: Float32Array[];
+  /** Per-text problems (e.g. a text truncated to the model's input limit); `index` is the text's position. */
+  readonly problems?: readonly ItemProblem[];
 }
 
 /** Maps texts to fixed-size vectors. */

@@ -3,7 +3,8 @@ export type { Document, ScoredDocument } from './document.js';
 export type { Chunk } from './chunk.js';
 export type { Usage } from './usage.js';
 export { EMPTY_USAGE, addUsage } from './usage.js';
-export type { Query, WeightedTerm, ExpandedQuery, ExpansionProvenance, SearchQuery, ItemProblem } from './query.js';
+export type { Query, WeightedTerm, ExpandedQuery, SearchQuery, ItemProblem } from './query.js';
+export type { ExpansionProvenance, GenerationProvenance, GenerationSampling } from './provenance.js';
 export type { Claim, ClaimLabel } from './claim.js';
 export { CLAIM_LABELS } from './claim.js';
 export type { Evidence, Verdict } from './evidence.js';
@@ -54,6 +55,16 @@ export { createSeededRandom } from './random/seeded-random.js';
 // Prompts
 export type { PromptTemplate } from './prompt/prompt-template.js';
 export { createPromptTemplate, renderPrompt } from './prompt/prompt-template.js';
+
+// LLM steps: run a prompted step over a batch, parse replies
+export type { ParseOutcome, PromptedStepOptions, ReplyParser, StepItem } from './step/run-prompted-step.js';
+export { runPromptedStep } from './step/run-prompted-step.js';
+export type { LabelParse, LabelParseOptions, LabelParser } from './parse/parse-label.js';
+export { createLabelParser, parseLabel } from './parse/parse-label.js';
+export { isRefusal } from './parse/is-refusal.js';
+export type { ParsedListItems } from './parse/parse-list-items.js';
+export { parseListItems } from './parse/parse-list-items.js';
+export { stripCodeFences } from './parse/reply-text.js';
 
 // LLM plumbing
 export { sha256Hex, stableStringify } from './llm/stable-hash.js';

@@ -1,4 +1,4 @@
-import type { Usage } from './usage.js';
+import type { ExpansionProvenance, GenerationProvenance } from './provenance.js';
 
 /** A search query. `text` is what a lexical retriever searches; `vector` overrides embedding for dense retrievers. */
 export interface Query {
@@ -19,24 +19,13 @@ export interface WeightedTerm {
   readonly weight: number;
 }
 
-/** Where an expanded query came from, so it can be audited and replayed. */
-export interface ExpansionProvenance {
-  /** Expansion method, e.g. 'query2doc', 'hyde', 'rm3', 'multi-query'. */
-  readonly method: string;
-  readonly modelId?: string;
-  /** The exact prompt(s) sent to the model. */
-  readonly prompts?: readonly string[];
-  readonly sampling?: Readonly<{ temperature?: number; topP?: number; maxTokens?: number; n?: number; seed?: number }>;
-  readonly usage?: Usage;
-  readonly createdAt?: string;
-}
-
 /** A query after expansion: the new query, the generations it was built from, and their provenance. */
 export interface ExpandedQuery extends Query {
   readonly original: Query;
   /** Texts the model generated (hypothetical documents, passages, sub-queries). */
   readonly generations: readonly string[];
-  readonly provenance: ExpansionProvenance;
+  /** How the generations were made: a GenerationProvenance for LLM methods; classical methods may record less. */
+  readonly provenance: GenerationProvenance | ExpansionProvenance;
   /** Per-generation problems (empty, refusal, wrong language) kept instead of silently dropped. */
   readonly problems?: readonly ItemProblem[];
 }

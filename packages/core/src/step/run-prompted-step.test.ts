@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { ProviderCallError } from '../errors/factkit-error.js';
+import type { LanguageModel } from '../language-model.js';
+import { createMemoryCache } from '../llm/cache-stores.js';
+import { withCache } from '../llm/with-cache.js';
+import { parseLabel } from '../parse/parse-label.js';
+import { createMockLanguageModel } from '../testing/index.js';
+import { runPromptedStep, type ReplyParser } from './run-prompted-step.js';
+
+const TEMPLATE = 'Claim: {{claim}}\nAnswer with Supported or Refuted.';
+const LABELS = { labels: ['Supported', 'Refuted'] as const };
+const parseVerdict: ReplyParser<{ text: string }, 'Supported' | 'Refuted'> = (reply) => parseLabel(reply, LABELS);
+
+describe('runPromptedStep', () => {
+  it('renders, calls, parses and records provenance per input, in input order', async () => {
+    const model = createMockLanguageModel({ responses: (request) => (request.prompt?.includes('sky') ? '**Supported**' : 'Not supported; refuted.') });
+    const items = await runPromptedStep([{ text: 'The sky is blue.' }, { text: 'The moon is cheese.' }], {
+      step: 'verdict',
+      model,
+      template: TEMPLATE,
+      variables: (claim) => ({ claim: claim.text }),
+      parse: parseVerdict,
+      temperature: 0,
+      seed: (_claim, index) => 10 + index,
+    });
+    expect(items.map((item) => [item.index, item.status, item.value, item.raw])).toEqual([
+      [0, 'ok', 'Supported', ['**Supported**']],
+      [1, 'ok', 'Refuted', ['Not supported; refuted.']],
+    ]);
+    const provenance = items[1]?.provenance;
+    expect(provenance).toMatchObject({
+      step: 'verdict',
+      provider: 'mock',
+      modelId: 'mock:language-model',
+      prompts: ['Claim: The moon is cheese.\nAnswer with Supported or Refuted.'],
+      sampling: { temperature: 0, n: 1, seed: 11 },
+      cached: false,
+    });
+    expect(provenance?.usage.totalTokens).toBeGreaterThan(0);
+    expect(Date.parse(provenance?.finishedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(provenance?.startedAt ?? ''));
+    expect(model.calls.map((call) => call.seed)).toEqual([10, 11]);
+  });
+
+  it('keeps a parse problem next to the value and never invents one', async () => {
+    const model = createMockLanguageModel({ responses: ['supported or refuted'] });
+    const [item] = await runPromptedStep([{ text: 'x' }], { step: 'verdict', model, template: TEMPLATE, variables: (claim) => ({ claim: claim.text }), parse: parseVerdict });
+    expect(item?.status).toBe('ok');
+    expect(item?.value).toBeUndefined();
+    expect(item?.problems.map((problem) => problem.code)).toEqual(['ambiguous-label']);
+  });
+
+  it('turns a failed call into a failed item with the reason, secrets redacted, and keeps the rest', async () => {
+    const secret = 'sk-abcdefghijklmnopqrstuvwxyz123456';
+    const model = createMockLanguageModel({
+      responses: (request) => {
+        if (request.prompt?.includes('boom')) throw new ProviderCallError({ provider: 'x', message: `401 bad key ${secret}`, statusCode: 401 });
+        return 'Refuted';
+      },
+    });
+    const progress: { done: number; total: number; failed: number }[] = [];
+    const items = await runPromptedStep([{ text: 'a' }, { text: 'boom' }, { text: 'c' }], {
+      step: 'verdict',
+      model,
+      template: TEMPLATE,
+      variables: (claim) => ({ claim: claim.text }),
+      parse: parseVerdict,
+      concurrency: 1,
+      onProgress: (entry) => progress.push(entry),
+    });
+    expect(items.map((item) => item.status)).toEqual(['ok', 'failed', 'ok']);
+    const failed = items[1];
+    expect(failed?.value).toBeUndefined();
+    expect(failed?.raw).toEqual([]);
+    expect(failed?.problems).toHaveLength(1);
+    expect(failed?.problems[0]).toMatchObject({ index: 1, code: 'call-failed' });
+    expect(failed?.problems[0]?.message).toContain('401 bad key');
+    expect(failed?.problems[0]?.message).not.toContain(secret);
+    expect(failed?.provenance.prompts).toEqual(['Claim: boom\nAnswer with Supported or Refuted.']);
+    expect(progress).toEqual([
+      { done: 1, total: 3, failed: 0 },
+      { done: 2, total: 3, failed: 1 },
+      { done: 3, total: 3, failed: 1 },
+    ]);
+  });
+
+  it('reports a prompt that cannot be rendered as a failed item, not a crash', async () => {
+    const model = createMockLanguageModel({ responses: ['Supported'] });
+    const items = await runPromptedStep([{ text: 'a' }, { text: 'b' }], {
+      step: 'verdict',
+      model,
+      template: TEMPLATE,
+      variables: (claim): Record<string, string> => (claim.text === 'b' ? {} : { claim: claim.text }),
+      parse: parseVerdict,
+    });
+    expect(items.map((item) => [item.status, item.problems[0]?.code])).toEqual([
+      ['ok', undefined],
+      ['failed', 'invalid-input'],
+    ]);
+    expect(model.calls).toHaveLength(1);
+  });
+
+  it('parses n replies, reports missing ones, and survives a throwing parser', async () => {
+    const model: LanguageModel = { id: 'short', generate: async () => ({ texts: ['Supported', 'Refuted'], usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 } }) };
+    const [item] = await runPromptedStep([{ text: 'a' }], { step: 's', model, template: TEMPLATE, variables: (claim) => ({ claim: claim.text }), parse: parseVerdict, n: 3 });
+    expect(item?.replies.map((reply) => reply.value)).toEqual(['Supported', 'Refuted']);
+    expect(item?.value).toBe('Supported');
+    expect(item?.problems).toEqual([{ index: 2, code: 'missing-reply', message: 'the model returned 2 of 3 replies' }]);
+    const [thrown] = await runPromptedStep([{ text: 'a' }], {
+      step: 's',
+      model,
+      template: TEMPLATE,
+      variables: (claim) => ({ claim: claim.text }),
+      parse: () => {
+        throw new Error('bug');
+      },
+    });
+    expect(thrown?.status).toBe('ok');
+    expect(thrown?.problems[0]).toMatchObject({ code: 'parse-failed' });
+  });
+
+  it('records cached replies from withCache', async () => {
+    const model = createMockLanguageModel({ responses: ['Supported'] });
+    const cached = withCache(model, createMemoryCache());
+    const options = { step: 's', model: cached, template: TEMPLATE, variables: (claim: { text: string }) => ({ claim: claim.text }), parse: parseVerdict, seed: 1 };
+    const first = await runPromptedStep([{ text: 'a' }], options);
+    const second = await runPromptedStep([{ text: 'a' }], options);
+    expect(first[0]?.provenance.cached).toBe(false);
+    expect(second[0]?.provenance.cached).toBe(true);
+    expect(model.calls).toHaveLength(1);
+  });
+
+  it('rethrows the abort reason unchanged', async () => {
+    const controller = new AbortController();
+    const reason = new Error('stopped by user');
+    const model = createMockLanguageModel({
+      responses: () => {
+        controller.abort(reason);
+        return 'Supported';
+      },
+    });
+    await expect(
+      runPromptedStep([{ text: 'a' }, { text: 'b' }, { text: 'c' }], {
+        step: 's',
+        model,
+        template: TEMPLATE,
+        variables: (claim) => ({ claim: claim.text }),
+        parse: parseVerdict,
+        concurrency: 1,
+        abortSignal: controller.signal,
+      }),
+    ).rejects.toBe(reason);
+    expect(model.calls).toHaveLength(1);
+  });
+
+  it('checks its arguments before any call', async () => {
+    const model = createMockLanguageModel();
+    const base = { step: 's', model, template: TEMPLATE, variables: () => ({ claim: 'x' }), parse: parseVerdict };
+    await expect(runPromptedStep('x' as never, base)).rejects.toMatchObject({ argument: 'inputs' });
+    await expect(runPromptedStep([{ text: 'x' }], { ...base, model: {} as never })).rejects.toMatchObject({ argument: 'model' });
+    await expect(runPromptedStep([{ text: 'x' }], { ...base, concurrency: 0 })).rejects.toMatchObject({ argument: 'concurrency' });
+    await expect(runPromptedStep([{ text: 'x' }], { ...base, n: 1.5 })).rejects.toMatchObject({ argument: 'n' });
+    await expect(runPromptedStep([{ text: 'x' }], { ...base, parse: undefined as never })).rejects.toMatchObject({ argument: 'parse' });
+    expect(model.calls).toHaveLength(0);
+  });
+});
