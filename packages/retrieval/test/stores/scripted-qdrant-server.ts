@@ -51,7 +51,7 @@ export async function startScriptedQdrantServer(): Promise<ScriptedQdrantServer>
     requests.push({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), body });
     const failure = failures.findIndex((entry) => entry.pattern.test(`${method} ${url.pathname}`));
     if (failure >= 0) {
-      const [{ status }] = failures.splice(failure, 1) as [{ status: number }];
+      const { status } = failures.splice(failure, 1)[0] as { status: number };
       return error(response, status, 'scripted failure');
     }
     const match = /^\/collections\/([^/]+)(\/.*)?$/.exec(url.pathname);
