@@ -24,8 +24,11 @@ export interface ExpandedQuery extends Query {
   readonly original: Query;
   /** Texts the model generated (hypothetical documents, passages, sub-queries). */
   readonly generations: readonly string[];
-  /** How the generations were made: a GenerationProvenance for LLM methods; classical methods may record less. */
-  readonly provenance: GenerationProvenance | ExpansionProvenance;
+  /**
+   * How the generations were made: a GenerationProvenance for LLM methods; classical methods may record less. The
+   * `method?` on the first member only keeps `provenance.method` readable on the union (deprecated; read `step`).
+   */
+  readonly provenance: (GenerationProvenance & { readonly method?: string }) | ExpansionProvenance;
   /** Per-generation problems (empty, refusal, wrong language) kept instead of silently dropped. */
   readonly problems?: readonly ItemProblem[];
 }

@@ -30,7 +30,9 @@ describe('createHydeExpander', () => {
     expect(expanded.text).toBe('q');
     expect(expanded.generations).toEqual(['d1']);
     expect(expanded.provenance).toMatchObject({
-      method: 'hyde',
+      step: 'hyde', // GenerationProvenance: `step` replaces `method`
+      provider: 'mock',
+      cached: false,
       prompts: ['Please write a scientific paper passage to support/refute the claim.\nClaim: q\nPassage:'],
       sampling: { temperature: 0.7, topP: 1, maxTokens: 512, n: 1, seed: 0 },
     });

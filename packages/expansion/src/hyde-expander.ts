@@ -121,7 +121,7 @@ export function createHydeExpander(options: HydeExpanderOptions): QueryExpander 
     throw new InvalidArgumentError({ where, argument: 'documentKind', message: `must be 'passage' or 'query' (got ${String(documentKind)})` });
   }
   const weight = includeQuery ? queryWeight : 0;
-  const setup: GenerationSetup = { model, template, promptVariables, system, sampling: { temperature, topP, maxTokens, n } };
+  const setup: GenerationSetup = { step: 'hyde', model, template, promptVariables, system, sampling: { temperature, topP, maxTokens, n } };
   return {
     id: `hyde(${model.id},${embedder.id})`,
     usesLanguageModel: true,
@@ -147,8 +147,6 @@ export function createHydeExpander(options: HydeExpanderOptions): QueryExpander 
       }
       if (normalize) vector = normalizeL2(vector);
       return buildExpandedQuery({
-        method: 'hyde',
-        setup,
         step,
         query,
         text: query.text,

@@ -18,7 +18,7 @@ export {
 
 // Parsers
 export type { GenerationProblem, GenerationProblemCode, ParsedGeneration, ParseGenerationOptions, ScriptName } from './parse-generation.js';
-export { cleanGeneration, countScripts, detectScript, isRefusal, parseGeneration } from './parse-generation.js';
+export { cleanGeneration, countScripts, detectScript, parseGeneration } from './parse-generation.js';
 
 // Expanders
 export type { ExpanderSamplingOptions } from './internal/generate.js';

@@ -17,6 +17,17 @@ describe('parseSubQueries', () => {
     expect(parseSubQueries('Same as original\nother', { count: 2, original: 'same as ORIGINAL' }).queries).toEqual(['other']);
   });
 
+  it('strips **1.**, (1) and 1 - markers and never keeps a closing remark as a sub-query', () => {
+    const raw = '**1.** aspirin fever\n(2) antipyretic drugs\n3 - NSAID temperature\n\nHope this helps! Let me know if you need more.';
+    expect(parseSubQueries(raw, { count: 3 })).toEqual({ queries: ['aspirin fever', 'antipyretic drugs', 'NSAID temperature'], problems: [] });
+  });
+
+  it('reads legacy metadata.subQueries records', () => {
+    expect(getSubQueries({ text: 'q', metadata: { subQueries: ['a', 'b'] } })).toEqual(['a', 'b']);
+    expect(getSubQueries({ text: 'q', subQueries: ['c'], metadata: { subQueries: ['a'] } })).toEqual(['c']);
+    expect(getSubQueries({ text: 'q' })).toEqual(['q']);
+  });
+
   it('never throws and keeps at most count queries (fuzz)', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.anything()), fc.integer({ min: 1, max: 6 }), (raw, count) => {
@@ -34,6 +45,10 @@ describe('createMultiQueryExpander', () => {
     const model = createMockLanguageModel({ responses: ['1. aspirin fever\n2. antipyretic drugs'] });
     const expanded = await createMultiQueryExpander({ model, count: 2 }).expand({ query: { id: 'c', text: 'Aspirin lowers fever.' }, sample: 3 });
     expect(getSubQueries(expanded)).toEqual(['Aspirin lowers fever.', 'aspirin fever', 'antipyretic drugs']);
+    // Sub-queries travel in the typed Query.subQueries channel (they were metadata.subQueries).
+    expect(expanded.subQueries).toEqual(['Aspirin lowers fever.', 'aspirin fever', 'antipyretic drugs']);
+    expect(expanded.metadata?.['subQueries']).toBeUndefined();
+    expect(expanded.provenance).toMatchObject({ step: 'multi-query', modelId: 'mock:language-model', cached: false });
     expect(expanded.generations).toEqual(['aspirin fever', 'antipyretic drugs']);
     expect(expanded.metadata?.['rawGeneration']).toBe('1. aspirin fever\n2. antipyretic drugs');
     expect(expanded.provenance.prompts?.[0]).toContain('generate 2 different versions');

@@ -1,5 +1,6 @@
 import {
   InvalidArgumentError,
+  parseListItems,
   type Evidence,
   type ExpandedQuery,
   type ItemProblem,
@@ -17,13 +18,11 @@ export interface ParsedSubQueries {
   readonly problems: ItemProblem[];
 }
 
-const BULLET = /^(?:(?:\d{1,3}|[a-z]|[ivx]{1,4})[.):]\s+|[-*•·–—]\s+|(?:q(?:uery)?|question|version)\s*\d{0,3}\s*[:.)-]\s*)/iu;
-const PREAMBLE = /^(?:here (?:are|is)|sure|certainly|of course|alternative (?:questions|queries|versions)|(?:the )?(?:alternative|different) versions?)\b.*[:.!]?$/iu;
-
 /**
- * Reads sub-queries from a model's reply: one per line, with list markers ("1.", "-", "Q2:"), wrapping quotes and
- * preamble lines ("Here are 3 versions:") removed, duplicates dropped (case-insensitive). At most `count` are kept;
- * extra or missing ones are reported as problems. Pure and total: never throws.
+ * Reads sub-queries from a model's reply with core `parseListItems` (list markers such as `**1.**`, `(1)`, `1 -`,
+ * `Q2:` and bullets, wrapping bold and quotes, and remarks such as "Here are 3 versions:" or "Hope this helps!"
+ * removed), then drops duplicates (case-insensitive, the original query included). At most `count` are kept; extra or
+ * missing ones are reported as problems. Pure and total: never throws.
  */
 export function parseSubQueries(raw: unknown, options: { count?: number; original?: string } = {}): ParsedSubQueries {
   const { count = 3, original } = options;
@@ -34,12 +33,7 @@ export function parseSubQueries(raw: unknown, options: { count?: number; origina
   const seen = new Set<string>();
   if (typeof original === 'string') seen.add(original.trim().toLowerCase());
   const found: string[] = [];
-  for (const line of cleanGeneration(raw).split(/\r?\n/u)) {
-    let text = line.trim();
-    for (let i = 0; i < 2; i += 1) text = text.replace(BULLET, '').trim();
-    text = text.replace(/^\*\*(.*)\*\*$/u, '$1').replace(/^["“'](.*)["”']$/u, '$1').trim();
-    if (!/[\p{L}\p{N}]/u.test(text)) continue;
-    if (text.endsWith(':') || (PREAMBLE.test(text) && !text.endsWith('?'))) continue;
+  for (const text of parseListItems(cleanGeneration(raw)).items) {
     const key = text.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
@@ -69,7 +63,7 @@ export interface MultiQueryExpanderOptions extends ExpanderSamplingOptions {
 /**
  * Multi-query expansion: an LLM rewrites the query into `count` alternative queries. The result's `text` is the
  * original query; `generations` are the parsed rewrites (the model's raw reply is `metadata.rawGeneration`); the
- * sub-queries searched (original first, by default) are in `metadata.subQueries` (read them with
+ * sub-queries to search (original first, by default) are the typed `subQueries` (read them with
  * {@link getSubQueries}) and are searched and fused by {@link retrieveWithSubQueries} with a fusion function you
  * inject (e.g. reciprocal rank fusion from @factkit/retrieval).
  */
@@ -90,7 +84,7 @@ export function createMultiQueryExpander(options: MultiQueryExpanderOptions): Qu
   if (!Number.isInteger(count) || count < 1) {
     throw new InvalidArgumentError({ where, argument: 'count', message: `must be an integer >= 1 (got ${count})` });
   }
-  const setup: GenerationSetup = { model, template, promptVariables, system, sampling: { temperature, topP, maxTokens, n: 1 } };
+  const setup: GenerationSetup = { step: 'multi-query', model, template, promptVariables, system, sampling: { temperature, topP, maxTokens, n: 1 } };
   return {
     id: `multi-query(${model.id})`,
     usesLanguageModel: true,
@@ -107,12 +101,11 @@ export function createMultiQueryExpander(options: MultiQueryExpanderOptions): Qu
       }
       const all = includeOriginal ? [query.text, ...subQueries] : subQueries.length > 0 ? subQueries : [query.text];
       return buildExpandedQuery({
-        method: 'multi-query',
-        setup,
         step,
         query,
         text: query.text,
-        metadata: { ...(query.metadata ?? {}), subQueries: all, rawGeneration: generation?.raw ?? '' },
+        subQueries: all,
+        metadata: { ...(query.metadata ?? {}), rawGeneration: generation?.raw ?? '' },
         // The generated sub-queries themselves (list markers and duplicates of the query removed); raw text in metadata.
         generations: subQueries,
         problems,
@@ -121,10 +114,13 @@ export function createMultiQueryExpander(options: MultiQueryExpanderOptions): Qu
   };
 }
 
-/** The sub-queries of a multi-query expansion (`metadata.subQueries`), or `[expanded.text]` for any other query. */
-export function getSubQueries(expanded: { readonly text: string; readonly metadata?: Readonly<Record<string, unknown>> }): string[] {
-  const value = expanded.metadata?.['subQueries'];
-  if (Array.isArray(value)) {
+/**
+ * The sub-queries of a multi-query expansion (the typed `subQueries`; `metadata.subQueries` of records written before
+ * it existed), or `[expanded.text]` for any other query.
+ */
+export function getSubQueries(expanded: Pick<Query, 'text' | 'subQueries' | 'metadata'>): string[] {
+  for (const value of [expanded.subQueries, expanded.metadata?.['subQueries']]) {
+    if (!Array.isArray(value)) continue;
     const strings = value.filter((entry): entry is string => typeof entry === 'string' && entry.trim().length > 0);
     if (strings.length > 0) return strings;
   }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanGeneration, detectScript, isRefusal, parseGeneration } from './parse-generation.js';
+import { isRefusal } from '@factkit/core';
+import { cleanGeneration, detectScript, parseGeneration } from './parse-generation.js';
 
 describe('parseGeneration', () => {
   it('keeps a normal passage and strips an echoed label, code fence and think block', () => {

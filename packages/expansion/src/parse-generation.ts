@@ -1,3 +1,5 @@
+import { isRefusal, stripCodeFences } from '@factkit/core';
+
 /** Why a generation cannot be used as it is. */
 export type GenerationProblemCode = 'empty' | 'refusal' | 'wrong-language' | 'missing';
 
@@ -83,32 +85,15 @@ export function detectScript(text: string): { readonly script: ScriptName; reado
   return { script: best, share: bestCount / total };
 }
 
-// A refusal is judged on the opening of the text only: passages may quote "I cannot…" later on.
-const REFUSAL_WINDOW = 300;
-const REFUSAL_PATTERNS: readonly RegExp[] = [
-  /^(?:I['’]m|I am)\s+(?:so\s+|very\s+|really\s+)?(?:sorry|afraid)\b/iu,
-  /^(?:sorry|apologies|my apologies|unfortunately)\b[,.!:]?\s+(?:but\s+)?I\b/iu,
-  /\bI\s+(?:can(?:not|['’]t)|could\s*n['’]?o?t|am\s+(?:unable|not\s+able)\s+to|['’]m\s+(?:unable|not\s+able)\s+to|won['’]t|will\s+not|must\s+decline\s+to|do\s+not\s+feel\s+comfortable|don['’]t\s+feel\s+comfortable)\s+(?:help|assist|provide|write|create|generate|fulfil|fulfill|comply|do\s+that|produce|answer|complete|verify|support|make|draft|compose|engage)/iu,
-  /\bas an AI(?:\s+(?:language\s+)?model|\s+assistant)?\b[^.]{0,80}\b(?:can(?:not|['’]t)|unable|not able|do not have|don['’]t have)\b/iu,
-  /^(?:很抱歉|抱歉|对不起|對不起)/u,
-  /我(?:无法|不能|無法)(?:提供|帮助|幫助|回答|写|寫|撰写|撰寫|生成|完成)/u,
-];
-
-/** True when the opening of `text` reads as a refusal ("I'm sorry, but I can't…", "As an AI model I cannot…"). */
-export function isRefusal(text: string): boolean {
-  const opening = text.trimStart().slice(0, REFUSAL_WINDOW);
-  return REFUSAL_PATTERNS.some((pattern) => pattern.test(opening));
-}
-
 const PROMPT_ECHO = /^(?:claim|question|query|topic|passage)\s*:[^\n]*\n+\s*(?:passage|counter argument|answer)\s*:/iu;
 const LABEL_ECHO = /^(?:passage|counter argument|answer|document|article|response|output|hypothetical document)\s*:\s*/iu;
 
 /** Removes the wrappers models put around a passage. Pure; never throws. */
 export function cleanGeneration(raw: string): string {
-  let text = raw.replace(/<think>[\s\S]*?<\/think>/giu, '').replace(/^[\s\S]*?<\/think>/iu, '');
-  text = text.trim();
-  const fence = /^```[^\n]*\n([\s\S]*?)\n?```$/u.exec(text);
-  if (fence) text = (fence[1] ?? '').trim();
+  // Reasoning models put one <think>…</think> block first: keep what follows the last closing tag (linear time).
+  const close = raw.toLowerCase().lastIndexOf('</think>');
+  let text = (close === -1 ? raw : raw.slice(close + '</think>'.length)).trim();
+  if (text.startsWith('```') && text.endsWith('```')) text = stripCodeFences(text);
   // A model that echoes the prompt's tail ("Claim: …\nPassage: …") keeps only what follows the answer label.
   const echoed = PROMPT_ECHO.exec(text);
   if (echoed) text = text.slice(echoed[0].length).trim();

@@ -18,7 +18,9 @@ describe('createQuery2docExpander', () => {
     expect(expanded.generations).toEqual(['Aspirin is an antipyretic drug.']);
     expect(expanded.problems).toBeUndefined();
     expect(expanded.provenance).toMatchObject({
-      method: 'query2doc',
+      step: 'query2doc', // GenerationProvenance: `step` replaces `method`
+      provider: 'mock',
+      cached: false,
       modelId: 'mock:language-model',
       prompts: ['Write a passage that answers the following query:\nAspirin lowers fever.'],
       sampling: { temperature: 0.7, topP: 1, maxTokens: 512, n: 1, seed: 0 },

@@ -58,7 +58,7 @@ export function createQuery2docExpander(options: Query2docExpanderOptions): Quer
   if (form !== 'sparse' && form !== 'dense') {
     throw new InvalidArgumentError({ where, argument: 'form', message: `must be 'sparse' or 'dense' (got ${String(form)})` });
   }
-  const setup: GenerationSetup = { model, template, promptVariables, system, sampling: { temperature, topP, maxTokens, n } };
+  const setup: GenerationSetup = { step: 'query2doc', model, template, promptVariables, system, sampling: { temperature, topP, maxTokens, n } };
   return {
     id: `query2doc(${model.id})`,
     usesLanguageModel: true,
@@ -77,8 +77,6 @@ export function createQuery2docExpander(options: Query2docExpanderOptions): Quer
         text = `${query.text} ${separator} ${usable.join(' ')}`;
       }
       return buildExpandedQuery({
-        method: 'query2doc',
-        setup,
         step,
         query,
         text,

@@ -1,4 +1,6 @@
 // Contract suites (one per core interface) and test servers. Private package: used by factkit's own tests.
+export type { QueryExpanderContractOptions } from './query-expander-contract.js';
+export { describeQueryExpanderContract } from './query-expander-contract.js';
 export type { LanguageModelContractOptions, RetrieverContractOptions } from './contracts.js';
 export {
   describeCacheContract,

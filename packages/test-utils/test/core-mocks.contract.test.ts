@@ -6,6 +6,7 @@ import {
   createMockEmbedder,
   createMockLanguageModel,
   createMockNliModel,
+  createMockQueryExpander,
   createMockRetriever,
   createMockVectorStore,
 } from '@factkit/core/testing';
@@ -14,6 +15,7 @@ import {
   describeEmbedderContract,
   describeLanguageModelContract,
   describeNliModelContract,
+  describeQueryExpanderContract,
   describeRetrieverContract,
   describeVectorStoreContract,
 } from '../src/index.js';
@@ -35,3 +37,6 @@ describeRetrieverContract(
 describeVectorStoreContract('core mock (brute force)', () => createMockVectorStore({ dimensions: 4 }), { dimensions: 4 });
 describeCacheContract('memory', () => createMemoryCache());
 describeCacheContract('file', () => createFileCache({ directory: mkdtempSync(join(tmpdir(), 'factkit-contract-')) }));
+
+describeQueryExpanderContract('createMockQueryExpander', () => createMockQueryExpander());
+describeQueryExpanderContract('createMockQueryExpander (LLM-like)', () => createMockQueryExpander({ usesLanguageModel: true }));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, ProviderCallError } from '../errors/factkit-error.js';
-import { createMockLanguageModel } from '../testing/index.js';
-import { retryWithBackoff, withRetry } from './with-retry.js';
+import type { Embedder, EmbedRequest } from '../embedder.js';
+import { createMockEmbedder, createMockLanguageModel } from '../testing/index.js';
+import { retryWithBackoff, withEmbeddingRetry, withRetry } from './with-retry.js';
 
 const fast = { initialDelayMs: 1, maxDelayMs: 50, random: () => 1 };
 
@@ -78,5 +79,66 @@ describe('withRetry', () => {
     });
     const result = await withRetry(model, fast).generate({ prompt: 'x' });
     expect(result.texts).toEqual(['fine']);
+  });
+});
+
+describe('withEmbeddingRetry', () => {
+  /** An embedder that fails with the given errors first, then embeds with the mock embedder. */
+  function flakyEmbedder(failures: unknown[]): Embedder & { attempts: EmbedRequest[] } {
+    const inner = createMockEmbedder({ dimensions: 8 });
+    const attempts: EmbedRequest[] = [];
+    return {
+      id: 'flaky',
+      dimensions: 8,
+      maxBatchSize: 16,
+      normalized: true,
+      attempts,
+      async embed(request) {
+        attempts.push(request);
+        const failure = failures.shift();
+        if (failure !== undefined) throw failure;
+        return inner.embed(request);
+      },
+    };
+  }
+
+  it('retries retryable failures and returns the same vectors as an unfailing call', async () => {
+    const embedder = flakyEmbedder([
+      new ProviderCallError({ provider: 'p', message: 'busy', statusCode: 429 }),
+      new ProviderCallError({ provider: 'p', message: 'down', statusCode: 503 }),
+    ]);
+    const retries: number[] = [];
+    const wrapped = withEmbeddingRetry(embedder, { ...fast, maxRetries: 2, onRetry: ({ attempt }) => retries.push(attempt) });
+    const result = await wrapped.embed({ texts: ['aspirin', 'fever'], kind: 'passage' });
+    const expected = await createMockEmbedder({ dimensions: 8 }).embed({ texts: ['aspirin', 'fever'], kind: 'passage' });
+    expect(result.embeddings.map((vector) => Array.from(vector))).toEqual(expected.embeddings.map((vector) => Array.from(vector)));
+    expect(embedder.attempts).toHaveLength(3);
+    expect(retries).toEqual([1, 2]);
+  });
+
+  it('keeps the embedder metadata, passes the request through unchanged and does not retry a 400', async () => {
+    const badRequest = new ProviderCallError({ provider: 'p', message: 'bad input', statusCode: 400 });
+    const embedder = flakyEmbedder([badRequest]);
+    const wrapped = withEmbeddingRetry(embedder, { ...fast, maxRetries: 3 });
+    expect([wrapped.id, wrapped.dimensions, wrapped.maxBatchSize, wrapped.normalized]).toEqual(['flaky', 8, 16, true]);
+    await expect(wrapped.embed({ texts: ['x'], kind: 'query' })).rejects.toBe(badRequest);
+    expect(embedder.attempts).toHaveLength(1);
+    expect(embedder.attempts[0]).toMatchObject({ texts: ['x'], kind: 'query' });
+  });
+
+  it('gives up after maxRetries with the last error', async () => {
+    const errors = [1, 2, 3].map((attempt) => new ProviderCallError({ provider: 'p', message: `down ${attempt}`, statusCode: 503 }));
+    const embedder = flakyEmbedder([...errors]);
+    await expect(withEmbeddingRetry(embedder, { ...fast, maxRetries: 2 }).embed({ texts: ['x'], kind: 'query' })).rejects.toBe(errors[2]);
+    expect(embedder.attempts).toHaveLength(3);
+  });
+
+  it("rethrows the request's abort reason unchanged, also while waiting to retry", async () => {
+    const controller = new AbortController();
+    const reason = new Error('stop');
+    const embedder = flakyEmbedder([new ProviderCallError({ provider: 'p', message: 'busy', statusCode: 503 })]);
+    const wrapped = withEmbeddingRetry(embedder, { initialDelayMs: 10_000, maxDelayMs: 10_000, maxRetries: 2, onRetry: () => controller.abort(reason) });
+    await expect(wrapped.embed({ texts: ['x'], kind: 'query', abortSignal: controller.signal })).rejects.toBe(reason);
+    expect(embedder.attempts).toHaveLength(1);
   });
 });

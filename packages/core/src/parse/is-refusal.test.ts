@@ -1,18 +1,11 @@
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { createFuzzCounter } from './fuzz-counter.fixture.js';
 import { isRefusal } from './is-refusal.js';
 
-const counts = { tried: 0, throws: 0, wrong: 0 };
-function check(text: string): boolean | undefined {
-  counts.tried += 1;
-  try {
-    return isRefusal(text);
-  } catch {
-    counts.throws += 1;
-    return undefined;
-  }
-}
-afterAll(() => console.log(`[parser-fuzz] isRefusal: ${counts.tried} texts tried, ${counts.throws} throws, ${counts.wrong} wrong answers`));
+const counter = createFuzzCounter('isRefusal');
+const { counts } = counter;
+const check = (text: string) => counter.run(isRefusal, text);
 
 const REFUSALS = [
   "I'm sorry, but I can't help with that request.",

@@ -1,23 +1,15 @@
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NLI_LABELS } from '../nli-model.js';
+import { createFuzzCounter } from './fuzz-counter.fixture.js';
 import { AVERITEC_OPTIONS, FEVER_OPTIONS, LABEL_CORPUS, NLI_OPTIONS } from './label-corpus.fixture.js';
 import { createLabelParser, parseLabel, type LabelParse } from './parse-label.js';
 
-// Counts quoted in reports: replies tried, throws, wrong labels (printed after the suite).
-const counts = { tried: 0, throws: 0, wrong: 0, corpusExact: 0, corpusAbstained: 0, corpusSize: 0 };
-function tryParse<L extends string>(parse: (reply: string) => LabelParse<L>, reply: string): LabelParse<L> | undefined {
-  counts.tried += 1;
-  try {
-    return parse(reply);
-  } catch {
-    counts.throws += 1;
-    return undefined;
-  }
-}
-afterAll(() => {
-  console.log(`[parser-fuzz] parseLabel: ${counts.tried} replies tried, ${counts.throws} throws, ${counts.wrong} wrong labels; corpus ${counts.corpusSize} replies: ${counts.corpusExact} read right, ${counts.corpusAbstained} left ambiguous, ${counts.wrong} wrong`);
-});
+// Counts quoted in reports: replies tried, throws, wrong labels, and the corpus tally (printed after the suite).
+const corpus = { exact: 0, abstained: 0, size: 0, wrong: 0 };
+const counter = createFuzzCounter('parseLabel', () => `; corpus ${corpus.size} replies: ${corpus.exact} read right, ${corpus.abstained} left ambiguous, ${corpus.wrong} wrong`);
+const { counts } = counter;
+const tryParse = <L extends string>(parse: (reply: string) => LabelParse<L>, reply: string) => counter.run(parse, reply);
 
 const nli = createLabelParser({ labels: NLI_LABELS, aliases: NLI_OPTIONS.aliases });
 const fever = createLabelParser(FEVER_OPTIONS);
@@ -84,17 +76,18 @@ describe('parseLabel on the negation and hedge corpus', () => {
       const parse = createLabelParser(options);
       const wrong: string[] = [];
       for (const [reply, expected] of entries) {
-        counts.corpusSize += 1;
+        corpus.size += 1;
         const parsed = tryParse(parse, reply);
         if (parsed?.label === undefined) {
-          if (expected === null) counts.corpusExact += 1;
-          else counts.corpusAbstained += 1;
+          if (expected === null) corpus.exact += 1;
+          else corpus.abstained += 1;
           expect(parsed?.problems.length, reply).toBeGreaterThan(0);
           continue;
         }
-        if (parsed.label === expected) counts.corpusExact += 1;
+        if (parsed.label === expected) corpus.exact += 1;
         else {
           counts.wrong += 1;
+          corpus.wrong += 1;
           wrong.push(`${JSON.stringify(reply)} read as ${parsed.label}, means ${expected ?? 'no single label'}`);
         }
       }

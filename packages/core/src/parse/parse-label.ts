@@ -142,19 +142,29 @@ function classOf(codePoint: number): number {
 }
 
 interface Tokens {
+  /** The normalized text the tokens point into. */
+  readonly text: string;
   readonly kinds: Uint8Array;
-  readonly words: string[];
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+}
+
+/** The text of token `index` (made on demand: most tokens are never looked at as strings). */
+function tokenText(tokens: Tokens, index: number): string {
+  return index >= 0 && index < tokens.kinds.length ? tokens.text.slice(tokens.starts[index], tokens.ends[index]) : '';
 }
 
 /**
  * Splits normalized text into words (letters, marks, digits), single CJK characters, sentence ends (`.`, `;`, `!`, a
  * newline), question marks and runs of other punctuation (one token per run, so a million asterisks stay cheap).
- * One pass, no regular expression over the whole text.
+ * One pass, no regular expression over the whole text; tokens are offsets into the text.
  */
 function tokenize(normalized: string): Tokens {
-  const kindList: number[] = [];
-  const words: string[] = [];
   const length = normalized.length;
+  const kinds = new Uint8Array(length);
+  const starts = new Int32Array(length);
+  const ends = new Int32Array(length);
+  let count = 0;
   let index = 0;
   while (index < length) {
     const codePoint = normalized.codePointAt(index) as number;
@@ -164,23 +174,21 @@ function tokenize(normalized: string): Tokens {
       index += width;
       continue;
     }
-    if (kind === CJK || kind === END || kind === QUESTION) {
-      kindList.push(kind === CJK ? Kind.Word : kind === END ? Kind.End : Kind.Question);
-      words.push(normalized.slice(index, index + width));
-      index += width;
-      continue;
-    }
     const start = index;
     index += width;
-    while (index < length) {
-      const nextPoint = normalized.codePointAt(index) as number;
-      if (classOf(nextPoint) !== kind) break;
-      index += nextPoint > 0xffff ? 2 : 1;
+    if (kind === WORD || kind === OTHER) {
+      while (index < length) {
+        const nextPoint = normalized.codePointAt(index) as number;
+        if (classOf(nextPoint) !== kind) break;
+        index += nextPoint > 0xffff ? 2 : 1;
+      }
     }
-    kindList.push(kind === WORD ? Kind.Word : Kind.Other);
-    words.push(normalized.slice(start, index));
+    kinds[count] = kind === WORD || kind === CJK ? Kind.Word : kind === END ? Kind.End : kind === QUESTION ? Kind.Question : Kind.Other;
+    starts[count] = start;
+    ends[count] = index;
+    count += 1;
   }
-  return { kinds: new Uint8Array(kindList), words };
+  return { text: normalized, kinds: kinds.subarray(0, count), starts: starts.subarray(0, count), ends: ends.subarray(0, count) };
 }
 
 const SUFFIXES = ['ations', 'ation', 'ments', 'ment', 'ions', 'ion', 'ory', 'ity', 'ed', 'es', 's', 'e'];
@@ -214,6 +222,8 @@ interface TrieNode<L> {
 
 interface Matcher<L extends string> {
   readonly trie: TrieNode<L>;
+  /** First UTF-16 unit of every label's first word: words starting otherwise are skipped without building a string. */
+  readonly firstUnits: ReadonlySet<number>;
   readonly negations: Readonly<Partial<Record<L, L>>>;
   readonly labels: readonly L[];
 }
@@ -227,8 +237,11 @@ function compile<L extends string>(options: LabelParseOptions<L>): Matcher<L> {
   const trie: TrieNode<L> = { children: new Map() };
   const add = (surface: string, label: L, argument: string) => {
     if (typeof surface !== 'string') throw new InvalidArgumentError({ where, argument, message: 'must be a string' });
-    const { kinds, words } = tokenize(normalize(surface));
-    const keys = words.filter((_, index) => kinds[index] === Kind.Word).map(stem);
+    const tokens = tokenize(normalize(surface));
+    const keys: string[] = [];
+    tokens.kinds.forEach((kind, index) => {
+      if (kind === Kind.Word) keys.push(stem(tokenText(tokens, index)));
+    });
     if (keys.length === 0) throw new InvalidArgumentError({ where, argument, message: `"${surface}" has no letters or digits` });
     let node = trie;
     for (const key of keys) {
@@ -254,7 +267,9 @@ function compile<L extends string>(options: LabelParseOptions<L>): Matcher<L> {
       throw new InvalidArgumentError({ where, argument: `negations.${label}`, message: 'must map a label to a label' });
     }
   }
-  return { trie, negations, labels };
+  const firstUnits = new Set<number>([0x75 /* un… */, 0x6e /* non… */]);
+  for (const key of trie.children.keys()) firstUnits.add(key.charCodeAt(0));
+  return { trie, firstUnits, negations, labels };
 }
 
 interface Mention<L> {
@@ -268,11 +283,12 @@ interface Mention<L> {
 }
 
 function findMentions<L extends string>(tokens: Tokens, matcher: Matcher<L>): Mention<L>[] {
-  const { kinds, words } = tokens;
+  const { kinds } = tokens;
+  const textAt = (index: number) => tokenText(tokens, index);
   const found: Mention<L>[] = [];
   let index = 0;
   while (index < kinds.length) {
-    if (kinds[index] !== Kind.Word) {
+    if (kinds[index] !== Kind.Word || !matcher.firstUnits.has(tokens.text.charCodeAt(tokens.starts[index] as number))) {
       index += 1;
       continue;
     }
@@ -281,7 +297,7 @@ function findMentions<L extends string>(tokens: Tokens, matcher: Matcher<L>): Me
     let position = index;
     let best: { label: L; end: number } | undefined;
     while (node && position < kinds.length) {
-      const child: TrieNode<L> | undefined = node.children.get(stem(words[position] as string));
+      const child: TrieNode<L> | undefined = node.children.get(stem(textAt(position)));
       if (!child) break;
       node = child;
       if (node.label !== undefined) best = { label: node.label, end: position };
@@ -301,10 +317,10 @@ function findMentions<L extends string>(tokens: Tokens, matcher: Matcher<L>): Me
       continue;
     }
     // "unsupported", "nonentailment": a negated one-word label.
-    const word = words[index] as string;
-    const prefix = word.startsWith('non') ? 3 : word.startsWith('un') ? 2 : 0;
-    if (prefix > 0 && word.length - prefix >= 4) {
-      const label = matcher.trie.children.get(stem(word.slice(prefix)))?.label;
+    const text = textAt(index);
+    const prefix = text.startsWith('non') ? 3 : text.startsWith('un') ? 2 : 0;
+    if (prefix > 0 && text.length - prefix >= 4) {
+      const label = matcher.trie.children.get(stem(text.slice(prefix)))?.label;
       if (label !== undefined) found.push({ label, start: index, end: index, negated: true, hedged: false, anchored: false });
     }
     index += 1;
@@ -313,19 +329,18 @@ function findMentions<L extends string>(tokens: Tokens, matcher: Matcher<L>): Me
 }
 
 function isNegatorAt(tokens: Tokens, position: number): boolean {
-  const word = tokens.words[position] as string;
+  const word = tokenText(tokens, position);
   if (NEGATORS.has(word)) {
     // "No, the answer is X" / "No. X": an interjection answering something else, not a negation of X.
     if (word === 'no') {
-      const next = tokens.words[position + 1];
-      if (next !== undefined && /^[,.!:\-–—]/u.test(next)) return false;
+      if (/^[,.!:\-–—]/u.test(tokenText(tokens, position + 1))) return false;
     }
     return true;
   }
   const firsts = NEGATOR_PAIRS.get(word);
   if (firsts) {
     for (let back = position - 1; back >= 0 && back >= position - 2; back -= 1) {
-      if (tokens.kinds[back] === Kind.Word) return firsts.has(tokens.words[back] as string);
+      if (tokens.kinds[back] === Kind.Word) return firsts.has(tokenText(tokens, back));
     }
   }
   return false;
@@ -333,7 +348,8 @@ function isNegatorAt(tokens: Tokens, position: number): boolean {
 
 /** Marks negation, hedging and answer anchors on each mention. One bounded look-around per mention: linear time. */
 function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): void {
-  const { kinds, words } = tokens;
+  const { kinds } = tokens;
+  const textAt = (index: number) => tokenText(tokens, index);
   // Clause of every token and how each clause ends.
   const clause = new Uint32Array(kinds.length);
   const clauseEnds: Kind[] = [];
@@ -345,8 +361,10 @@ function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): voi
       current += 1;
     }
   }
-  const mentionAt = new Map<number, Mention<L>>();
-  for (const mention of mentions) for (let index = mention.start; index <= mention.end; index += 1) mentionAt.set(index, mention);
+  // Which tokens belong to a mention (1) or not (0).
+  const inMention = new Uint8Array(kinds.length);
+  for (const mention of mentions) inMention.fill(1, mention.start, mention.end + 1);
+  const mentionAt = { has: (index: number) => inMention[index] === 1 };
 
   mentions.forEach((mention, order) => {
     // A clause that asks ("Is it entailment?") asserts nothing.
@@ -355,7 +373,7 @@ function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): voi
     // "evidence to refute", "enough to support": a purpose clause, not an answer.
     let previous = mention.start - 1;
     while (previous >= 0 && kinds[previous] === Kind.Other) previous -= 1;
-    if (previous >= 0 && words[previous] === 'to') mention.hedged = true;
+    if (previous >= 0 && textAt(previous) === 'to') mention.hedged = true;
 
     // Look back: negators and hedges in the same clause, up to PRE_WINDOW words, stopping at another label or a "but".
     let seen = 0;
@@ -364,8 +382,8 @@ function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): voi
       if (kind === Kind.End || kind === Kind.Question) break;
       if (kind === Kind.Other) continue;
       if (mentionAt.has(back)) break;
-      const word = words[back] as string;
-      if (SCOPE_BREAKERS.has(word) && !NEGATOR_PAIRS.get(words[back + 1] ?? '')?.has(word)) break;
+      const word = textAt(back);
+      if (SCOPE_BREAKERS.has(word) && !NEGATOR_PAIRS.get(textAt(back + 1))?.has(word)) break;
       if (isNegatorAt(tokens, back)) mention.negated = true;
       else if (HEDGES.has(word)) mention.hedged = true;
       seen += 1;
@@ -373,15 +391,15 @@ function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): voi
 
     // Look ahead: "X is not correct", "X isn't right", "X is wrong", "X does not apply", "X is possible".
     let after = mention.end + 1;
-    while (after < kinds.length && kinds[after] === Kind.Other && !/[,:：]/u.test(words[after] as string)) after += 1;
+    while (after < kinds.length && kinds[after] === Kind.Other && !/[,:：]/u.test(textAt(after))) after += 1;
     // "Supported: no", "Entailment - false": a label answered in the negative (checked on the token right after it).
-    const separator = kinds[mention.end + 1] === Kind.Other ? (words[mention.end + 1] as string).replace(/[*_`"'“”]/gu, '') : '';
+    const separator = kinds[mention.end + 1] === Kind.Other ? (textAt(mention.end + 1)).replace(/[*_`"'“”]/gu, '') : '';
     if (/^[:=\-–—：]$/u.test(separator)) {
       let answer = mention.end + 2;
       while (answer < kinds.length && kinds[answer] === Kind.Other) answer += 1;
-      if (kinds[answer] === Kind.Word && !mentionAt.has(answer) && COLON_NEGATIVES.has(words[answer] as string)) mention.negated = true;
+      if (kinds[answer] === Kind.Word && !mentionAt.has(answer) && COLON_NEGATIVES.has(textAt(answer))) mention.negated = true;
     }
-    const first = kinds[after] === Kind.Word && !mentionAt.has(after) ? (words[after] as string) : undefined;
+    const first = kinds[after] === Kind.Word && !mentionAt.has(after) ? (textAt(after)) : undefined;
     if (first !== undefined) {
       if (NEGATED_COPULAS.has(first)) mention.negated = true;
       else if (COPULAS.has(first)) {
@@ -389,7 +407,7 @@ function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): voi
         for (let ahead = after + 1; ahead < kinds.length && words3 < 3; ahead += 1) {
           if (kinds[ahead] === Kind.End || kinds[ahead] === Kind.Question || mentionAt.has(ahead)) break;
           if (kinds[ahead] !== Kind.Word) continue;
-          const word = words[ahead] as string;
+          const word = textAt(ahead);
           if (NEGATORS.has(word) || NEGATIVE_PREDICATES.has(word)) {
             mention.negated = true;
             break;
@@ -411,7 +429,7 @@ function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): voi
     for (let back = mention.start - 1; back >= 0; back -= 1) {
       const kind = kinds[back];
       if (kind === Kind.Other) continue;
-      const word = words[back] as string;
+      const word = textAt(back);
       if (kind === Kind.End || kind === Kind.Question) {
         if (word === '\n' && (anchorSeen || steps === 0)) continue;
         reachedStart = false;
@@ -434,7 +452,7 @@ function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): voi
     let linked = true;
     let joiner = false;
     for (let between = mention.end + 1; between < next.start; between += 1) {
-      const word = words[between] as string;
+      const word = textAt(between);
       if (kinds[between] === Kind.Other) {
         if (/[,/|、，&]/u.test(word)) joiner = true;
         continue;

@@ -1,18 +1,11 @@
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { createFuzzCounter } from './fuzz-counter.fixture.js';
 import { parseListItems } from './parse-list-items.js';
 
-const counts = { tried: 0, throws: 0, wrong: 0 };
-function parse(reply: string) {
-  counts.tried += 1;
-  try {
-    return parseListItems(reply);
-  } catch {
-    counts.throws += 1;
-    return { items: [], problems: [] };
-  }
-}
-afterAll(() => console.log(`[parser-fuzz] parseListItems: ${counts.tried} replies tried, ${counts.throws} throws, ${counts.wrong} wrong item lists`));
+const counter = createFuzzCounter('parseListItems');
+const { counts } = counter;
+const parse = (reply: string) => counter.run(parseListItems, reply) ?? { items: [], problems: [] };
 
 describe('parseListItems', () => {
   it('strips list markers, bold and quotes, and drops remarks around the list', () => {

@@ -75,6 +75,8 @@ describe('runPromptedStep', () => {
     expect(failed?.problems[0]).toMatchObject({ index: 1, code: 'call-failed' });
     expect(failed?.problems[0]?.message).toContain('401 bad key');
     expect(failed?.problems[0]?.message).not.toContain(secret);
+    expect(ProviderCallError.isInstance(failed?.error)).toBe(true);
+    expect(JSON.stringify(failed)).not.toContain('"error"');
     expect(failed?.provenance.prompts).toEqual(['Claim: boom\nAnswer with Supported or Refuted.']);
     expect(progress).toEqual([
       { done: 1, total: 3, failed: 0 },

@@ -64,6 +64,11 @@ export interface StepItem<T> {
   /** One parse outcome per entry of `raw`. */
   readonly replies: readonly ParseOutcome<T>[];
   readonly provenance: GenerationProvenance;
+  /**
+   * The error a failed call threw, for callers that must rethrow it (e.g. an expander's `expand`). Non-enumerable, so
+   * it never reaches JSON, logs or caches; `problems` carries its redacted message.
+   */
+  readonly error?: unknown;
 }
 
 function messageOf(error: unknown): string {
@@ -154,9 +159,9 @@ export async function runPromptedStep<I, T>(inputs: readonly I[], options: Promp
       ...(system === undefined ? {} : { system }),
       sampling,
     };
-    const failure = (code: string, message: string, prompts: readonly string[]): StepItem<T> => {
+    const failure = (code: string, message: string, prompts: readonly string[], error: unknown): StepItem<T> => {
       failed += 1;
-      return {
+      const item: StepItem<T> = {
         index,
         status: 'failed',
         problems: [{ index, code, message: redactSecrets(message) }],
@@ -164,14 +169,15 @@ export async function runPromptedStep<I, T>(inputs: readonly I[], options: Promp
         replies: [],
         provenance: { ...provenanceBase, prompts, usage: EMPTY_USAGE, cached: false, startedAt, finishedAt: new Date().toISOString() },
       };
+      return Object.defineProperty(item, 'error', { value: error, enumerable: false });
     };
 
-    if (seedError !== undefined) return failure('invalid-input', `could not compute the seed: ${messageOf(seedError)}`, []);
+    if (seedError !== undefined) return failure('invalid-input', `could not compute the seed: ${messageOf(seedError)}`, [], seedError);
     let prompt: string;
     try {
       prompt = template.render(variables(input, index));
     } catch (error) {
-      return failure('invalid-input', `could not render the prompt: ${messageOf(error)}`, []);
+      return failure('invalid-input', `could not render the prompt: ${messageOf(error)}`, [], error);
     }
     const request: GenerateRequest = {
       prompt,
@@ -184,9 +190,12 @@ export async function runPromptedStep<I, T>(inputs: readonly I[], options: Promp
       result = await model.generate(request);
     } catch (error) {
       if (isAbortReason(error, abortSignal) || abortSignal?.aborted) throw abortSignal?.reason ?? error;
-      return failure('call-failed', messageOf(error), [prompt]);
+      return failure('call-failed', messageOf(error), [prompt], error);
     }
-    if (!result || !Array.isArray(result.texts)) return failure('call-failed', `${model.id} returned no texts`, [prompt]);
+    if (!result || !Array.isArray(result.texts)) {
+      const message = `${model.id} returned no texts`;
+      return failure('call-failed', message, [prompt], new Error(message));
+    }
 
     const raw: string[] = [];
     const replies: ParseOutcome<T>[] = [];

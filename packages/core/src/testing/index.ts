@@ -2,6 +2,9 @@ import type { Document } from '../document.js';
 import type { Embedder, EmbedRequest } from '../embedder.js';
 import type { Evidence } from '../evidence.js';
 import type { GenerateRequest, GenerateResult, LanguageModel } from '../language-model.js';
+import type { ExpandRequest, QueryExpander } from '../query-expander.js';
+import type { ExpandedQuery, Query } from '../query.js';
+import { EMPTY_USAGE } from '../usage.js';
 import type { NliLabel, NliModel, NliPair, NliRequest } from '../nli-model.js';
 import type { Retriever, RetrieveRequest } from '../retriever.js';
 import type { VectorMatch, VectorRecord, VectorStore } from '../vector-store.js';
@@ -181,6 +184,51 @@ export function createMockVectorStore(options: { dimensions: number; id?: string
     },
     async count() {
       return records.size;
+    },
+  };
+}
+
+export interface MockQueryExpanderOptions {
+  /** Generations for a query and sample. @default (query, sample) => [`${query.text} (sample ${sample})`] */
+  readonly generate?: (query: Query, sample: number) => readonly string[];
+  /** @default 'mock:query-expander' */
+  readonly id?: string;
+  /** @default false */
+  readonly usesLanguageModel?: boolean;
+}
+
+/**
+ * A QueryExpander that appends scripted generations to the query text (Query2doc-like) and records every request in
+ * `calls`. Its provenance is a GenerationProvenance with step 'mock-expansion'. Checks its request like a real
+ * expander (InvalidArgumentError for a query without text or a bad sample; an abort rethrows the signal's reason).
+ */
+export function createMockQueryExpander(options: MockQueryExpanderOptions = {}): QueryExpander & { readonly calls: ExpandRequest[] } {
+  const { generate = (query: Query, sample: number) => [`${query.text} (sample ${sample})`], id = 'mock:query-expander', usesLanguageModel = false } = options;
+  const calls: ExpandRequest[] = [];
+  return {
+    id,
+    usesLanguageModel,
+    calls,
+    async expand(request): Promise<ExpandedQuery> {
+      request?.abortSignal?.throwIfAborted();
+      const where = 'MockQueryExpander.expand';
+      const query = request?.query;
+      if (!query || typeof query.text !== 'string' || query.text.trim().length === 0) {
+        throw new InvalidArgumentError({ where, argument: 'request.query', message: 'must be a Query with non-empty text' });
+      }
+      const sample = request.sample ?? 0;
+      if (!Number.isInteger(sample) || sample < 0) throw new InvalidArgumentError({ where, argument: 'request.sample', message: `must be an integer >= 0 (got ${sample})` });
+      calls.push(request);
+      const generations = [...generate(query, sample)];
+      const now = new Date().toISOString();
+      return {
+        ...(query.id === undefined ? {} : { id: query.id }),
+        text: [query.text, ...generations].join(' '),
+        ...(query.metadata === undefined ? {} : { metadata: query.metadata }),
+        original: query,
+        generations,
+        provenance: { step: 'mock-expansion', modelId: id, prompts: [query.text], sampling: { seed: sample }, usage: EMPTY_USAGE, cached: false, startedAt: now, finishedAt: now },
+      };
     },
   };
 }

@@ -1,13 +1,14 @@
 import {
   createPromptTemplate,
   InvalidArgumentError,
+  runPromptedStep,
   type ExpandedQuery,
   type ExpandRequest,
+  type GenerationProvenance,
   type ItemProblem,
   type LanguageModel,
   type PromptTemplate,
   type Query,
-  type Usage,
 } from '@factkit/core';
 import { parseGeneration, type ParsedGeneration } from '../parse-generation.js';
 
@@ -32,11 +33,10 @@ export interface SamplingSettings {
 }
 
 export interface GenerationStep {
-  readonly prompt: string;
+  /** One parsed generation per requested completion (`n`); a completion the model did not return is `missing`. */
   readonly parsed: readonly ParsedGeneration[];
   readonly problems: ItemProblem[];
-  readonly usage: Usage;
-  readonly seed: number;
+  readonly provenance: GenerationProvenance;
 }
 
 /** Checks the model, prompt and sampling options once, at construction. */
@@ -100,46 +100,10 @@ export function checkRequest(where: string, request: ExpandRequest): number {
   return sample;
 }
 
-/**
- * Renders the prompt, calls the model once with `n` completions and `seed = sample`, and parses every completion.
- * Missing completions (fewer than `n` returned) are recorded as problems, so `parsed` always has `n` entries.
- */
-export async function generateDocuments(options: {
-  model: LanguageModel;
-  template: PromptTemplate;
-  values: Readonly<Record<string, string | number>>;
-  system: string | undefined;
-  sampling: SamplingSettings;
-  sample: number;
-  queryText: string;
-  abortSignal: AbortSignal | undefined;
-}): Promise<GenerationStep> {
-  const { model, template, values, system, sampling, sample, queryText, abortSignal } = options;
-  const prompt = template.render(values);
-  const result = await model.generate({
-    prompt,
-    ...(system === undefined ? {} : { system }),
-    temperature: sampling.temperature,
-    topP: sampling.topP,
-    maxTokens: sampling.maxTokens,
-    n: sampling.n,
-    seed: sample,
-    ...(abortSignal === undefined ? {} : { abortSignal }),
-  });
-  const texts: unknown[] = Array.isArray(result?.texts) ? result.texts : [];
-  const parsed: ParsedGeneration[] = [];
-  const problems: ItemProblem[] = [];
-  for (let index = 0; index < sampling.n; index += 1) {
-    const entry = parseGeneration(index < texts.length ? texts[index] : undefined, { query: queryText });
-    parsed.push(entry);
-    if (entry.problem) problems.push({ index, code: entry.problem.code, message: entry.problem.message, raw: entry.raw });
-  }
-  const usage: Usage = result?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  return { prompt, parsed, problems, usage, seed: sample };
-}
-
 /** What an expander fixes at construction: the model, its checked prompt, extra prompt values and sampling. */
 export interface GenerationSetup {
+  /** Step name recorded in provenance: 'hyde', 'query2doc', 'multi-query'. */
+  readonly step: string;
   readonly model: LanguageModel;
   readonly template: PromptTemplate;
   readonly promptVariables: Readonly<Record<string, string>>;
@@ -148,8 +112,9 @@ export interface GenerationSetup {
 }
 
 /**
- * Checks an expand request (see {@link checkRequest}) and runs {@link generateDocuments} for its query, with the
- * prompt values `{ ...promptVariables, ...extraValues, query }` and `seed = request.sample`.
+ * Checks an expand request (see {@link checkRequest}) and runs the prompted step (core `runPromptedStep`) for its
+ * query, with the prompt values `{ ...promptVariables, ...extraValues, query }` and `seed = request.sample`, then
+ * cleans and checks every completion with {@link parseGeneration}. A failed call rethrows its error.
  */
 export async function generateForRequest(
   where: string,
@@ -159,16 +124,31 @@ export async function generateForRequest(
 ): Promise<GenerationStep> {
   const sample = checkRequest(where, request);
   const { query, abortSignal } = request;
-  return generateDocuments({
+  const { sampling } = setup;
+  const [item] = await runPromptedStep([query], {
+    step: setup.step,
     model: setup.model,
     template: setup.template,
-    values: { ...setup.promptVariables, ...extraValues, query: query.text },
-    system: setup.system,
-    sampling: setup.sampling,
-    sample,
-    queryText: query.text,
-    abortSignal,
+    variables: () => ({ ...setup.promptVariables, ...extraValues, query: query.text }),
+    parse: (reply) => ({ value: parseGeneration(reply, { query: query.text }), problems: [] }),
+    ...(setup.system === undefined ? {} : { system: setup.system }),
+    temperature: sampling.temperature,
+    topP: sampling.topP,
+    maxTokens: sampling.maxTokens,
+    n: sampling.n,
+    seed: sample,
+    concurrency: 1,
+    ...(abortSignal === undefined ? {} : { abortSignal }),
   });
+  if (!item || item.status === 'failed') throw item?.error ?? new Error(item?.problems[0]?.message ?? 'the model call failed');
+  const parsed: ParsedGeneration[] = [];
+  const problems: ItemProblem[] = [];
+  for (let index = 0; index < sampling.n; index += 1) {
+    const entry = item.replies[index]?.value ?? parseGeneration(undefined, { query: query.text });
+    parsed.push(entry);
+    if (entry.problem) problems.push({ index, code: entry.problem.code, message: entry.problem.message, raw: entry.raw });
+  }
+  return { parsed, problems, provenance: item.provenance };
 }
 
 /** Texts of the generations an expansion uses: unflagged ones, or (with `keepFlagged`) every non-blank one. */
@@ -177,36 +157,30 @@ export function usableGenerations(parsed: readonly ParsedGeneration[], keepFlagg
 }
 
 /**
- * Builds the ExpandedQuery every LLM expander returns: the original query's id, the new text (and vector), the
- * metadata given (left out when undefined), the generations, and provenance recording the method, model, exact
- * prompt, sampling with its seed, and usage. `problems` is left out when empty.
+ * Builds the ExpandedQuery every LLM expander returns: the original query's id, the new text (and vector or
+ * sub-queries), the metadata given (left out when undefined), the generations, and the step's GenerationProvenance
+ * (model, exact prompt, sampling with its seed, usage, cached, timestamps). `problems` is left out when empty.
  */
 export function buildExpandedQuery(options: {
-  method: string;
-  setup: GenerationSetup;
   step: GenerationStep;
   query: Query;
   text: string;
   vector?: Float32Array;
+  subQueries?: readonly string[];
   metadata: Readonly<Record<string, unknown>> | undefined;
   generations: readonly string[];
   problems: readonly ItemProblem[];
 }): ExpandedQuery {
-  const { method, setup, step, query, text, vector, metadata, generations, problems } = options;
+  const { step, query, text, vector, subQueries, metadata, generations, problems } = options;
   return {
     ...(query.id === undefined ? {} : { id: query.id }),
     text,
     ...(vector === undefined ? {} : { vector }),
+    ...(subQueries === undefined ? {} : { subQueries }),
     ...(metadata === undefined ? {} : { metadata }),
     original: query,
     generations,
-    provenance: {
-      method,
-      modelId: setup.model.id,
-      prompts: [step.prompt],
-      sampling: { ...setup.sampling, seed: step.seed },
-      usage: step.usage,
-    },
+    provenance: step.provenance,
     ...(problems.length === 0 ? {} : { problems }),
   };
 }
