@@ -52,7 +52,7 @@ function defaultDocumentText(document: Document): string {
  * Creates a dense retriever over any core Embedder and VectorStore. `retrieve` embeds `query.text` (kind 'query'), or
  * uses `query.vector` when given (HyDE passes a precomputed mean vector). Document text and title are kept in the
  * store's metadata, so a persistent store (pgvector, Qdrant) can be searched again without re-indexing.
- * An empty query (no text, no vector) or an empty store gives no evidence, with a warning for the empty query.
+ * An empty query (no text, no vector) or an empty store gives no evidence, with an `empty-query` problem for the empty query.
  * @throws InvalidArgumentError when the store's dimensions differ from the embedder's, or `query.vector` is malformed.
  * @example
  * const retriever = createDenseRetriever({ embedder: createMockEmbedder() });

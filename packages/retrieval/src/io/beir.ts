@@ -133,7 +133,7 @@ export async function loadBeirDataset(folder: string, options: BeirReadOptions &
 
 /**
  * Qrels entries naming documents the corpus does not contain, as problems. trec_eval still counts them as
- * relevant (so recall can never reach 1 for that query); the eval command prints them as warnings.
+ * relevant (so recall can never reach 1 for that query); `factkit eval` (@factkit/cli) prints them as warnings.
  */
 export function findUnknownQrelsDocuments(qrels: Qrels, hasDocument: (id: string) => boolean): ItemProblem[] {
   const problems: ItemProblem[] = [];
