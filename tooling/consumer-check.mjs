@@ -38,6 +38,7 @@ const SMOKE = {
   '@factkit/nli-models': `assert.equal((await m.createLexicalNliModel().classify({ pairs: [{ premise: 'Paris is the capital of France.', hypothesis: 'Paris is the capital of France.' }] })).results[0]?.label, 'entailment');`,
   '@factkit/claim-query': `assert.equal(m.parseClaimQueryReply('[Claims]\\n1. Paris is in France.\\n[Queries]\\n1. Paris France\\n[End]').pairs.length, 1);`,
   '@factkit/fasttrack': `assert.deepEqual(m.parseKeywords('#keywords: vitamin d, bone health, calcium, sunlight, rickets').keywords.length, 5);`,
+  '@factkit/cli': `assert.equal(typeof m.runCli, 'function');`,
   '@factkit/chunk-knowledge': `assert.ok(m.chunkDocuments([{ id: 'd1', text: 'One sentence. Two sentences here. Three.' }], { chunker: m.createSentenceChunker({ maxTokens: 4 }) }).chunks.length >= 2);`,
   '@factkit/openai': `assert.equal(typeof m.createOpenAICompatible({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused' }).languageModel('m').generate, 'function');`,
   '@factkit/retrieval': `assert.equal((await m.createBm25Retriever(m.createBm25Index({ documents: [{ id: 'd1', text: 'vitamin d in winter' }, { id: 'd2', text: 'zinc and colds' }] })).retrieve({ query: { text: 'zinc' }, topK: 1 })).evidence[0]?.documentId, 'd2');`,

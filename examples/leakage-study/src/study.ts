@@ -47,22 +47,6 @@ export function toLeakageDataset(dataset: StudyDataset): LeakageDataset {
   };
 }
 
-/**
- * For an LLM-free expander (RM3) the study has no generated document to match: RM3 reports its weighted feedback
- * terms as a "generation" string, which NLI matching would treat as a document. This wrapper moves them to
- * `metadata.feedbackTerms` and leaves `generations` empty, so no NLI time is spent and no M / ¬M split is implied.
- */
-export function withoutGenerations(expander: QueryExpander): QueryExpander {
-  return {
-    id: expander.id,
-    usesLanguageModel: expander.usesLanguageModel,
-    async expand(request) {
-      const expanded = await expander.expand(request);
-      return { ...expanded, metadata: { ...expanded.metadata, feedbackTerms: expanded.generations }, generations: [] };
-    },
-  };
-}
-
 /** Runs nli-match's leakage study once per method, one after the other (each resumes from the LLM call cache). */
 export async function runStudies(options: RunStudiesOptions): Promise<MethodResult[]> {
   const { dataset, methods, nli, ks = [5, 10], concurrency = 4, verdictModel, verdictLabels, evidenceScorer, onProgress, abortSignal } = options;
@@ -74,7 +58,8 @@ export async function runStudies(options: RunStudiesOptions): Promise<MethodResu
       dataset: leakageDataset,
       ...(method.retriever ? { retriever: method.retriever } : {}),
       ...(evidenceScorer ? { evidenceScorer } : {}),
-      expander: method.expander.usesLanguageModel ? method.expander : withoutGenerations(method.expander),
+      // RM3 generates no text (its terms travel in `weightedTerms`), so nothing is NLI-matched for it.
+      expander: method.expander,
       nli,
       repeats: method.repeats,
       ks,

@@ -1,6 +1,5 @@
-import type { Document, Embedder, Evidence, ItemProblem, QueryExpander, Retriever } from '@factkit/core';
-import { retrieveWithSubQueries, type FuseRankings } from '@factkit/expansion';
-import { createBm25Retriever, createDenseRetriever, createRm3Expander, fuseScores } from '@factkit/retrieval';
+import type { Document, Embedder, ItemProblem, QueryExpander, Retriever } from '@factkit/core';
+import { createBm25Retriever, createDenseRetriever, createMultiQueryRetriever, createRm3Expander } from '@factkit/retrieval';
 
 /**
  * BM25 over the corpus (Lucene/Anserini BM25, k1 = 0.9, b = 0.4, as Pyserini in the paper) and RM3 pseudo-relevance
@@ -26,23 +25,11 @@ export async function buildDenseRetriever(corpus: readonly Document[], embedder:
   return { retriever, problems };
 }
 
-/** Reciprocal rank fusion (k = 60) from @factkit/retrieval, shaped as @factkit/expansion's injected `fuse`. */
-export const fuseWithRrf: FuseRankings = (rankings, { topK }) => {
-  const byId = new Map<string, Evidence>();
-  for (const ranking of rankings) for (const evidence of ranking) if (!byId.has(evidence.documentId)) byId.set(evidence.documentId, evidence);
-  const fused = fuseScores(rankings.map((ranking) => ranking.map((evidence) => ({ id: evidence.documentId, score: evidence.score }))), { method: 'rrf' });
-  return fused.slice(0, topK).map((item, index) => ({ ...(byId.get(item.id) as Evidence), score: item.score, rank: index + 1 }));
-};
-
 /**
- * A Retriever for multi-query expansion: searches every sub-query in `metadata.subQueries` with `base` and fuses the
- * rankings with RRF; a plain query (the baseline) is searched as is.
+ * The retriever of the multi-query method: `base` wrapped by @factkit/retrieval's `createMultiQueryRetriever`, which
+ * searches the claim and every sub-query in `query.subQueries` (filled by the multi-query expander) and fuses the
+ * rankings with reciprocal rank fusion (k = 60); a plain claim (the baseline) is searched by `base` as is.
  */
 export function createSubQueryFusionRetriever(base: Retriever): Retriever {
-  return {
-    id: `rrf(${base.id})`,
-    async retrieve({ query, topK = 10, abortSignal }) {
-      return { evidence: await retrieveWithSubQueries(query, { retriever: base, fuse: fuseWithRrf, topK, ...(abortSignal ? { abortSignal } : {}) }) };
-    },
-  };
+  return createMultiQueryRetriever({ retriever: base, fusion: { method: 'rrf', k: 60 } });
 }

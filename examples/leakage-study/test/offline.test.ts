@@ -6,7 +6,7 @@ import { createBm25Retriever } from '@factkit/retrieval';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
 import { DEFAULT_DATASETS_DIRECTORY, loadSciFact } from '../src/datasets.js';
-import { withoutGenerations } from '../src/study.js';
+import { createBm25Wiring } from '../src/wiring.js';
 
 describe('offline run (BM25 vs BM25+RM3)', () => {
   it('reproduces the paper\'s BM25 row at sentence level on the 655 claims (within ±1.0 of plain Lucene BM25)', async () => {
@@ -61,14 +61,18 @@ describe('offline run (BM25 vs BM25+RM3)', () => {
     await expect(runCli(['--max-failures', '-1', '--limit', '1'], { env: {}, log: () => {} })).rejects.toThrow(/--max-failures/);
   });
 
-  it('withoutGenerations moves an LLM-free expander\'s term list out of generations', async () => {
-    const expander = withoutGenerations({
-      id: 'rm3',
-      usesLanguageModel: false,
-      expand: async ({ query }) => ({ ...query, original: query, generations: ['cell:0.2 dna:0.1'], provenance: { method: 'rm3' } }),
-    });
-    const expanded = await expander.expand({ query: { text: 'q' } });
+  it('RM3 generates nothing to NLI-match: its weighted terms travel in query.weightedTerms, not generations', async () => {
+    const dataset = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact'), split: 'test', limit: 3 });
+    const { retriever, rm3 } = await createBm25Wiring(dataset.corpus);
+    const claim = dataset.claims[0] as { text: string };
+    const expanded = await rm3.expand({ query: { text: claim.text } });
     expect(expanded.generations).toEqual([]);
-    expect(expanded.metadata?.['feedbackTerms']).toEqual(['cell:0.2 dna:0.1']);
+    expect(expanded.weightedTerms?.length).toBeGreaterThan(0);
+    expect(expanded.weightedTerms?.reduce((sum, entry) => sum + entry.weight, 0)).toBeCloseTo(1, 10);
+    const { evidence } = await retriever.retrieve({ query: expanded, topK: 10 });
+    const plain = await retriever.retrieve({ query: { text: claim.text }, topK: 10 });
+    // The retriever scored the weighted terms (total weight 1), not the claim's text (one per term): other scores.
+    expect(evidence.map((item) => item.score)).not.toEqual(plain.evidence.map((item) => item.score));
+    expect(evidence[0]?.score).toBeLessThan(plain.evidence[0]?.score as number);
   });
 });

@@ -9,9 +9,10 @@ describe('createSubQueryFusionRetriever', () => {
     { id: 'd3', text: 'cherry date fig' },
   ];
 
-  it('fuses the BM25 rankings of every sub-query with RRF (k = 60, hand-computed)', async () => {
+  it('fuses the BM25 rankings of the claim and every sub-query (query.subQueries) with RRF (k = 60, hand-computed)', async () => {
     const retriever = createSubQueryFusionRetriever(createBm25Retriever(corpus));
-    const { evidence } = await retriever.retrieve({ query: { text: 'apple', metadata: { subQueries: ['apple', 'cherry'] } }, topK: 5 });
+    // The claim itself repeated as a sub-query is searched once.
+    const { evidence } = await retriever.retrieve({ query: { text: 'apple', subQueries: ['apple', 'cherry'] }, topK: 5 });
     // 'apple' ranks d1 first; 'cherry' ranks d2 (shorter) before d3. RRF: d1 = 1/61, d2 = 1/61, d3 = 1/62; ties by id.
     expect(evidence.map((item) => item.documentId)).toEqual(['d1', 'd2', 'd3']);
     expect(evidence.map((item) => item.score)).toEqual([1 / 61, 1 / 61, 1 / 62]);
@@ -19,9 +20,11 @@ describe('createSubQueryFusionRetriever', () => {
     expect(evidence[2]?.text).toBe('cherry date fig');
   });
 
-  it('searches a plain query as one ranking', async () => {
-    const retriever = createSubQueryFusionRetriever(createBm25Retriever(corpus));
+  it('searches a plain claim (the baseline) with BM25 as is', async () => {
+    const bm25 = createBm25Retriever(corpus);
+    const retriever = createSubQueryFusionRetriever(bm25);
     const { evidence } = await retriever.retrieve({ query: { text: 'cherry' }, topK: 1 });
-    expect(evidence.map((item) => [item.documentId, item.score])).toEqual([['d2', 1 / 61]]);
+    expect(evidence).toEqual((await bm25.retrieve({ query: { text: 'cherry' }, topK: 1 })).evidence);
+    expect(evidence[0]?.documentId).toBe('d2');
   });
 });

@@ -20,6 +20,7 @@ export {
 } from './ir/ranking-metrics.js';
 export type { FormatTrecRunOptions, ParseTrecOptions } from './ir/trec-format.js';
 export { formatTrecQrels, formatTrecRun, parseQrelsJson, parseRunJson, parseTrecQrels, parseTrecRun } from './ir/trec-format.js';
+export { readTrecQrelsFile, readTrecRunFile, writeTrecQrelsFile, writeTrecRunFile } from './ir/trec-files.js';
 export type { FormatReportOptions } from './ir/format-report.js';
 export { formatJsonReport, formatMarkdownReport, formatTrecEvalReport } from './ir/format-report.js';
 

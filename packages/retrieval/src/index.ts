@@ -1,6 +1,8 @@
 // @factkit/retrieval public surface. Explicit named exports only (no `export *`).
 
 // --- lexical (BM25, analysis, RM3, loaders) ---
+// Not exported on purpose: codecs and constants of the saved-index format (CRC-32, magic bytes, Lucene length
+// encoding), pgvector SQL text, BM25 query preparation and index state. See docs/retrieval.md "Public surface".
 export type { Analyzer, ChineseAnalyzerOptions, EnglishAnalyzerOptions } from './analysis/analyzer.js';
 export { LUCENE_CJK_STOP_WORDS, LUCENE_ENGLISH_STOP_WORDS, createChineseAnalyzer, createEnglishAnalyzer, lowerCaseLikeLucene } from './analysis/analyzer.js';
 export { stemPorter } from './analysis/porter-stemmer.js';
@@ -8,7 +10,6 @@ export type { StandardTokenizerOptions, Token, TokenType } from './analysis/stan
 export { tokenizeStandard } from './analysis/standard-tokenizer.js';
 export type { Bm25Parameters, Bm25Variant } from './bm25/bm25-scoring.js';
 export { BM25_VARIANTS } from './bm25/bm25-scoring.js';
-export { decodeLuceneLength, encodeLuceneLength } from './bm25/small-float.js';
 export type {
   AddDocumentsOptions,
   AddDocumentsResult,
@@ -27,20 +28,11 @@ export type {
 } from './bm25/bm25-index.js';
 export { BM25_STRATEGIES, IMPACTS_AUTO_MAX_POSTINGS, createBm25Index } from './bm25/bm25-index.js';
 export type { Bm25IndexJson, DeserializeBm25IndexOptions } from './bm25/bm25-serialization.js';
-export {
-  BM25_INDEX_FORMAT_VERSION,
-  BM25_INDEX_MAGIC,
-  computeCrc32,
-  deserializeBm25Index,
-  exportBm25IndexJson,
-  importBm25IndexJson,
-  serializeBm25Index,
-} from './bm25/bm25-serialization.js';
+export { deserializeBm25Index, exportBm25IndexJson, importBm25IndexJson, serializeBm25Index } from './bm25/bm25-serialization.js';
 export type { Bm25Retriever, Bm25RetrieverOptions } from './bm25/bm25-retriever.js';
 export { createBm25Retriever } from './bm25/bm25-retriever.js';
 export type { Bm25WorkerPool, Bm25WorkerPoolOptions } from './bm25/bm25-worker-pool.js';
 export { createBm25WorkerPool } from './bm25/bm25-worker-pool.js';
-export { WEIGHTED_TERMS_METADATA_KEY, readWeightedTerms, withWeightedTerms } from './bm25/weighted-terms.js';
 export type { Rm3ExpanderOptions, Rm3Model } from './feedback/rm3-expander.js';
 export { computeRm3Model, createRm3Expander } from './feedback/rm3-expander.js';
 export type { JsonLine, ReadJsonLinesOptions } from './io/json-lines.js';
@@ -49,9 +41,6 @@ export type { BeirDataset, BeirReadOptions } from './io/beir.js';
 export { findUnknownQrelsDocuments, loadBeirCorpus, loadBeirDataset, loadBeirQrels, loadBeirQueries, parseBeirQrels, streamBeirCorpus } from './io/beir.js';
 export type { BuildBm25IndexFromJsonlOptions } from './io/bm25-files.js';
 export { buildBm25IndexFromJsonl, loadBm25Index, saveBm25Index } from './io/bm25-files.js';
-export { readTrecRunFile, writeTrecRunFile } from './io/trec-run-files.js';
-export type { EvaluateBm25OnBeirOptions, EvaluateBm25OnBeirResult } from './cli/evaluate-bm25-on-beir.js';
-export { evaluateBm25OnBeir } from './cli/evaluate-bm25-on-beir.js';
 
 // --- dense (dense retrievers, fusion, stores, Rocchio) ---
 export type { FlatIndex, FlatIndexOptions, FlatSearchHit, FlatSearchOptions, VectorMetric } from './dense/flat-index.js';
@@ -64,12 +53,13 @@ export type { FusionMethod, FusionOptions, ScoreNormalization, ScoredId } from '
 export { fuseRuns, fuseScores } from './fusion/fuse-scores.js';
 export type { HybridRetrieverOptions } from './fusion/hybrid-retriever.js';
 export { createHybridRetriever } from './fusion/hybrid-retriever.js';
+export type { MultiQueryRetrieverOptions } from './fusion/multi-query-retriever.js';
+export { createMultiQueryRetriever } from './fusion/multi-query-retriever.js';
 export type { RocchioExpanderOptions } from './feedback/rocchio-expander.js';
 export { createRocchioExpander } from './feedback/rocchio-expander.js';
 export type { HnswVectorStoreOptions } from './dense/hnsw-vector-store.js';
 export { createHnswVectorStore } from './dense/hnsw-vector-store.js';
 export type { PgVectorStoreOptions, SqlClient } from './stores/pgvector-vector-store.js';
 export { createPgVectorStore } from './stores/pgvector-vector-store.js';
-export { PGVECTOR_SQL } from './stores/pgvector-sql.js';
 export type { QdrantClientLike, QdrantPoint, QdrantVectorStoreOptions } from './stores/qdrant-vector-store.js';
 export { QDRANT_ID_KEY, QDRANT_METADATA_KEY, createQdrantVectorStore, toQdrantPointId } from './stores/qdrant-vector-store.js';

@@ -9,12 +9,19 @@ describe('TREC parsers (fast-check)', () => {
   it('never throw anything but CorruptDataError on arbitrary text', () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('q', '1', ' ', '\t', '\n', 'Q0', '0', '.', 'e', '-', 'x', 'd') , maxLength: 80 }), (text) => {
-        for (const parse of [parseTrecQrels, parseTrecRun]) {
+        // Either a CorruptDataError, or a table that survives formatting and parsing again unchanged.
+        for (const [parse, format] of [
+          [parseTrecQrels, formatTrecQrels],
+          [parseTrecRun, formatTrecRun],
+        ] as const) {
+          let parsed: Record<string, Record<string, number>> | undefined;
           try {
-            parse(text);
+            parsed = parse(text);
           } catch (error) {
             expect(CorruptDataError.isInstance(error)).toBe(true);
+            continue;
           }
+          expect(parse(format(parsed))).toEqual(parsed);
         }
       }),
       { numRuns: 500 },

@@ -25,6 +25,6 @@ describe('evaluateAveritec', () => {
     expect(result.perItem[1]!.questionAnswer).toBe(0);
     expect(result.labelAccuracy).toBe(1);
     expect(result.averitecScore['0.25']).toBe(0.5);
-    expect(result.problems).toEqual([expect.objectContaining({ index: 2, id: 'bad', code: 'unscorable_item' })]);
+    expect(result.problems).toEqual([expect.objectContaining({ index: 2, id: 'bad', code: 'unscorable-item' })]);
   });
 });

@@ -140,7 +140,7 @@ export function evaluateAveritec(items: readonly AveritecItem[], options: Averit
       const questionAnswer = computeAveritecEvidenceScore(evidence.map(({ question, answer }) => `${question} ${answer}`), references.questionAnswer, scoreOptions).score;
       perItem.push({ ...(item.id === undefined ? {} : { id: item.id }), questionOnly, questionAnswer, labelCorrect: item.predictedLabel === item.referenceLabel });
     } catch (error) {
-      problems.push({ index, ...(item?.id === undefined ? {} : { id: item.id }), code: 'unscorable_item', message: error instanceof Error ? error.message : String(error) });
+      problems.push({ index, ...(item?.id === undefined ? {} : { id: item.id }), code: 'unscorable-item', message: error instanceof Error ? error.message : String(error) });
     }
   });
   const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);

@@ -28,7 +28,19 @@ describe('createEnglishAnalyzer (Lucene EnglishAnalyzer / Anserini default)', ()
     expect(() => createEnglishAnalyzer({ maxTokenLength: 0 })).toThrow(/maxTokenLength/);
   });
   it('never throws on any string', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (text) => Array.isArray(analyzer.analyze(text))));
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (text) => {
+        const tokens = analyzer.analyze(text);
+        // Non-empty, whitespace-free, at most 255 code units, already lower-cased, and the same on a second call.
+        for (const token of tokens) {
+          expect(token.length).toBeGreaterThan(0);
+          expect(token.length).toBeLessThanOrEqual(255);
+          expect(/\s/.test(token)).toBe(false);
+          expect(lowerCaseLikeLucene(token)).toBe(token);
+        }
+        expect(analyzer.analyze(text)).toEqual(tokens);
+      }),
+    );
   });
 });
 

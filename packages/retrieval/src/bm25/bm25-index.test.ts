@@ -257,19 +257,74 @@ describe('createBm25Index: incremental add and remove', () => {
   });
 });
 
+describe('createBm25Index: per-search k1 / b overrides', () => {
+  const avgdl = (3 + 5 + 2 + 1) / 4;
+  it('scores with the overriding k1 and b (hand-computed), and the index keeps its own afterwards', () => {
+    const index = createBm25Index({ analyzer: whitespace, documents: corpus });
+    const overridden = index.search('cat', { k1: 1.2, b: 0.75 });
+    expect(overridden.hits.map((hit) => [hit.id, hit.score])).toEqual([
+      ['d1', luceneScore(2, 3, avgdl, 2, 4, 1.2, 0.75)],
+      ['d2', luceneScore(1, 5, avgdl, 2, 4, 1.2, 0.75)],
+    ]);
+    // b = 0: no length normalisation, so the score depends on tf alone.
+    const flat = index.search('fish bird', { b: 0 });
+    const d2 = luceneScore(3, 5, avgdl, 1, 4, 0.9, 0) + luceneScore(1, 5, avgdl, 2, 4, 0.9, 0);
+    expect(flat.hits[0]).toMatchObject({ id: 'd2' });
+    expect(flat.hits[0]?.score).toBeCloseTo(d2, 6);
+    expect(flat.hits[1]).toMatchObject({ id: 'd3', score: luceneScore(1, 2, avgdl, 2, 4, 0.9, 0) });
+    // k1 only: b stays the index's 0.4.
+    expect(index.search('cat', { k1: 2 }).hits[0]?.score).toBe(luceneScore(2, 3, avgdl, 2, 4, 2, 0.4));
+    expect(index.search('cat').hits[0]?.score).toBe(luceneScore(2, 3, avgdl, 2, 4));
+    expect(index.parameters).toMatchObject({ k1: 0.9, b: 0.4 });
+    expect(index.explain('cat', 'd1', { k1: 1.2, b: 0.75 })?.score).toBe(luceneScore(2, 3, avgdl, 2, 4, 1.2, 0.75));
+  });
+  it('gives the same hits with every strategy under overrides', () => {
+    const index = createBm25Index({ analyzer: whitespace, documents: corpus });
+    const expected = index.search('cat dog bird fish', { k1: 1.5, b: 1, strategy: 'exhaustive' }).hits;
+    for (const strategy of ['auto', 'maxscore', 'maxscore-daat'] as const) expect(index.search('cat dog bird fish', { k1: 1.5, b: 1, strategy }).hits).toEqual(expected);
+  });
+  it('rejects out-of-range overrides, naming the argument', () => {
+    const index = createBm25Index({ analyzer: whitespace, documents: corpus });
+    expect(() => index.search('cat', { k1: -0.1 })).toThrow(/"k1"/);
+    expect(() => index.search('cat', { b: 2 })).toThrow(/"b"/);
+    expect(() => index.explain('cat', 'd1', { b: Number.NaN })).toThrow(/"b"/);
+  });
+});
+
+describe('createBm25Index: searchBatch', () => {
+  it('returns exactly what search returns, query by query, for every strategy and with overrides', () => {
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const documents = Array.from({ length: 400 }, (_, index) => ({ id: `d${index}`, text: Array.from({ length: 20 }, () => `t${Math.floor(random() ** 3 * 200)}`).join(' ') }));
+    const index = createBm25Index({ analyzer: whitespace, documents });
+    const queries: (string | { terms: { term: string; weight: number }[] })[] = Array.from({ length: 30 }, () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => `t${Math.floor(random() ** 2 * 200)}`).join(' '));
+    queries.push('', 'unknown-term', { terms: [{ term: 't1', weight: 0.3 }, { term: 't7', weight: 1.7 }] });
+    for (const strategy of ['auto', 'maxscore', 'maxscore-daat', 'exhaustive'] as const) {
+      for (const options of [{ topK: 5, strategy }, { topK: 50, strategy, k1: 1.3, b: 0.9 }]) {
+        const batch = index.searchBatch(queries, options);
+        expect(batch).toHaveLength(queries.length);
+        batch.forEach((result, position) => expect(result).toEqual(index.search(queries[position] as string, options)));
+      }
+    }
+    expect(index.searchBatch(queries)[0]?.hits.length).toBeGreaterThan(0);
+    expect(() => index.searchBatch('t1' as never)).toThrow(/"queries"/);
+  });
+});
+
 describe('createBm25Index: bad input', () => {
   it('an empty corpus gives no hits and no error', () => {
     const index = createBm25Index();
     expect(index.search('anything')).toMatchObject({ hits: [] });
     expect(index.statistics().documentCount).toBe(0);
   });
-  it('an empty query gives no hits and a warning', () => {
+  it('an empty query gives no hits and a no-searchable-terms problem', () => {
     const index = createBm25Index({ documents: [{ id: 'a', text: 'cats' }] });
     for (const query of ['', '   ', 'the of and']) {
       const result = index.search(query);
       expect(result.hits).toEqual([]);
-      expect(result.warnings).toEqual(['query has no searchable terms after analysis']);
+      expect(result.problems).toEqual([{ code: 'no-searchable-terms', message: 'query has no searchable terms after analysis' }]);
     }
+    expect(index.search('cats').problems).toEqual([]);
   });
   it('rejects duplicate ids (the whole batch) unless told to skip or replace', () => {
     const index = createBm25Index({ documents: [{ id: 'a', text: 'cats' }] });
@@ -277,7 +332,7 @@ describe('createBm25Index: bad input', () => {
     expect(index.hasDocument('b')).toBe(false);
     expect(() => createBm25Index({ documents: [{ id: 'x', text: '1' }, { id: 'x', text: '2' }] })).toThrow(InvalidArgumentError);
     const skipped = index.addDocuments([{ id: 'a', text: 'again' }, { id: 'c', text: 'cows' }], { onDuplicate: 'skip' });
-    expect(skipped).toMatchObject({ added: 1, problems: [{ index: 0, id: 'a', code: 'duplicate_id' }] });
+    expect(skipped).toMatchObject({ added: 1, problems: [{ index: 0, id: 'a', code: 'duplicate-id' }] });
     index.addDocument({ id: 'a', text: 'dogs' }, { onDuplicate: 'replace' });
     expect(index.search('dog').hits.map((hit) => hit.id)).toEqual(['a']);
   });

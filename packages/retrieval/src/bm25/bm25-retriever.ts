@@ -1,6 +1,6 @@
-import type { Document, Evidence, RetrieveRequest, RetrieveResult, Retriever } from '@factkit/core';
+import type { Document, Evidence, ItemProblem, RetrieveRequest, RetrieveResult, Retriever } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
-import { type Bm25Index, type Bm25IndexOptions, type Bm25Strategy, createBm25Index } from './bm25-index.js';
+import { type Bm25Index, type Bm25IndexOptions, type Bm25SearchOptions, type Bm25Strategy, createBm25Index } from './bm25-index.js';
 import { readWeightedTerms } from './weighted-terms.js';
 
 export interface Bm25RetrieverOptions extends Bm25IndexOptions {
@@ -15,8 +15,9 @@ export interface Bm25Retriever extends Retriever {
 
 /**
  * Creates a BM25 `Retriever` from documents (indexed here) or an existing index.
- * Understands weighted queries: `query.metadata.weightedTerms` (see `withWeightedTerms`, RM3).
- * An empty corpus or a query without searchable terms gives no evidence and a warning.
+ * Understands weighted queries: when `query.weightedTerms` is present (RM3 writes it), those analysed index terms are
+ * scored at their weights (Σ weight × BM25(term)) instead of analysing `query.text`.
+ * An empty corpus or a query without searchable terms gives no evidence and a problem (`empty-index`, `no-searchable-terms`).
  * @throws InvalidArgumentError for duplicate or malformed documents and bad options.
  * @example const retriever = createBm25Retriever(documents); await retriever.retrieve({ query: { text: 'cats' }, topK: 5 })
  */
@@ -27,6 +28,12 @@ export function createBm25Retriever(source: readonly Document[] | Bm25Index, opt
   else if (typeof source === 'object' && source !== null && typeof (source as Bm25Index).search === 'function') index = source as Bm25Index;
   else throw new InvalidArgumentError({ where: 'createBm25Retriever', argument: 'source', message: 'must be an array of documents or a Bm25Index' });
   const { k1, b, variant } = index.parameters;
+  const searchOne = (query: RetrieveRequest['query'], searchOptions: Bm25SearchOptions, where: string) => {
+    if (typeof query !== 'object' || query === null) throw new InvalidArgumentError({ where, argument: 'query', message: 'must be a Query object' });
+    const weighted = readWeightedTerms(query, where);
+    if (!weighted && typeof query.text !== 'string') throw new InvalidArgumentError({ where, argument: 'query.text', message: 'must be a string' });
+    return index.search(weighted ? { terms: weighted } : query.text, { strategy, ...searchOptions });
+  };
   return {
     id: variant === 'lucene' ? `bm25(k1=${k1},b=${b})` : `bm25-${variant}(k1=${k1},b=${b})`,
     index,
@@ -35,9 +42,7 @@ export function createBm25Retriever(source: readonly Document[] | Bm25Index, opt
       request?.abortSignal?.throwIfAborted();
       if (typeof request !== 'object' || request === null || typeof request.query !== 'object' || request.query === null) throw new InvalidArgumentError({ where, argument: 'request.query', message: 'must be a Query object' });
       const { query, topK = 10 } = request;
-      const weighted = readWeightedTerms(query, where);
-      if (!weighted && typeof query.text !== 'string') throw new InvalidArgumentError({ where, argument: 'query.text', message: 'must be a string' });
-      const result = index.search(weighted ? { terms: weighted } : query.text, { topK, strategy });
+      const result = searchOne(query, { topK }, where);
       request.abortSignal?.throwIfAborted();
       const evidence: Evidence[] = result.hits.map((hit) => {
         const document = index.getDocument(hit.id);
@@ -50,9 +55,9 @@ export function createBm25Retriever(source: readonly Document[] | Bm25Index, opt
           metadata: { normalizedScore: hit.normalizedScore, ...(document?.metadata ? { document: document.metadata } : {}) },
         };
       });
-      const warnings = [...result.warnings];
-      if (index.documentCount === 0) warnings.push('the index is empty');
-      return warnings.length > 0 ? { evidence, warnings } : { evidence };
+      const problems: ItemProblem[] = [...result.problems];
+      if (index.documentCount === 0) problems.push({ code: 'empty-index', message: 'the index is empty' });
+      return problems.length > 0 ? { evidence, problems } : { evidence };
     },
   };
 }

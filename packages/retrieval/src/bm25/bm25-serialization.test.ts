@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
 import { createChineseAnalyzer } from '../analysis/analyzer.js';
 import { createBm25Index } from './bm25-index.js';
-import { computeCrc32, deserializeBm25Index, exportBm25IndexJson, importBm25IndexJson, serializeBm25Index } from './bm25-serialization.js';
+import { computeCrc32 } from '../internal/crc32.js';
+import { deserializeBm25Index, exportBm25IndexJson, importBm25IndexJson, serializeBm25Index } from './bm25-serialization.js';
 
 const documents = [
   { id: 'a', title: 'Cell biology', text: 'Cells divide by mitosis; the cell cycle is regulated.' },

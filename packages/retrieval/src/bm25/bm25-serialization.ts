@@ -2,30 +2,16 @@ import type { Document } from '@factkit/core';
 import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
 import { type Analyzer, createChineseAnalyzer, createEnglishAnalyzer } from '../analysis/analyzer.js';
 import type { Bm25Parameters } from './bm25-scoring.js';
-import { type Bm25Index, type CompactedField, createBm25Index } from './bm25-index.js';
+import { type Bm25Index, createBm25Index } from './bm25-index.js';
+import { getIndexState } from './index-state.js';
+import type { CompactedField } from './postings-store.js';
+import { computeCrc32 } from '../internal/crc32.js';
 import type { TfArray } from './search-kernel.js';
 
 /** First 8 bytes of a saved index: `FKBM25` + CR LF (catches text-mode transfer damage). */
 export const BM25_INDEX_MAGIC: Uint8Array = new Uint8Array([0x46, 0x4b, 0x42, 0x4d, 0x32, 0x35, 0x0d, 0x0a]);
 /** Binary format version written by {@link serializeBm25Index}. */
 export const BM25_INDEX_FORMAT_VERSION = 1;
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/** CRC-32 (IEEE 802.3, as zlib/gzip). */
-export function computeCrc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (let index = 0; index < bytes.length; index++) crc = (CRC_TABLE[(crc ^ (bytes[index] as number)) & 0xff] as number) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 interface SectionEntry {
   name: string;
@@ -61,7 +47,7 @@ const align8 = (value: number): number => (value + 7) & ~7;
  */
 export function serializeBm25Index(index: Bm25Index): Uint8Array {
   if (!littleEndian) throw new InvalidArgumentError({ where: 'serializeBm25Index', argument: 'index', message: 'can only be serialized on little-endian platforms' });
-  const { terms, ids, fields, documents } = index.internals;
+  const { terms, ids, fields, documents } = getIndexState(index, 'serializeBm25Index');
   const encoder = new TextEncoder();
   const payloads: { name: string; kind: SectionEntry['kind']; bytes: Uint8Array }[] = [];
   const json = (name: string, value: unknown): void => {
@@ -244,7 +230,7 @@ export function deserializeBm25Index(bytes: Uint8Array, options: DeserializeBm25
     lengthEncoding: header.parameters.lengthEncoding,
     storeDocuments: header.storeDocuments,
   });
-  index.internals.restore({ terms, ids, fields, ...(documents ? { documents: documents.map((document) => document ?? undefined) } : {}) });
+  getIndexState(index, 'deserializeBm25Index').restore({ terms, ids, fields, ...(documents ? { documents: documents.map((document) => document ?? undefined) } : {}) });
   return index;
 }
 
@@ -268,7 +254,7 @@ export interface Bm25IndexJson {
 
 /** Exports an index as plain JSON (see {@link Bm25IndexJson}). */
 export function exportBm25IndexJson(index: Bm25Index): Bm25IndexJson {
-  const { terms, ids, fields, documents } = index.internals;
+  const { terms, ids, fields, documents } = getIndexState(index, 'exportBm25IndexJson');
   return {
     format: 'factkit-bm25-json',
     version: 1,
@@ -346,6 +332,6 @@ export function importBm25IndexJson(json: Bm25IndexJson, options: DeserializeBm2
     lengthEncoding: json.parameters.lengthEncoding,
     storeDocuments: json.documents !== undefined,
   });
-  index.internals.restore({ terms, ids: [...json.ids], fields, ...(json.documents ? { documents: json.documents.map((document) => document ?? undefined) } : {}) });
+  getIndexState(index, 'deserializeBm25Index').restore({ terms, ids: [...json.ids], fields, ...(json.documents ? { documents: json.documents.map((document) => document ?? undefined) } : {}) });
   return index;
 }

@@ -3,7 +3,9 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { InvalidArgumentError } from '@factkit/core';
-import { BM25_STRATEGIES, type Bm25Hit, type Bm25Index, type Bm25Query, type Bm25SearchOptions, type Bm25SearchResult, type PreparedQuery } from './bm25-index.js';
+import { BM25_STRATEGIES, type Bm25Hit, type Bm25Index, type Bm25Query, type Bm25SearchOptions, type Bm25SearchResult } from './bm25-index.js';
+import { getIndexState } from './index-state.js';
+import type { PreparedQuery } from './query-preparation.js';
 import { type WorkerRequest, type WorkerResponse, packLists } from './bm25-search-worker.js';
 
 export interface Bm25WorkerPoolOptions {
@@ -38,6 +40,7 @@ function resolveWorkerUrl(): URL {
  */
 export async function createBm25WorkerPool(index: Bm25Index, options: Bm25WorkerPoolOptions = {}): Promise<Bm25WorkerPool> {
   const { threads = availableParallelism(), workerUrl = resolveWorkerUrl() } = options;
+  const state = getIndexState(index, 'createBm25WorkerPool');
   if (!Number.isInteger(threads) || threads < 1) throw new InvalidArgumentError({ where: 'createBm25WorkerPool', argument: 'threads', message: `must be a positive integer (got ${String(threads)})` });
   const { Worker: WorkerClass } = await import('node:worker_threads');
   const workers: Worker[] = Array.from({ length: threads }, () => new WorkerClass(workerUrl));
@@ -84,7 +87,7 @@ export async function createBm25WorkerPool(index: Bm25Index, options: Bm25Worker
         if (chunkIndex >= chunkCount) return undefined;
         const from = chunkIndex * chunk;
         const to = Math.min(queries.length, from + chunk);
-        for (let position = from; position < to; position++) prepared[position] = index.internals.prepare(queries[position] as string | Bm25Query, rest);
+        for (let position = from; position < to; position++) prepared[position] = state.prepare(queries[position] as string | Bm25Query, rest);
         const first = prepared[from] as PreparedQuery;
         const packed = packLists(prepared.slice(from, to).map((item) => item.lists));
         return { chunkIndex, request: { id: nextId++, kernelFields: first.kernelFields, documentCount: first.documentCount, strategy, topK, parameters: first.kernelParameters, packed, queryCount: to - from } };
@@ -102,7 +105,7 @@ export async function createBm25WorkerPool(index: Bm25Index, options: Bm25Worker
       // Every thread gets its first chunk before any thread's second one is prepared.
       const firsts = workers.map(() => take());
       await Promise.all(workers.map((worker, position) => drive(worker, firsts[position])));
-      const ids = index.internals.ids;
+      const ids = state.ids;
       abortSignal?.throwIfAborted();
       const out: Bm25SearchResult[] = [];
       for (const piece of pieces) {
@@ -118,7 +121,7 @@ export async function createBm25WorkerPool(index: Bm25Index, options: Bm25Worker
             hits.push({ id: ids[docs[read] as number] as string, score, normalizedScore: item.maxPossibleScore > 0 ? Math.min(1, score / item.maxPossibleScore) : 0, rank: rank + 1 });
             read++;
           }
-          out.push({ hits, warnings: item.warnings, scoredPostings: (piece.scoredPostings as Float64Array)[query] as number });
+          out.push({ hits, problems: item.problems, scoredPostings: (piece.scoredPostings as Float64Array)[query] as number });
         }
       }
       return out;

@@ -87,10 +87,10 @@ describe('createDenseRetriever', () => {
     });
     expect(result.indexed).toBe(2);
     expect(result.problems.map((problem) => [problem.index, problem.code])).toEqual([
-      [1, 'duplicate_id'],
-      [2, 'empty_text'],
-      [3, 'embedding_failed'],
-      [4, 'bad_embedding'],
+      [1, 'duplicate-id'],
+      [2, 'empty-text'],
+      [3, 'embedding-failed'],
+      [4, 'bad-embedding'],
     ]);
     expect(progress).toEqual([1, 2, 3, 4]);
     expect(await retriever.store.count()).toBe(2);
@@ -102,7 +102,7 @@ describe('createDenseRetriever', () => {
     await retriever.index({ documents });
     const empty = await retriever.retrieve({ query: { text: '  ' } });
     expect(empty.evidence).toEqual([]);
-    expect(empty.warnings?.[0]).toMatch(/empty query/);
+    expect(empty.problems).toEqual([{ code: 'empty-query', message: expect.stringMatching(/empty query/) }]);
   });
 
   it('rejects a store of the wrong dimension, a malformed query vector and a bad topK', async () => {

@@ -52,7 +52,7 @@ function defaultDocumentText(document: Document): string {
  * Creates a dense retriever over any core Embedder and VectorStore. `retrieve` embeds `query.text` (kind 'query'), or
  * uses `query.vector` when given (HyDE passes a precomputed mean vector). Document text and title are kept in the
  * store's metadata, so a persistent store (pgvector, Qdrant) can be searched again without re-indexing.
- * An empty query (no text, no vector) or an empty store gives no evidence, with a warning for the empty query.
+ * An empty query (no text, no vector) or an empty store gives no evidence, with an `empty-query` problem for the empty query.
  * @throws InvalidArgumentError when the store's dimensions differ from the embedder's, or `query.vector` is malformed.
  * @example
  * const retriever = createDenseRetriever({ embedder: createMockEmbedder() });
@@ -85,17 +85,17 @@ export function createDenseRetriever(options: DenseRetrieverOptions): DenseRetri
       const accepted: { index: number; document: Document; text: string }[] = [];
       documents.forEach((document, index) => {
         if (typeof document?.id !== 'string' || document.id.length === 0) {
-          problems.push({ index, code: 'invalid_document', message: 'document id must be a non-empty string' });
+          problems.push({ index, code: 'invalid-document', message: 'document id must be a non-empty string' });
           return;
         }
         if (seen.has(document.id)) {
-          problems.push({ index, id: document.id, code: 'duplicate_id', message: `duplicate document id "${document.id}"; the first one is kept` });
+          problems.push({ index, id: document.id, code: 'duplicate-id', message: `duplicate document id "${document.id}"; the first one is kept` });
           return;
         }
         seen.add(document.id);
         const text = typeof document.text === 'string' ? documentText(document) : '';
         if (text.trim().length === 0) {
-          problems.push({ index, id: document.id, code: 'empty_text', message: 'document has no text to embed' });
+          problems.push({ index, id: document.id, code: 'empty-text', message: 'document has no text to embed' });
           return;
         }
         accepted.push({ index, document, text });
@@ -112,7 +112,7 @@ export function createDenseRetriever(options: DenseRetrieverOptions): DenseRetri
         } catch (error) {
           if (isAbortReason(error, abortSignal)) throw error;
           const message = error instanceof Error ? error.message : String(error);
-          for (const item of batch) problems.push({ index: item.index, id: item.document.id, code: 'embedding_failed', message });
+          for (const item of batch) problems.push({ index: item.index, id: item.document.id, code: 'embedding-failed', message });
           completed += batch.length;
           onProgress?.({ completed, total: accepted.length });
           continue;
@@ -122,7 +122,7 @@ export function createDenseRetriever(options: DenseRetrieverOptions): DenseRetri
           const item = batch[i] as (typeof batch)[number];
           const vector = embeddings[i];
           if (!isWellFormed(vector)) {
-            problems.push({ index: item.index, id: item.document.id, code: 'bad_embedding', message: `embedding is not ${embedder.dimensions} finite numbers` });
+            problems.push({ index: item.index, id: item.document.id, code: 'bad-embedding', message: `embedding is not ${embedder.dimensions} finite numbers` });
             continue;
           }
           const { document } = item;
@@ -154,7 +154,7 @@ export function createDenseRetriever(options: DenseRetrieverOptions): DenseRetri
         }
       } else {
         const text = typeof query?.text === 'string' ? query.text : '';
-        if (text.trim().length === 0) return { evidence: [], warnings: ['empty query: no text and no vector, so nothing was retrieved'] };
+        if (text.trim().length === 0) return { evidence: [], problems: [{ code: 'empty-query', message: 'empty query: no text and no vector, so nothing was retrieved' }] };
         const { embeddings } = await embedder.embed({ texts: [text], kind: 'query', ...(abortSignal ? { abortSignal } : {}) });
         vector = embeddings[0];
         if (!isWellFormed(vector)) {

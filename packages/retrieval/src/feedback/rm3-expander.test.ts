@@ -46,11 +46,16 @@ describe('RM3', () => {
     // (filterTerms off: in a 4-document corpus every term is in > 10% of documents)
     const expanded = await expander.expand({ query: { id: 'q', text: 'apple' } });
     expect(expanded.original).toEqual({ id: 'q', text: 'apple' });
-    expect(expanded.provenance.method).toBe('rm3');
+    expect(expanded.provenance).toMatchObject({ method: 'rm3' });
     expect(expanded.text.startsWith('apple ')).toBe(true);
+    // The interpolated model travels in the typed channel; nothing generated, no "term:weight" text anywhere.
+    const model = computeRm3Model(index, { text: 'apple' }, { fbDocs: 2, fbTerms: 3, filterTerms: false });
+    expect(expanded.weightedTerms).toEqual(model.terms);
+    expect(expanded.generations).toEqual([]);
+    expect(expanded.metadata).toEqual({ feedbackDocumentIds: ['d1', 'd2'] });
+    expect(JSON.stringify(expanded)).not.toMatch(/[a-z]:\d\.\d{4}/);
     const { evidence } = await createBm25Retriever(index).retrieve({ query: expanded, topK: 4 });
-    const weighted = expanded.metadata?.weightedTerms as { term: string; weight: number }[];
-    expect(evidence.map((item) => [item.documentId, item.score])).toEqual(index.search({ terms: weighted }, { topK: 4 }).hits.map((hit) => [hit.id, hit.score]));
+    expect(evidence.map((item) => [item.documentId, item.score])).toEqual(index.search({ terms: model.terms }, { topK: 4 }).hits.map((hit) => [hit.id, hit.score]));
     // Only the feedback documents share terms with the expanded query.
     expect(evidence.map((item) => item.documentId).sort()).toEqual(['d1', 'd2']);
   });

@@ -1,7 +1,7 @@
 import type { ExpandRequest, ExpandedQuery, Query, QueryExpander } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import type { Bm25Index, Bm25WeightedTerm } from '../bm25/bm25-index.js';
-import { WEIGHTED_TERMS_METADATA_KEY, readWeightedTerms } from '../bm25/weighted-terms.js';
+import { readWeightedTerms } from '../bm25/weighted-terms.js';
 
 export interface Rm3ExpanderOptions {
   readonly index: Bm25Index;
@@ -73,8 +73,10 @@ export function computeRm3Model(index: Bm25Index, query: Query, options: Omit<Rm
 
 /**
  * RM3 pseudo-relevance feedback as a core `QueryExpander` (the LLM-free counterpart of HyDE/Query2doc).
- * The expanded query carries `metadata.weightedTerms`, which `createBm25Retriever` scores directly; its
- * `text` is the original text plus the expansion terms, for retrievers that only read text.
+ * The expanded query carries the interpolated query in the typed channel `weightedTerms` (original terms included,
+ * at their interpolated weights), which `createBm25Retriever` scores instead of analysing `text`; its `text` is the
+ * original text plus the expansion terms, for retrievers that only read text. RM3 generates no text, so
+ * `generations` is empty; the feedback document ids are in `metadata.feedbackDocumentIds`.
  * @example const expander = createRm3Expander({ index }); const expanded = await expander.expand({ query: { text: 'cats' } })
  */
 export function createRm3Expander(options: Rm3ExpanderOptions): QueryExpander {
@@ -96,9 +98,10 @@ export function createRm3Expander(options: Rm3ExpanderOptions): QueryExpander {
       return {
         ...query,
         text: expansion.length > 0 ? `${query.text} ${expansion.join(' ')}` : query.text,
-        metadata: { ...query.metadata, [WEIGHTED_TERMS_METADATA_KEY]: model.terms, feedbackDocumentIds: model.feedbackDocumentIds },
+        weightedTerms: model.terms,
+        metadata: { ...query.metadata, feedbackDocumentIds: model.feedbackDocumentIds },
         original: query,
-        generations: [model.relevanceModel.map((entry) => `${entry.term}:${entry.weight.toFixed(4)}`).join(' ')],
+        generations: [],
         provenance: { method: 'rm3', createdAt: new Date().toISOString() },
       };
     },

@@ -47,7 +47,7 @@ describe('createRocchioExpander', () => {
     expect(expanded.text).toBe('query');
     expect(expanded.id).toBe('q1');
     expect(expanded.original).toEqual({ id: 'q1', text: 'query' });
-    expect(expanded.provenance.method).toBe('rocchio');
+    expect(expanded.provenance).toMatchObject({ method: 'rocchio' });
     expect(expanded.metadata?.['rocchio']).toMatchObject({ feedbackDocumentIds: ['near', 'close'], nonRelevantDocumentIds: ['mid'] });
     // vectors came from the store: only the query was embedded during expand
     expect(embedder.calls.at(-1)).toEqual(['query']);
@@ -85,7 +85,7 @@ describe('createRocchioExpander', () => {
     const empty = createDenseRetriever({ embedder });
     const expanded = await createRocchioExpander({ embedder, retriever: empty }).expand({ query: { text: 'query' } });
     expect(Array.from(expanded.vector!)).toEqual([1, 0, 0]);
-    expect(expanded.problems?.[0]?.code).toBe('no_feedback_documents');
+    expect(expanded.problems?.[0]?.code).toBe('no-feedback-documents');
     const argumentOf = (run: () => unknown) => {
       try {
         run();

@@ -88,7 +88,7 @@ export function createRocchioExpander(options: RocchioExpanderOptions): QueryExp
         missing.forEach((item, index) => {
           const vector = embeddings[index];
           if (isWellFormed(vector)) vectors.set(item.id, vector);
-          else problems.push({ id: item.id, code: 'bad_embedding', message: 'feedback document embedding is malformed; document skipped' });
+          else problems.push({ id: item.id, code: 'bad-embedding', message: 'feedback document embedding is malformed; document skipped' });
         });
       }
       const mean = (items: typeof evidence) => {
@@ -105,7 +105,7 @@ export function createRocchioExpander(options: RocchioExpanderOptions): QueryExp
       };
       const positive = mean(relevant);
       const negative = mean(nonRelevant);
-      if (positive.count === 0) problems.push({ code: 'no_feedback_documents', message: 'the retriever returned no usable feedback documents; the vector is alpha × query' });
+      if (positive.count === 0) problems.push({ code: 'no-feedback-documents', message: 'the retriever returned no usable feedback documents; the vector is alpha × query' });
       const vector = new Float32Array(dimensions);
       for (let i = 0; i < dimensions; i += 1) {
         vector[i] = alpha * (queryVector[i] as number) + beta * (positive.sum[i] as number) - gamma * (negative.sum[i] as number);

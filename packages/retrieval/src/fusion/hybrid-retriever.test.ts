@@ -21,7 +21,7 @@ function fixed(id: string, ranking: [string, number][]): Retriever & { asked: nu
       abortSignal?.throwIfAborted();
       asked.push(topK);
       const evidence: Evidence[] = ranking.slice(0, topK).map(([documentId, score], index) => ({ documentId, text: `${id}:${documentId}`, score, rank: index + 1 }));
-      return { evidence, warnings: [`${id} warned`] };
+      return { evidence, problems: [{ code: 'test-note', message: `${id} warned` }] };
     },
   };
 }
@@ -42,7 +42,7 @@ describe('createHybridRetriever', () => {
     const dense = fixed('dense', [['c', 0.9], ['a', 0.5], ['d', 0.1]]);
     const hybrid = createHybridRetriever({ retrievers: [lexical, dense], candidateDepth: 50 });
     expect(hybrid.id).toBe('hybrid(lexical+dense)');
-    const { evidence, warnings } = await hybrid.retrieve({ query: { text: 'q' }, topK: 3 });
+    const { evidence, problems } = await hybrid.retrieve({ query: { text: 'q' }, topK: 3 });
     expect(evidence.map((item) => [item.documentId, item.text, item.rank])).toEqual([
       ['a', 'lexical:a', 1],
       ['c', 'lexical:c', 2],
@@ -50,7 +50,10 @@ describe('createHybridRetriever', () => {
     ]);
     expect(evidence[0]!.score).toBeCloseTo(1 / 61 + 1 / 62, 15);
     expect(lexical.asked).toEqual([50]);
-    expect(warnings).toEqual(['lexical: lexical warned', 'dense: dense warned']);
+    expect(problems).toEqual([
+      { index: 0, code: 'test-note', message: 'lexical: lexical warned' },
+      { index: 1, code: 'test-note', message: 'dense: dense warned' },
+    ]);
   });
 
   it('applies weighted min-max fusion', async () => {
@@ -65,7 +68,7 @@ describe('createHybridRetriever', () => {
     ]);
   });
 
-  it('turns one failing retriever into a warning, and throws when all fail', async () => {
+  it('turns one failing retriever into a retriever-failed problem, and throws when all fail', async () => {
     const broken: Retriever = {
       id: 'broken',
       async retrieve() {
@@ -75,8 +78,20 @@ describe('createHybridRetriever', () => {
     const hybrid = createHybridRetriever({ retrievers: [broken, fixed('ok', [['a', 1]])] });
     const result = await hybrid.retrieve({ query: { text: 'q' } });
     expect(result.evidence.map((item) => item.documentId)).toEqual(['a']);
-    expect(result.warnings).toContain('broken failed: index offline');
+    expect(result.problems).toContainEqual({ index: 0, code: 'retriever-failed', message: 'broken failed: index offline' });
     await expect(createHybridRetriever({ retrievers: [broken] }).retrieve({ query: { text: 'q' } })).rejects.toThrow('index offline');
+  });
+
+  it('turns a third-party retriever\'s deprecated warnings into retriever-warning problems', async () => {
+    const legacy: Retriever = {
+      id: 'legacy',
+      async retrieve() {
+        return { evidence: [{ documentId: 'z', text: 'z', score: 1, rank: 1 }], warnings: ['index is stale'] };
+      },
+    };
+    const result = await createHybridRetriever({ retrievers: [fixed('ok', [['a', 1]]), legacy] }).retrieve({ query: { text: 'q' } });
+    expect(result.problems).toContainEqual({ index: 1, code: 'retriever-warning', message: 'legacy: index is stale' });
+    expect(result.evidence.map((item) => item.documentId).sort()).toEqual(['a', 'z']);
   });
 
   it('validates its options', () => {

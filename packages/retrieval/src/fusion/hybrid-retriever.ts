@@ -1,4 +1,5 @@
-import { InvalidArgumentError, isAbortReason, type Evidence, type Retriever, type RetrieveResult } from '@factkit/core';
+import { InvalidArgumentError, type Retriever } from '@factkit/core';
+import { collectSearches, fuseEvidenceLists } from './fuse-evidence.js';
 import { fuseScores, type FusionOptions } from './fuse-scores.js';
 
 export interface HybridRetrieverOptions {
@@ -15,7 +16,8 @@ export interface HybridRetrieverOptions {
 /**
  * Creates a Retriever that queries several retrievers concurrently and fuses their rankings with `fuseScores`.
  * Evidence text and title come from the first retriever that returned the document. If a retriever fails (other than
- * by abort), its error becomes a warning and the others are fused; if all fail, the first error is thrown.
+ * by abort), its error becomes a `retriever-failed` problem and the others are fused; if all fail, the first error is
+ * thrown. Each retriever's own problems are passed on, prefixed with its id (`index` = its position).
  * @throws InvalidArgumentError for an empty `retrievers` list, bad fusion options or `candidateDepth`.
  * @example
  * const hybrid = createHybridRetriever({ retrievers: [bm25, dense], fusion: { method: 'rrf' } });
@@ -40,36 +42,13 @@ export function createHybridRetriever(options: HybridRetrieverOptions): Retrieve
       const depth = Math.max(topK, candidateDepth);
       const settled = await Promise.allSettled(retrievers.map((retriever) => retriever.retrieve({ query, topK: depth, ...(abortSignal ? { abortSignal } : {}) })));
       abortSignal?.throwIfAborted();
-      const warnings: string[] = [];
-      const results: RetrieveResult[] = [];
-      let firstError: unknown;
-      settled.forEach((outcome, index) => {
-        const retrieverId = (retrievers[index] as Retriever).id;
-        if (outcome.status === 'fulfilled') {
-          results.push(outcome.value);
-          for (const warning of outcome.value.warnings ?? []) warnings.push(`${retrieverId}: ${warning}`);
-        } else {
-          if (isAbortReason(outcome.reason, abortSignal)) throw outcome.reason;
-          firstError ??= outcome.reason;
-          results.push({ evidence: [] });
-          warnings.push(`${retrieverId} failed: ${outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason)}`);
-        }
-      });
-      if (firstError !== undefined && settled.every((outcome) => outcome.status === 'rejected')) throw firstError;
-      const firstEvidence = new Map<string, Evidence>();
-      for (const result of results) for (const item of result.evidence) if (!firstEvidence.has(item.documentId)) firstEvidence.set(item.documentId, item);
-      // A retriever may (wrongly) return one document twice; keep its best score so fusion sees one entry.
-      const lists = results.map((result) => {
-        const best = new Map<string, number>();
-        for (const item of result.evidence) best.set(item.documentId, Math.max(best.get(item.documentId) ?? -Infinity, item.score));
-        return [...best].map(([documentId, score]) => ({ id: documentId, score }));
-      });
-      const fused = fuseScores(lists, fusion).slice(0, topK);
-      const evidence: Evidence[] = fused.map((item, index) => {
-        const source = firstEvidence.get(item.id) as Evidence;
-        return { ...source, score: item.score, rank: index + 1 };
-      });
-      return warnings.length > 0 ? { evidence, warnings } : { evidence };
+      const { results, problems } = collectSearches(
+        settled.map((outcome, index) => ({ label: (retrievers[index] as Retriever).id, outcome })),
+        'retriever-failed',
+        abortSignal,
+      );
+      const evidence = fuseEvidenceLists(results, fusion, topK);
+      return problems.length > 0 ? { evidence, problems } : { evidence };
     },
   };
 }

@@ -126,20 +126,20 @@ export async function loadBeirDataset(folder: string, options: BeirReadOptions &
   for (const queryId of Object.keys(qrels)) {
     const query = allQueries.get(queryId);
     if (query) queries.push(query);
-    else problems.push({ id: queryId, code: 'unknown_query', message: `qrels query "${queryId}" has no text in ${queriesPath}; skipped` });
+    else problems.push({ id: queryId, code: 'unknown-query', message: `qrels query "${queryId}" has no text in ${queriesPath}; skipped` });
   }
   return { corpusPath, queries, qrels, problems };
 }
 
 /**
  * Qrels entries naming documents the corpus does not contain, as problems. trec_eval still counts them as
- * relevant (so recall can never reach 1 for that query); the eval command prints them as warnings.
+ * relevant (so recall can never reach 1 for that query); `factkit eval` (@factkit/cli) prints them as warnings.
  */
 export function findUnknownQrelsDocuments(qrels: Qrels, hasDocument: (id: string) => boolean): ItemProblem[] {
   const problems: ItemProblem[] = [];
   for (const [queryId, judgements] of Object.entries(qrels)) {
     for (const documentId of Object.keys(judgements)) {
-      if (!hasDocument(documentId)) problems.push({ id: queryId, code: 'unknown_document', message: `qrels of query "${queryId}" name document "${documentId}", which is not in the corpus` });
+      if (!hasDocument(documentId)) problems.push({ id: queryId, code: 'unknown-document', message: `qrels of query "${queryId}" name document "${documentId}", which is not in the corpus` });
     }
   }
   return problems;

@@ -1,6 +1,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { CorruptDataError, InvalidArgumentError, type ItemProblem } from '@factkit/core';
 import { type Bm25Index, type Bm25IndexOptions, createBm25Index } from '../bm25/bm25-index.js';
+import { getIndexState } from '../bm25/index-state.js';
 import { type DeserializeBm25IndexOptions, deserializeBm25Index, serializeBm25Index } from '../bm25/bm25-serialization.js';
 import { streamBeirCorpus } from './beir.js';
 
@@ -53,6 +54,6 @@ export async function buildBm25IndexFromJsonl(path: string, options: BuildBm25In
     count++;
     if (onProgress && count % progressEvery === 0) onProgress({ documents: count });
   }
-  index.internals.compact();
+  getIndexState(index, 'buildBm25IndexFromJsonl').compact();
   return { index, problems };
 }

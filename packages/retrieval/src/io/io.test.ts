@@ -8,7 +8,6 @@ import { createBm25Index } from '../bm25/bm25-index.js';
 import { findUnknownQrelsDocuments, loadBeirDataset, parseBeirQrels, streamBeirCorpus } from './beir.js';
 import { buildBm25IndexFromJsonl, loadBm25Index, saveBm25Index } from './bm25-files.js';
 import { readJsonLines } from './json-lines.js';
-import { readTrecRunFile, writeTrecRunFile } from './trec-run-files.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'factkit-bm25-io-'));
 const fixture = new URL('../../test/fixtures/tiny-beir/', import.meta.url).pathname;
@@ -51,7 +50,7 @@ describe('JSONL and BEIR loaders', () => {
     writeFileSync(duplicated, '{"_id": "a", "text": "x"}\n{"_id": "a", "text": "y"}\n');
     await expect(buildBm25IndexFromJsonl(duplicated)).rejects.toThrow(/duplicate document id "a"/);
     const skipped = await buildBm25IndexFromJsonl(duplicated, { onDuplicate: 'skip' });
-    expect(skipped.problems).toMatchObject([{ code: 'duplicate_id', id: 'a', index: 1 }]);
+    expect(skipped.problems).toMatchObject([{ code: 'duplicate-id', id: 'a', index: 1 }]);
   });
   it('parses qrels and reports malformed lines', () => {
     expect(parseBeirQrels('query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0\n')).toEqual({ q1: { d1: 1, d2: 0 } });
@@ -61,9 +60,9 @@ describe('JSONL and BEIR loaders', () => {
   it('loads a BEIR folder: unknown query ids and unknown documents become problems', async () => {
     const dataset = await loadBeirDataset(fixture);
     expect(dataset.queries.map((query) => query.id)).toEqual(['q1', 'q2', 'q3']);
-    expect(dataset.problems).toMatchObject([{ id: 'q9', code: 'unknown_query' }]);
+    expect(dataset.problems).toMatchObject([{ id: 'q9', code: 'unknown-query' }]);
     const index = createBm25Index({ documents: [{ id: 'd1', text: 'x' }, { id: 'd2', text: 'x' }, { id: 'd3', text: 'x' }] });
-    expect(findUnknownQrelsDocuments(dataset.qrels, (id) => index.hasDocument(id))).toMatchObject([{ id: 'q3', code: 'unknown_document' }]);
+    expect(findUnknownQrelsDocuments(dataset.qrels, (id) => index.hasDocument(id))).toMatchObject([{ id: 'q3', code: 'unknown-document' }]);
     await expect(loadBeirDataset(directory)).rejects.toThrow(InvalidArgumentError);
   });
 });
@@ -79,11 +78,5 @@ describe('index and run files', () => {
     writeFileSync(path, bytes.subarray(0, bytes.length - 3));
     await expect(loadBm25Index(path)).rejects.toSatisfy((error: unknown) => CorruptDataError.isInstance(error) && (error as Error).message.startsWith(path));
     await expect(loadBm25Index(join(directory, 'missing.bm25'))).rejects.toThrow(InvalidArgumentError);
-  });
-  it('writes and reads TREC runs through @factkit/metrics', async () => {
-    const path = join(directory, 'run.trec');
-    await writeTrecRunFile(path, { q1: { d1: 2.5, d2: 1 } }, { runId: 'test' });
-    expect(readFileSync(path, 'utf8')).toBe('q1 Q0 d1 1 2.5 test\nq1 Q0 d2 2 1 test\n');
-    expect(await readTrecRunFile(path)).toEqual({ q1: { d1: 2.5, d2: 1 } });
   });
 });

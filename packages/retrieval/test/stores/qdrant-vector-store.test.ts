@@ -6,7 +6,7 @@ import { createQdrantVectorStore, QDRANT_ID_KEY, QDRANT_METADATA_KEY, toQdrantPo
 // Live contract tests need a Qdrant server: `docker run -p 6333:6333 qdrant/qdrant`, then QDRANT_URL=http://127.0.0.1:6333.
 const qdrantUrl = process.env['QDRANT_URL'];
 if (!qdrantUrl) {
-  process.stderr.write('[qdrant] QDRANT_URL is not set: skipping the Qdrant VectorStore contract tests (see docs/retrieval.md)\n');
+  process.stderr.write('[qdrant] QDRANT_URL is not set: skipping the LIVE Qdrant contract tests; the protocol tests against a scripted Qdrant REST server still run (see docs/retrieval.md)\n');
 }
 
 let collections = 0;

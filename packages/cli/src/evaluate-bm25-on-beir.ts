@@ -1,11 +1,7 @@
-import type { ItemProblem, Run } from '@factkit/core';
+import type { ItemProblem, QueryExpander, Run } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import { type EvaluateRunResult, evaluateRun } from '@factkit/metrics';
-import type { Bm25Index, Bm25IndexOptions } from '../bm25/bm25-index.js';
-import { createRm3Expander } from '../feedback/rm3-expander.js';
-import { readWeightedTerms } from '../bm25/weighted-terms.js';
-import { findUnknownQrelsDocuments, loadBeirDataset } from '../io/beir.js';
-import { buildBm25IndexFromJsonl } from '../io/bm25-files.js';
+import { type Bm25Index, type Bm25IndexOptions, buildBm25IndexFromJsonl, createBm25Retriever, createRm3Expander, findUnknownQrelsDocuments, loadBeirDataset } from '@factkit/retrieval';
 
 export interface EvaluateBm25OnBeirOptions extends Pick<Bm25IndexOptions, 'k1' | 'b' | 'variant' | 'fields' | 'analyzer' | 'lengthEncoding'> {
   /** qrels split (`qrels/<split>.tsv`). @default 'test' */
@@ -14,7 +10,7 @@ export interface EvaluateBm25OnBeirOptions extends Pick<Bm25IndexOptions, 'k1' |
   readonly hits?: number;
   /** trec_eval measure names. @default ['ndcg_cut_10', 'recall_100', 'recall_1000', 'map'] */
   readonly metrics?: readonly string[];
-  /** Rerun with RM3 (Anserini defaults unless given). */
+  /** Rerun with RM3 (Anserini defaults unless given). @default false */
   readonly rm3?: boolean | { fbDocs?: number; fbTerms?: number; originalQueryWeight?: number };
   /** Reuse an already-built index of the folder's corpus. */
   readonly index?: Bm25Index;
@@ -27,26 +23,28 @@ export interface EvaluateBm25OnBeirResult {
   readonly run: Run;
   readonly index: Bm25Index;
   readonly queryCount: number;
-  /** Judged queries without text, qrels naming unknown documents, corpus problems. */
+  /** Judged queries without text, qrels naming unknown documents, corpus problems, per-query retrieval problems. */
   readonly problems: ItemProblem[];
 }
 
 /**
- * Runs BM25 (optionally + RM3) over every judged query of a BEIR folder and scores the run with
- * @factkit/metrics (trec_eval semantics). What the `factkit-eval` command prints.
- * @throws InvalidArgumentError for a missing folder/file; CorruptDataError for malformed files.
+ * Runs BM25 (optionally + RM3) over every judged query of a BEIR folder through the public `Bm25Retriever` (and
+ * `createRm3Expander`) and scores the run with @factkit/metrics (trec_eval semantics). What `factkit eval` prints.
+ * @throws InvalidArgumentError for a missing folder/file or bad options; CorruptDataError for malformed files.
+ * @example const { evaluation } = await evaluateBm25OnBeir('datasets/scifact'); evaluation.aggregate.ndcg_cut_10
  */
 export async function evaluateBm25OnBeir(folder: string, options: EvaluateBm25OnBeirOptions = {}): Promise<EvaluateBm25OnBeirResult> {
   const { split = 'test', hits = 1000, metrics = ['ndcg_cut_10', 'recall_100', 'recall_1000', 'map'], rm3 = false, abortSignal, onProgress, index: givenIndex, ...indexOptions } = options;
   if (!Number.isInteger(hits) || hits < 1) throw new InvalidArgumentError({ where: 'evaluateBm25OnBeir', argument: 'hits', message: `must be a positive integer (got ${String(hits)})` });
-  const dataset = await loadBeirDataset(folder, { split, ...(abortSignal ? { abortSignal } : {}) });
+  const signal = abortSignal ? { abortSignal } : {};
+  const dataset = await loadBeirDataset(folder, { split, ...signal });
   const problems: ItemProblem[] = [...dataset.problems];
   let index = givenIndex;
   if (!index) {
     const built = await buildBm25IndexFromJsonl(dataset.corpusPath, {
       ...indexOptions,
       storeDocuments: false,
-      ...(abortSignal ? { abortSignal } : {}),
+      ...signal,
       ...(onProgress ? { onProgress: ({ documents }: { documents: number }) => onProgress({ stage: 'index', done: documents }) } : {}),
     });
     index = built.index;
@@ -54,15 +52,16 @@ export async function evaluateBm25OnBeir(folder: string, options: EvaluateBm25On
   }
   const target = index;
   problems.push(...findUnknownQrelsDocuments(dataset.qrels, (id) => target.hasDocument(id)));
-  const expander = rm3 ? createRm3Expander({ index, ...(typeof rm3 === 'object' ? rm3 : {}) }) : undefined;
+  const retriever = createBm25Retriever(index);
+  const expander: QueryExpander | undefined = rm3 ? createRm3Expander({ index, ...(typeof rm3 === 'object' ? rm3 : {}) }) : undefined;
   const run: Record<string, Record<string, number>> = {};
   let done = 0;
   for (const query of dataset.queries) {
     abortSignal?.throwIfAborted();
-    const expanded = expander ? await expander.expand({ query, ...(abortSignal ? { abortSignal } : {}) }) : query;
-    const weighted = readWeightedTerms(expanded, 'evaluateBm25OnBeir');
-    const result = index.search(weighted ? { terms: weighted } : expanded.text, { topK: hits });
-    run[query.id as string] = Object.fromEntries(result.hits.map((hit) => [hit.id, hit.score]));
+    const searched = expander ? await expander.expand({ query, ...signal }) : query;
+    const result = await retriever.retrieve({ query: searched, topK: hits, ...signal });
+    run[query.id as string] = Object.fromEntries(result.evidence.map((item) => [item.documentId, item.score]));
+    for (const problem of result.problems ?? []) problems.push({ ...problem, id: query.id as string, message: `query "${query.id as string}": ${problem.message}` });
     done++;
     if (onProgress && done % 100 === 0) onProgress({ stage: 'search', done, total: dataset.queries.length });
   }

@@ -1,0 +1,3 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({ entry: { index: 'src/index.ts', bin: 'src/bin.ts' }, format: ['esm'], dts: true, sourcemap: true, clean: true, target: 'es2022' });

@@ -1,0 +1,71 @@
+import { InvalidArgumentError } from '@factkit/core';
+import { type Analyzer, createEnglishAnalyzer } from '../analysis/analyzer.js';
+import { BM25_VARIANTS, type Bm25Parameters } from './bm25-scoring.js';
+import type { Bm25FieldWeights, Bm25IndexOptions, Bm25SearchOptions } from './bm25-index.js';
+
+/** Index options checked and defaulted once, at creation. */
+export interface ResolvedIndexOptions {
+  readonly analyzer: Analyzer;
+  readonly fieldNames: string[];
+  readonly fieldWeights: number[];
+  /** Title and text indexed as one field (`fields: 'flat'`). */
+  readonly flat: boolean;
+  readonly parameters: Bm25Parameters;
+  readonly storeDocuments: boolean;
+  readonly precomputeImpacts: 'auto' | boolean;
+}
+
+const WHERE = 'createBm25Index';
+
+export function validateParameters(where: string, k1: number, b: number, delta: number): void {
+  if (typeof k1 !== 'number' || !Number.isFinite(k1) || k1 < 0) throw new InvalidArgumentError({ where, argument: 'k1', message: `must be a finite number ≥ 0 (got ${String(k1)})` });
+  if (typeof b !== 'number' || !Number.isFinite(b) || b < 0 || b > 1) throw new InvalidArgumentError({ where, argument: 'b', message: `must be in [0, 1] (got ${String(b)})` });
+  if (typeof delta !== 'number' || !Number.isFinite(delta) || delta < 0) throw new InvalidArgumentError({ where, argument: 'delta', message: `must be a finite number ≥ 0 (got ${String(delta)})` });
+}
+
+function resolveFields(fields: Bm25FieldWeights): { names: string[]; weights: number[] } {
+  if (fields === 'flat') return { names: ['contents'], weights: [1] };
+  if (typeof fields !== 'object' || fields === null) throw new InvalidArgumentError({ where: WHERE, argument: 'fields', message: `must be 'flat' or { title?, text? } weights (got ${String(fields)})` });
+  const names: string[] = [];
+  const weights: number[] = [];
+  for (const name of Object.keys(fields)) {
+    if (name !== 'title' && name !== 'text') throw new InvalidArgumentError({ where: WHERE, argument: 'fields', message: `has unknown field "${name}" (known: title, text)` });
+    const weight = fields[name];
+    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0) throw new InvalidArgumentError({ where: WHERE, argument: `fields.${name}`, message: `must be a finite number > 0 (got ${String(weight)})` });
+    names.push(name);
+    weights.push(weight);
+  }
+  if (names.length === 0) throw new InvalidArgumentError({ where: WHERE, argument: 'fields', message: 'must name at least one field' });
+  return { names, weights };
+}
+
+/**
+ * Checks and defaults {@link Bm25IndexOptions}.
+ * @throws InvalidArgumentError for out-of-range k1, b, delta, unknown variants, length encodings or fields, or a non-analyzer.
+ */
+export function resolveIndexOptions(options: Bm25IndexOptions): ResolvedIndexOptions {
+  const { analyzer = createEnglishAnalyzer(), fields = 'flat', variant = 'lucene', storeDocuments = true, precomputeImpacts = 'auto' } = options;
+  if (!BM25_VARIANTS.includes(variant)) throw new InvalidArgumentError({ where: WHERE, argument: 'variant', message: `must be one of ${BM25_VARIANTS.join(', ')} (got ${String(variant)})` });
+  const { k1 = 0.9, b = 0.4, delta = variant === 'bm25l' ? 0.5 : 1 } = options;
+  const lengthEncoding = options.lengthEncoding ?? (variant === 'lucene' ? 'lucene' : 'exact');
+  if (lengthEncoding !== 'lucene' && lengthEncoding !== 'exact') throw new InvalidArgumentError({ where: WHERE, argument: 'lengthEncoding', message: `must be 'lucene' or 'exact' (got ${String(lengthEncoding)})` });
+  validateParameters(WHERE, k1, b, delta);
+  if (typeof analyzer !== 'object' || analyzer === null || typeof analyzer.analyze !== 'function') throw new InvalidArgumentError({ where: WHERE, argument: 'analyzer', message: 'must be an Analyzer ({ id, analyze(text) })' });
+  const { names, weights } = resolveFields(fields);
+  return { analyzer, fieldNames: names, fieldWeights: weights, flat: fields === 'flat', parameters: { k1, b, variant, delta, lengthEncoding }, storeDocuments, precomputeImpacts };
+}
+
+/** The index's parameters with a search's `k1`/`b` overrides applied (checked when given). */
+export function resolveSearchParameters(parameters: Bm25Parameters, overrides: Pick<Bm25SearchOptions, 'k1' | 'b'> = {}, where = 'Bm25Index.search'): Bm25Parameters {
+  const k1 = overrides.k1 ?? parameters.k1;
+  const b = overrides.b ?? parameters.b;
+  if (overrides.k1 !== undefined || overrides.b !== undefined) validateParameters(where, k1, b, parameters.delta);
+  return { ...parameters, k1, b };
+}
+
+/** Checks `topK` (default 10). */
+export function validateTopK(topK: unknown, where: string): number {
+  if (topK === undefined) return 10;
+  if (typeof topK !== 'number' || !Number.isInteger(topK) || topK < 1) throw new InvalidArgumentError({ where, argument: 'topK', message: `must be a positive integer (got ${String(topK)})` });
+  return topK;
+}

@@ -1,0 +1,326 @@
+import type { Document, ItemProblem } from '@factkit/core';
+import { InvalidArgumentError } from '@factkit/core';
+import type { Analyzer } from '../analysis/analyzer.js';
+import type { AddDocumentsOptions, AddDocumentsResult } from './bm25-index.js';
+import { GrowableUint32 } from './growable.js';
+import type { TfArray } from './search-kernel.js';
+import { shared32, sharedTf } from './shared-arrays.js';
+
+/** One field's postings in CSR form: term → [termOffsets[t], termOffsets[t+1]) of (doc, tf), plus document lengths. */
+export interface CompactedField {
+  termOffsets: Uint32Array;
+  postingDocs: Uint32Array;
+  postingTfs: TfArray;
+  lengths: Uint32Array;
+}
+
+/** A whole compacted index state (what serialization writes and restores). */
+export interface PostingsSnapshot {
+  terms: string[];
+  ids: string[];
+  fields: CompactedField[];
+  documents?: (Document | undefined)[];
+}
+
+interface PendingField {
+  termIds: GrowableUint32;
+  tfs: GrowableUint32;
+  /** Start of each pending document's postings in termIds/tfs (+ final end). */
+  starts: GrowableUint32;
+  lengths: GrowableUint32;
+}
+
+/**
+ * The postings of an index: vocabulary, document ids, compact CSR arrays per field, and a buffer of documents added
+ * since the last compaction. Additions are analysed at once and merged into the CSR arrays by {@link PostingsStore.compact}
+ * (called before any read); removals are dropped at the next compaction. `version` changes whenever the postings do,
+ * so derived state (scoring statistics, the forward index) knows when to rebuild.
+ */
+export interface PostingsStore {
+  readonly terms: string[];
+  readonly termIds: ReadonlyMap<string, number>;
+  readonly ids: string[];
+  readonly idToDoc: ReadonlyMap<string, number>;
+  readonly fields: CompactedField[];
+  readonly compactedCount: number;
+  /** Documents held after the next compaction (compacted + pending − removed). */
+  readonly liveCount: number;
+  readonly documents: (Document | undefined)[] | undefined;
+  readonly version: number;
+  addDocuments(documents: Iterable<Document>, options?: AddDocumentsOptions): AddDocumentsResult;
+  removeDocument(id: string): boolean;
+  compact(): void;
+  restore(snapshot: PostingsSnapshot): void;
+}
+
+export interface PostingsStoreOptions {
+  readonly analyzer: Analyzer;
+  readonly fieldNames: readonly string[];
+  readonly flat: boolean;
+  readonly storeDocuments: boolean;
+}
+
+function validateDocument(document: unknown, index: number): string | undefined {
+  if (typeof document !== 'object' || document === null) return `item ${index} is not a document object`;
+  const candidate = document as Partial<Document>;
+  if (typeof candidate.id !== 'string' || candidate.id.length === 0) return `item ${index} has no string "id"`;
+  if (typeof candidate.text !== 'string') return `document "${candidate.id}" has no string "text"`;
+  if (candidate.title !== undefined && typeof candidate.title !== 'string') return `document "${candidate.id}" has a non-string "title"`;
+  return undefined;
+}
+
+export function createPostingsStore(options: PostingsStoreOptions): PostingsStore {
+  const { analyzer, fieldNames, flat, storeDocuments } = options;
+  let terms: string[] = [];
+  const termIds = new Map<string, number>();
+  let ids: string[] = [];
+  let idToDoc = new Map<string, number>();
+  let compactedCount = 0;
+  let compacted: CompactedField[] = fieldNames.map(() => ({ termOffsets: new Uint32Array(1), postingDocs: new Uint32Array(0), postingTfs: new Uint8Array(0), lengths: new Uint32Array(0) }));
+  const deleted = new Set<number>();
+  let documents: (Document | undefined)[] | undefined = storeDocuments ? [] : undefined;
+  let pendingCount = 0;
+  const newPending = (): PendingField[] => fieldNames.map(() => ({ termIds: new GrowableUint32(4096), tfs: new GrowableUint32(4096), starts: new GrowableUint32(64), lengths: new GrowableUint32(64) }));
+  let pending = newPending();
+  let countsScratch = new Uint32Array(1024);
+  let version = 0;
+
+  const fieldTexts = (document: Document): string[] => {
+    const title = typeof document.title === 'string' ? document.title : '';
+    if (flat) return [title.length > 0 ? `${title} ${document.text}` : document.text];
+    return fieldNames.map((name) => (name === 'title' ? title : document.text));
+  };
+
+  const termIdOf = (term: string): number => {
+    let id = termIds.get(term);
+    if (id === undefined) {
+      id = terms.length;
+      terms.push(term);
+      termIds.set(term, id);
+    }
+    return id;
+  };
+
+  const appendPending = (document: Document): void => {
+    const texts = fieldTexts(document);
+    for (let field = 0; field < fieldNames.length; field++) {
+      const buffer = pending[field] as PendingField;
+      const tokens = analyzer.analyze(texts[field] as string);
+      buffer.starts.push(buffer.termIds.length);
+      buffer.lengths.push(tokens.length);
+      const touched: number[] = [];
+      for (const token of tokens) {
+        const id = termIdOf(token);
+        if (id >= countsScratch.length) {
+          const next = new Uint32Array(Math.max(id + 1, countsScratch.length * 2));
+          next.set(countsScratch);
+          countsScratch = next;
+        }
+        if (countsScratch[id] === 0) touched.push(id);
+        countsScratch[id] = (countsScratch[id] as number) + 1;
+      }
+      for (const id of touched) {
+        buffer.termIds.push(id);
+        buffer.tfs.push(countsScratch[id] as number);
+        countsScratch[id] = 0;
+      }
+    }
+    const docNumber = compactedCount + pendingCount;
+    ids[docNumber] = document.id;
+    idToDoc.set(document.id, docNumber);
+    if (documents) documents[docNumber] = { ...document };
+    pendingCount++;
+    version++;
+  };
+
+  const addDocuments = (input: Iterable<Document>, addOptions: AddDocumentsOptions = {}): AddDocumentsResult => {
+    const { onDuplicate = 'error' } = addOptions;
+    if (onDuplicate !== 'error' && onDuplicate !== 'skip' && onDuplicate !== 'replace') throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'onDuplicate', message: `must be 'error', 'skip' or 'replace' (got ${String(onDuplicate)})` });
+    if (input === null || typeof input !== 'object' || typeof (input as Iterable<Document>)[Symbol.iterator] !== 'function') throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: 'must be an iterable of documents' });
+    const batch = Array.isArray(input) ? (input as Document[]) : [...input];
+    const problems: ItemProblem[] = [];
+    if (onDuplicate === 'error') {
+      const seen = new Set<string>();
+      batch.forEach((document, index) => {
+        const problem = validateDocument(document, index);
+        if (problem) throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: problem });
+        if (idToDoc.has(document.id) || seen.has(document.id)) throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: `has duplicate id "${document.id}" (item ${index}); pass onDuplicate: 'skip' or 'replace' to allow it` });
+        seen.add(document.id);
+      });
+    }
+    let added = 0;
+    batch.forEach((document, index) => {
+      const problem = validateDocument(document, index);
+      if (problem) {
+        problems.push({ index, code: 'invalid-document', message: problem });
+        return;
+      }
+      if (idToDoc.has(document.id)) {
+        if (onDuplicate === 'skip') {
+          problems.push({ index, id: document.id, code: 'duplicate-id', message: `duplicate id "${document.id}" skipped` });
+          return;
+        }
+        removeDocument(document.id);
+      }
+      appendPending(document);
+      added++;
+    });
+    return { added, problems };
+  };
+
+  const removeDocument = (id: string): boolean => {
+    let docNumber = idToDoc.get(id);
+    if (docNumber === undefined) return false;
+    if (docNumber >= compactedCount) {
+      // A pending document: merge pending ones first so it has a compacted number (rare path).
+      compact();
+      docNumber = idToDoc.get(id) as number;
+    }
+    idToDoc.delete(id);
+    deleted.add(docNumber);
+    version++;
+    return true;
+  };
+
+  /** Merges pending additions and drops removed documents, rebuilding the CSR arrays. */
+  const compact = (): void => {
+    if (pendingCount === 0 && deleted.size === 0) return;
+    const vocabularySize = terms.length;
+    const newDocOf = new Int32Array(compactedCount);
+    let kept = 0;
+    for (let doc = 0; doc < compactedCount; doc++) newDocOf[doc] = deleted.has(doc) ? -1 : kept++;
+    const newCount = kept + pendingCount;
+    const newFields: CompactedField[] = [];
+    for (let field = 0; field < fieldNames.length; field++) {
+      const old = compacted[field] as CompactedField;
+      const buffer = pending[field] as PendingField;
+      buffer.starts.push(buffer.termIds.length);
+      const df = new Uint32Array(vocabularySize + 1);
+      const oldVocabulary = old.termOffsets.length - 1;
+      let maxTf = 0;
+      for (let term = 0; term < oldVocabulary; term++) {
+        const start = old.termOffsets[term] as number;
+        const end = old.termOffsets[term + 1] as number;
+        if (deleted.size === 0) df[term] = end - start;
+        else for (let position = start; position < end; position++) if ((newDocOf[old.postingDocs[position] as number] as number) >= 0) df[term] = (df[term] as number) + 1;
+      }
+      for (let position = 0; position < old.postingTfs.length; position++) if ((old.postingTfs[position] as number) > maxTf) maxTf = old.postingTfs[position] as number;
+      const pendingTerms = buffer.termIds.view();
+      const pendingTfs = buffer.tfs.view();
+      for (let position = 0; position < pendingTerms.length; position++) {
+        df[pendingTerms[position] as number] = (df[pendingTerms[position] as number] as number) + 1;
+        if ((pendingTfs[position] as number) > maxTf) maxTf = pendingTfs[position] as number;
+      }
+      const termOffsets = shared32(vocabularySize + 1);
+      let total = 0;
+      for (let term = 0; term < vocabularySize; term++) {
+        termOffsets[term] = total;
+        total += df[term] as number;
+      }
+      termOffsets[vocabularySize] = total;
+      const postingDocs = shared32(total);
+      const postingTfs = sharedTf(total, maxTf);
+      const cursor = termOffsets.slice(0, vocabularySize);
+      for (let term = 0; term < oldVocabulary; term++) {
+        const start = old.termOffsets[term] as number;
+        const end = old.termOffsets[term + 1] as number;
+        let write = cursor[term] as number;
+        for (let position = start; position < end; position++) {
+          const doc = newDocOf[old.postingDocs[position] as number] as number;
+          if (doc < 0) continue;
+          postingDocs[write] = doc;
+          postingTfs[write] = old.postingTfs[position] as number;
+          write++;
+        }
+        cursor[term] = write;
+      }
+      const lengths = shared32(newCount);
+      for (let doc = 0; doc < compactedCount; doc++) {
+        const target = newDocOf[doc] as number;
+        if (target >= 0) lengths[target] = old.lengths[doc] as number;
+      }
+      for (let pendingDoc = 0; pendingDoc < pendingCount; pendingDoc++) {
+        const doc = kept + pendingDoc;
+        lengths[doc] = buffer.lengths.get(pendingDoc);
+        const start = buffer.starts.get(pendingDoc);
+        const end = buffer.starts.get(pendingDoc + 1);
+        for (let position = start; position < end; position++) {
+          const term = pendingTerms[position] as number;
+          const write = cursor[term] as number;
+          postingDocs[write] = doc;
+          postingTfs[write] = pendingTfs[position] as number;
+          cursor[term] = write + 1;
+        }
+      }
+      newFields.push({ termOffsets, postingDocs, postingTfs, lengths });
+    }
+    // ids and stored documents
+    const newIds: string[] = new Array<string>(newCount);
+    const newDocuments: (Document | undefined)[] | undefined = documents ? new Array<Document | undefined>(newCount) : undefined;
+    const newIdToDoc = new Map<string, number>();
+    for (let doc = 0; doc < compactedCount + pendingCount; doc++) {
+      const target = doc < compactedCount ? (newDocOf[doc] as number) : kept + (doc - compactedCount);
+      if (target < 0) continue;
+      const id = ids[doc] as string;
+      newIds[target] = id;
+      newIdToDoc.set(id, target);
+      if (newDocuments && documents) newDocuments[target] = documents[doc];
+    }
+    ids = newIds;
+    idToDoc = newIdToDoc;
+    documents = newDocuments;
+    compacted = newFields;
+    compactedCount = newCount;
+    deleted.clear();
+    pendingCount = 0;
+    pending = newPending();
+    version++;
+  };
+
+  const restore = (snapshot: PostingsSnapshot): void => {
+    terms = snapshot.terms;
+    termIds.clear();
+    terms.forEach((term, termId) => termIds.set(term, termId));
+    ids = snapshot.ids;
+    idToDoc = new Map(ids.map((id, doc) => [id, doc]));
+    compacted = snapshot.fields;
+    compactedCount = ids.length;
+    documents = storeDocuments ? (snapshot.documents ?? new Array<Document | undefined>(ids.length)) : undefined;
+    deleted.clear();
+    pendingCount = 0;
+    pending = newPending();
+    version++;
+  };
+
+  return {
+    get terms() {
+      return terms;
+    },
+    termIds,
+    get ids() {
+      return ids;
+    },
+    get idToDoc() {
+      return idToDoc;
+    },
+    get fields() {
+      return compacted;
+    },
+    get compactedCount() {
+      return compactedCount;
+    },
+    get liveCount() {
+      return compactedCount + pendingCount - deleted.size;
+    },
+    get documents() {
+      return documents;
+    },
+    get version() {
+      return version;
+    },
+    addDocuments,
+    removeDocument,
+    compact,
+    restore,
+  };
+}

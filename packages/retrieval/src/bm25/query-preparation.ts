@@ -1,0 +1,106 @@
+import type { ItemProblem } from '@factkit/core';
+import { InvalidArgumentError } from '@factkit/core';
+import type { Analyzer } from '../analysis/analyzer.js';
+import { computeIdf, computeKey, computeWeight, scoreFromKey } from './bm25-scoring.js';
+import type { Bm25Query } from './bm25-index.js';
+import type { ScoringStatistics } from './scoring-statistics.js';
+import type { KernelField, KernelList } from './search-kernel.js';
+
+/** A query resolved against the index: one posting list per (term, field), with weights and score upper bounds. */
+export interface PreparedQuery {
+  readonly lists: KernelList[];
+  readonly kernelFields: KernelField[];
+  readonly kernelParameters: { variant: number; k1: number; delta: number };
+  readonly documentCount: number;
+  /** Sum of the lists' upper bounds (the `normalizedScore` denominator). */
+  readonly maxPossibleScore: number;
+  /** e.g. code `no-searchable-terms`. */
+  readonly problems: ItemProblem[];
+  readonly listInfo: ReadonlyArray<{ term: string; field: number; boost: number; idf: number; df: number }>;
+}
+
+/** Text → weighted terms: the analyser's terms, each weighted by how often it occurs (Anserini's bag-of-words query). */
+export function analyzeQueryText(analyzer: Analyzer, text: string): Bm25Query {
+  const weights = new Map<string, number>();
+  for (const term of analyzer.analyze(String(text))) weights.set(term, (weights.get(term) ?? 0) + 1);
+  return { terms: [...weights].map(([term, weight]) => ({ term, weight })) };
+}
+
+/**
+ * A text query analysed, or a weighted query checked.
+ * @throws InvalidArgumentError naming the bad term or weight.
+ */
+export function toWeightedQuery(analyzer: Analyzer, query: string | Bm25Query, where: string): Bm25Query {
+  if (typeof query === 'string') return analyzeQueryText(analyzer, query);
+  if (typeof query !== 'object' || query === null || !Array.isArray(query.terms)) throw new InvalidArgumentError({ where, argument: 'query', message: 'must be a string or { terms: [{ term, weight }] }' });
+  query.terms.forEach((entry, index) => {
+    if (typeof entry?.term !== 'string') throw new InvalidArgumentError({ where, argument: `query.terms[${index}].term`, message: 'must be a string' });
+    if (typeof entry.weight !== 'number' || !Number.isFinite(entry.weight) || entry.weight < 0) throw new InvalidArgumentError({ where, argument: `query.terms[${index}].weight`, message: `must be a finite number ≥ 0 (got ${String(entry.weight)})` });
+  });
+  return query;
+}
+
+/**
+ * Resolves weighted terms to posting lists: duplicate terms merged (weights summed, first-occurrence order), idf per
+ * field (Lucene: over documents having the field), weight = boost × idf, and each list's exact upper bound from its
+ * maximum monotone key (computed once per term and cached in `statistics.maxKeys`).
+ */
+export function prepareQuery(input: {
+  readonly query: Bm25Query;
+  readonly statistics: ScoringStatistics;
+  readonly termIds: ReadonlyMap<string, number>;
+  readonly documentCount: number;
+  readonly fieldWeights: readonly number[];
+}): PreparedQuery {
+  const { query, statistics: state, termIds, documentCount, fieldWeights } = input;
+  const { variant: variantCode } = state;
+  const { k1: k1Value, delta: deltaValue } = state.parameters;
+  const problems: ItemProblem[] = [];
+  const merged = new Map<string, number>();
+  for (const { term, weight } of query.terms) merged.set(term, (merged.get(term) ?? 0) + weight);
+  if (merged.size === 0) problems.push({ code: 'no-searchable-terms', message: 'query has no searchable terms after analysis' });
+  const lists: KernelList[] = [];
+  const listInfo: { term: string; field: number; boost: number; idf: number; df: number }[] = [];
+  let maxPossibleScore = 0;
+  const fieldCount = state.kernelFields.length;
+  for (const [term, queryWeight] of merged) {
+    if (queryWeight === 0) continue;
+    const termId = termIds.get(term);
+    if (termId === undefined) continue;
+    for (let field = 0; field < fieldCount; field++) {
+      const kernelField = state.kernelFields[field] as KernelField;
+      const start = kernelField.termOffsets[termId] as number;
+      const end = kernelField.termOffsets[termId + 1] as number;
+      if (end <= start) continue;
+      const df = end - start;
+      const docCount = variantCode === 0 ? (state.documentsWithField[field] as number) : documentCount;
+      const idf = computeIdf(variantCode, df, docCount);
+      const boost = queryWeight * (fieldWeights[field] as number);
+      const weight = computeWeight(variantCode, boost, idf);
+      const maxKeys = state.maxKeys[field] as Float64Array;
+      let maxKey = maxKeys[termId] as number;
+      if (Number.isNaN(maxKey)) {
+        maxKey = -Infinity;
+        for (let position = start; position < end; position++) {
+          const key = computeKey(variantCode, kernelField.postingTfs[position] as number, kernelField.documentFactors[kernelField.postingDocs[position] as number] as number);
+          if (key > maxKey) maxKey = key;
+        }
+        maxKeys[termId] = maxKey;
+      }
+      const upperBound = scoreFromKey(variantCode, weight, maxKey, k1Value, deltaValue);
+      const impacts = kernelField.impacts !== undefined && weight === computeWeight(variantCode, fieldWeights[field] as number, idf);
+      lists.push({ field, start, end, weight, upperBound, impacts });
+      listInfo.push({ term, field, boost, idf, df });
+      maxPossibleScore += upperBound;
+    }
+  }
+  return {
+    lists,
+    kernelFields: state.kernelFields,
+    kernelParameters: { variant: variantCode, k1: k1Value, delta: deltaValue },
+    documentCount,
+    maxPossibleScore,
+    problems,
+    listInfo,
+  };
+}
