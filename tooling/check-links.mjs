@@ -122,4 +122,4 @@ if (problems.length > 0) {
   console.error(`Broken links (${problems.length}):\n- ${problems.join('\n- ')}`);
   process.exit(1);
 }
-console.log(`links ok: ${links} links in ${markdown.length} Markdown files${apiFiles > 0 ? ` and ${apiFiles} docs/api HTML files` : ' (docs/api not generated, ${skippedApi} link(s) into it skipped: run pnpm docs:api to check them)'} (${elapsed(started)} s)`);
+console.log(`links ok: ${links} links in ${markdown.length} Markdown files${apiFiles > 0 ? ` and ${apiFiles} docs/api HTML files` : ` (docs/api not generated, ${skippedApi} link(s) into it skipped: run pnpm docs:api to check them)`} (${elapsed(started)} s)`);
