@@ -53,7 +53,7 @@ export { cosineSimilarity, dotProduct, l2Norm, normalizeL2 } from './vector/vect
 export { createSeededRandom } from './random/seeded-random.js';
 
 // Prompts
-export type { PromptTemplate } from './prompt/prompt-template.js';
+export type { PromptTemplate, PromptTemplateOptions } from './prompt/prompt-template.js';
 export { createPromptTemplate, renderPrompt } from './prompt/prompt-template.js';
 
 // LLM steps: run a prompted step over a batch, parse replies

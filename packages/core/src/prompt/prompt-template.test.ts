@@ -27,3 +27,14 @@ describe('createPromptTemplate', () => {
     expect(renderPrompt('k={{k}}', { k: 0 })).toBe('k=0');
   });
 });
+
+describe('createPromptTemplate with single-brace placeholders (papers\' prompts)', () => {
+  it('fills {name} in one pass, keeps JSON literal, and names missing variables', () => {
+    const template = createPromptTemplate('Claim: {claim}\nJSON: {"a": 1, "B": 2}', { placeholders: 'single-brace' });
+    expect(template.variables).toEqual(['claim']);
+    // A value that itself contains a placeholder is not substituted again.
+    expect(template.render({ claim: 'says {claim}' })).toBe('Claim: says {claim}\nJSON: {"a": 1, "B": 2}');
+    expect(() => template.render({} as Record<'claim', string>)).toThrow(/"claim"/);
+    expect(() => createPromptTemplate('x', { placeholders: 'angle' as 'single-brace' })).toThrow(/placeholders/);
+  });
+});

@@ -8,19 +8,35 @@ export interface PromptTemplate<Name extends string = string> {
   render(values: Readonly<Record<Name, string | number>>): string;
 }
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+const DOUBLE_BRACE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+/** `{name}` placeholders as printed in papers (lower case and underscores only, so `{"a": 1}` stays literal). */
+const SINGLE_BRACE = /\{([a-z_]+)\}/g;
+
+export interface PromptTemplateOptions {
+  /**
+   * Placeholder syntax: `{{name}}` (double braces, so JSON and code in prompts stay literal) or `{name}` as papers
+   * print their prompts (e.g. JointCQ's tables). Values are filled in one pass, never substituted twice.
+   * @default 'double-brace'
+   */
+  readonly placeholders?: 'double-brace' | 'single-brace';
+}
 
 /**
  * Creates a prompt template with `{{name}}` placeholders (double braces, so JSON and code in prompts stay literal).
  * `render` throws an InvalidArgumentError naming every missing variable.
  * @example createPromptTemplate('Claim: {{claim}}').render({ claim: 'The sky is blue.' })
  */
-export function createPromptTemplate<Name extends string = string>(template: string): PromptTemplate<Name> {
+export function createPromptTemplate<Name extends string = string>(template: string, options: PromptTemplateOptions = {}): PromptTemplate<Name> {
   if (typeof template !== 'string') {
     throw new InvalidArgumentError({ where: 'createPromptTemplate', argument: 'template', message: 'must be a string' });
   }
+  const { placeholders = 'double-brace' } = options;
+  if (placeholders !== 'double-brace' && placeholders !== 'single-brace') {
+    throw new InvalidArgumentError({ where: 'createPromptTemplate', argument: 'placeholders', message: `must be 'double-brace' or 'single-brace' (got ${String(placeholders)})` });
+  }
+  const placeholder = placeholders === 'single-brace' ? SINGLE_BRACE : DOUBLE_BRACE;
   const variables: Name[] = [];
-  for (const match of template.matchAll(PLACEHOLDER)) {
+  for (const match of template.matchAll(placeholder)) {
     const name = match[1] as Name;
     if (!variables.includes(name)) variables.push(name);
   }
@@ -36,7 +52,7 @@ export function createPromptTemplate<Name extends string = string>(template: str
           message: `is missing variable${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')} (template needs ${variables.map((v) => `"${v}"`).join(', ')})`,
         });
       }
-      return template.replace(PLACEHOLDER, (_whole, name: string) => String(values[name as Name]));
+      return template.replace(placeholder, (_whole, name: string) => String(values[name as Name]));
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Embedder } from '@factkit/core';
-import { tokenizeWords } from '@factkit/core';
+import { cosineSimilarity, tokenizeWords } from '@factkit/core';
 import type { AntonymTable } from '../internal/antonyms.js';
 import { baseForms, wordNetAntonyms } from '../internal/antonyms.js';
 import { LEXICAL_FEATURE_NAMES, computeLexicalFeatures, contentWords, countNegations, entitiesOf, lexicalFeatureVector, numbersOf } from '../lexical/lexical-features.js';
@@ -69,18 +69,7 @@ export function alignmentWords(text: string): string[] {
 }
 
 function cosine(a: Float32Array | undefined, b: Float32Array | undefined): number {
-  if (!a || !b || a.length !== b.length) return 0;
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i += 1) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+  return a && b && a.length === b.length ? cosineSimilarity(a, b) : 0;
 }
 
 const years = (numbers: ReadonlySet<string>) => new Set([...numbers].filter((value) => /^(1[5-9]\d\d|20\d\d)$/u.test(value)));
