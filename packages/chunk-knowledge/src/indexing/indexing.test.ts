@@ -118,15 +118,21 @@ describe('createFieldedBm25Retriever', () => {
 });
 
 describe('indexing into @factkit/retrieval stores (any core VectorStore)', () => {
-  it('finds the same top chunk through the exact in-memory store and the HNSW store', async () => {
-    const { createHnswVectorStore, createInMemoryVectorStore } = await import('@factkit/retrieval');
+  it('finds the same top chunk through the exact in-memory store, the HNSW store and pgvector (PGlite)', async () => {
+    const { createHnswVectorStore, createInMemoryVectorStore, createPgVectorStore } = await import('@factkit/retrieval');
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { vector } = await import('@electric-sql/pglite/vector');
+    const database = await PGlite.create({ extensions: { vector } });
+    await database.exec('CREATE EXTENSION IF NOT EXISTS vector;');
     const embedder = createMockEmbedder({ dimensions: 64 });
-    for (const store of [createInMemoryVectorStore({ dimensions: 64 }), createHnswVectorStore({ dimensions: 64 })]) {
+    const pgvector = createPgVectorStore({ client: database, table: 'chunk_knowledge_test', dimensions: 64 });
+    for (const store of [createInMemoryVectorStore({ dimensions: 64 }), createHnswVectorStore({ dimensions: 64 }), pgvector]) {
       await indexAnnotatedChunks(items, { embedder, store, mode: { multiVector: ['title', 'questions', 'chunk'] } });
       expect(await store.count()).toBe(11);
       const { evidence } = await createChunkVectorRetriever({ embedder, store }).retrieve({ query: { text: 'When is vitamin D low?' }, topK: 3 });
       expect(evidence[0]).toMatchObject({ documentId: 'd3#0', metadata: { documentId: 'd3' } });
       expect(new Set(evidence.map((e) => e.documentId)).size).toBe(evidence.length);
     }
-  });
+    await database.close();
+  }, 60_000);
 });
