@@ -35,6 +35,9 @@ interface ContenderResult {
   loops: number;
   /** (max − min) / median of the per-sample times: a disturbed run shows a large spread. */
   spread: number;
+  /** Per-sample milliseconds per pass over the query set, and the round each was taken in. */
+  sampleMs?: number[];
+  sampleRounds?: number[];
   /** mean |top10 ∩ reference top10| / 10 */
   overlapAt10: number;
   /** fraction of queries whose ordered top-10 equals the reference exactly */
@@ -305,6 +308,7 @@ async function runCorpus(
   const loadBeforeTiming = load();
   const capacity = [await parallelCapacity()];
   const times = new Map<string, number[]>(contenders.map((contender) => [contender.name, []]));
+  const rounds = new Map<string, number[]>(contenders.map((contender) => [contender.name, []]));
   const peerRounds = new Set(Array.from({ length: Math.min(PEER_REPEATS, repeats) }, (_, i) => Math.floor(((i + 0.5) * repeats) / Math.min(PEER_REPEATS, repeats))));
   for (let round = 0; round < repeats; round++) {
     for (const contender of contenders) {
@@ -313,6 +317,7 @@ async function runCorpus(
       const begun = performance.now();
       for (let pass = 0; pass < passes; pass++) await contender.run(queries);
       (times.get(contender.name) as number[]).push((performance.now() - begun) / passes);
+      (rounds.get(contender.name) as number[]).push(round);
     }
     process.stderr.write(`  ${name}: round ${round + 1}/${repeats} done\n`);
   }
@@ -339,6 +344,8 @@ async function runCorpus(
       samples: samples.length,
       loops: loops.get(contender.name) as number,
       spread: (Math.max(...samples) - Math.min(...samples)) / middle,
+      sampleMs: samples.map((value) => Number(value.toFixed(3))),
+      sampleRounds: rounds.get(contender.name) as number[],
       overlapAt10: overlap / answer.length,
       identicalTop10: identical / answer.length,
     };
@@ -396,14 +403,14 @@ async function child(corpus: string): Promise<void> {
       ? await (async () => {
           const documents = sciFactDocuments();
           const queries = sciFactQueries();
-          return runCorpus('SciFact (BEIR corpus, Lucene English analyzer)', () => documents, documents.length, queries, `all ${queries.length.toLocaleString('en')} SciFact queries`, plan.repeats, createEnglishAnalyzer(), plan.peers);
+          return runCorpus('SciFact (BEIR corpus, Lucene English analyzer)', () => documents, documents.length, queries, 'all SciFact queries, the same for every contender', plan.repeats, createEnglishAnalyzer(), plan.peers);
         })()
       : await runCorpus(
           `synthetic ${plan.documents.toLocaleString('en')} docs (whitespace analyzer)`,
           () => generateDocuments(plan.documents),
           plan.documents,
           generateQueries(plan.queries),
-          `${plan.queries} generated queries (seed 7), the same for every contender`,
+          'generated with seed 7, the same for every contender',
           plan.repeats,
           whitespaceAnalyzer,
           plan.peers,
@@ -426,6 +433,8 @@ function formatMarkdown(results: (CorpusResult & { key: string })[], node: strin
     'is the reference; factkit must match it exactly (the bench exits non-zero otherwise). Peers use their own BM25',
     'flavours, so their agreement < 1 is expected. Memory = heap + ArrayBuffers retained after the build (GC forced);',
     'peak = highest sampled during the build. Spread = (max − min) / median of the samples (a large one = disturbed).',
+    '"Paired" = median over the rounds of (baseline time / contender time) within the same round, which cancels load',
+    'that drifts between rounds (n/a for runs that did not keep per-round samples).',
     'Until 2026-11-23 the baseline was a deliberately plain scorer (Map of JS arrays, a new Float64Array per query, a',
     'function call per posting), which inflated the published ratios (e.g. ~17× at 500k); those figures are withdrawn.',
     '',
@@ -434,24 +443,34 @@ function formatMarkdown(results: (CorpusResult & { key: string })[], node: strin
     const base = corpus.contenders[0] as ContenderResult;
     const find = (prefix: string): ContenderResult | undefined => corpus.contenders.find((contender) => contender.name.startsWith(prefix));
     const ratio = (a: ContenderResult | undefined, b: ContenderResult | undefined): string => (a && b ? `${fmt(a.queriesPerSecond / b.queriesPerSecond)}×` : 'n/a');
-    lines.push(`## ${corpus.corpus}: ${corpus.queries} queries (${corpus.querySet}), ${corpus.repeats} rounds`, '');
+    /** Median over the rounds both were timed in of time(b) / time(a): load that drifts between rounds cancels out. */
+    const paired = (a: ContenderResult | undefined, b: ContenderResult | undefined): string => {
+      if (!a?.sampleMs || !a.sampleRounds || !b?.sampleMs || !b.sampleRounds) return 'n/a';
+      const values: number[] = [];
+      a.sampleRounds.forEach((round, i) => {
+        const j = (b.sampleRounds as number[]).indexOf(round);
+        if (j >= 0) values.push(((b.sampleMs as number[])[j] as number) / ((a.sampleMs as number[])[i] as number));
+      });
+      return values.length > 0 ? `${fmt(median(values))}×` : 'n/a';
+    };
+    lines.push(`## ${corpus.corpus}: ${corpus.queries.toLocaleString('en')} queries (${corpus.querySet}), ${corpus.repeats} rounds`, '');
     lines.push(
       `Run ${corpus.startedAt}, ${corpus.seconds.toFixed(0)} s. Load average (1/5/15 min) before the builds ${corpus.load.beforeBuild.join(' ')}, before timing ${corpus.load.beforeTiming.join(' ')}, after ${corpus.load.after.join(' ')}; ` +
         `parallel capacity before / after timing ${corpus.parallelCapacity.map((value) => value.toFixed(2)).join(' / ')} (2-thread vs 1-thread throughput of a fixed busy loop; 2.00 = two free cores).`,
       '',
     );
-    lines.push('| contender | build s | retained MB | peak build MB | q/s | q/s vs baseline | samples × passes | spread | top-10 overlap | identical top-10 |');
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('| contender | build s | retained MB | peak build MB | q/s | q/s vs baseline | paired vs baseline | samples × passes | spread | top-10 overlap | identical top-10 |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const contender of corpus.contenders) {
       const shared = contender.note?.startsWith('same index');
       lines.push(
-        `| ${contender.name}${contender.note ? ` (${contender.note})` : ''} | ${shared ? '—' : fmt(contender.buildMs / 1000)} | ${shared ? '—' : fmt(contender.retainedMb, 1)} | ${shared ? '—' : fmt(contender.peakBuildMb, 1)} | ${fmt(contender.queriesPerSecond, 1)} | ${ratio(contender, base)} | ${contender.samples} × ${contender.loops} | ${fmt(contender.spread)} | ${contender.overlapAt10.toFixed(3)} | ${contender.identicalTop10.toFixed(3)} |`,
+        `| ${contender.name}${contender.note ? ` (${contender.note})` : ''} | ${shared ? '—' : fmt(contender.buildMs / 1000)} | ${shared ? '—' : fmt(contender.retainedMb, 1)} | ${shared ? '—' : fmt(contender.peakBuildMb, 1)} | ${fmt(contender.queriesPerSecond, 1)} | ${ratio(contender, base)} | ${paired(contender, base)} | ${contender.samples} × ${contender.loops} | ${fmt(contender.spread)} | ${contender.overlapAt10.toFixed(3)} | ${contender.identicalTop10.toFixed(3)} |`,
       );
     }
     const auto = find("factkit BM25, default 'auto'");
     lines.push(
       '',
-      `Same-run ratios (q/s, same ${corpus.queries} queries): default 'auto' vs the competent exhaustive baseline ${ratio(auto, base)}; 'maxscore' forced vs baseline ${ratio(find("factkit BM25, 'maxscore'"), base)}; ` +
+      `Same-run ratios (q/s, same ${corpus.queries.toLocaleString('en')} queries): default 'auto' vs the competent exhaustive baseline ${ratio(auto, base)} (paired per round: ${paired(auto, base)}); 'maxscore' forced vs baseline ${ratio(find("factkit BM25, 'maxscore'"), base)}; ` +
         `'exhaustive' strategy vs baseline ${ratio(find("factkit BM25, 'exhaustive'"), base)}; 'auto' vs wink ${ratio(auto, find('wink'))}` +
         `${find('MiniSearch') ? `; 'auto' vs MiniSearch ${ratio(auto, find('MiniSearch'))}` : ''}${find('Orama') ? `; 'auto' vs Orama ${ratio(auto, find('Orama'))}` : ''}; ` +
         `worker-pool batch (2 threads) vs single-threaded batch ${ratio(find('factkit BM25, worker-pool'), find('factkit BM25, single-threaded batch'))}.`,
@@ -498,15 +517,15 @@ async function main(): Promise<void> {
     const position = saved.results.findIndex((entry) => entry.key === corpus);
     if (position >= 0) saved.results[position] = result;
     else saved.results.push(result);
+    // Saved after every corpus, so an interrupted run keeps the corpora it finished.
+    const order = Object.keys(PLAN);
+    saved.results.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+    saved.node = process.version;
+    mkdirSync(directory, { recursive: true });
+    writeFileSync(jsonPath, `${JSON.stringify(saved, null, 2)}\n`);
+    writeFileSync(`${directory}lexical-bench.md`, formatMarkdown(saved.results, saved.node));
   }
-  const order = Object.keys(PLAN);
-  saved.results.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
-  saved.node = process.version;
-  mkdirSync(directory, { recursive: true });
-  writeFileSync(jsonPath, `${JSON.stringify(saved, null, 2)}\n`);
-  const markdown = formatMarkdown(saved.results, saved.node);
-  writeFileSync(`${directory}lexical-bench.md`, markdown);
-  process.stdout.write(markdown);
+  process.stdout.write(formatMarkdown(saved.results, saved.node));
   if (mismatch) {
     process.stderr.write('factkit and the competent exhaustive baseline disagree on some top-10s: the figures above are not comparable.\n');
     process.exitCode = 1;
