@@ -89,6 +89,8 @@ interface Peer {
  * Warms every peer up once, then runs them round-robin `repeats` times (so load from other processes hits all peers
  * alike) and returns each peer's median q/s.
  */
+/** Per-round q/s of every peer of the last `measureInterleaved` call (for per-round paired ratios). */
+const perRound = new Map<string, number[]>();
 async function measureInterleaved(peers: readonly Peer[]): Promise<Record<string, number>> {
   for (const peer of peers) await peer.task();
   const rates = new Map<string, number[]>(peers.map((peer) => [peer.name, []]));
@@ -103,6 +105,7 @@ async function measureInterleaved(peers: readonly Peer[]): Promise<Record<string
   const out: Record<string, number> = {};
   for (const peer of peers) {
     const values = rates.get(peer.name)!;
+    perRound.set(peer.name, values);
     out[peer.name] = Number(median(values).toFixed(1));
     progress(`${peer.label}: ${median(values).toFixed(1)} q/s (median of ${repeats}: ${values.map((rate) => rate.toFixed(1)).join(', ')})`);
   }
@@ -243,7 +246,18 @@ const exact = await measureInterleaved([
 await flatThreaded.close();
 results['loadAverage'] = { beforeTiming: loadBefore.map((value) => Number(value.toFixed(2))), afterTiming: os.loadavg().map((value) => Number(value.toFixed(2))) };
 const ratio = (a: string, b: string) => Number(((exact[a] as number) / (exact[b] as number)).toFixed(2));
+/** Median over the rounds of q/s(a) / q/s(b) measured in the same round: cancels load that drifts between rounds. */
+const paired = (a: string, b: string) => Number(median((perRound.get(a) ?? []).map((rate, round) => rate / ((perRound.get(b) ?? [])[round] as number))).toFixed(2));
 results['exactSearchQueriesPerSecond'] = exact;
+results['exactSearchQueriesPerSecondPerRound'] = Object.fromEntries([...perRound].map(([name, values]) => [name, values.map((value) => Number(value.toFixed(1)))]));
+results['pairedRatios'] = {
+  single_1thread_factkit_over_usearch: paired('factkit_single_1thread', 'usearch_single_1thread'),
+  batch_1thread_factkit_over_usearch: paired('factkit_batch64_1thread', 'usearch_batch64_1thread'),
+  single_1thread_factkit_over_plainJs: paired('factkit_single_1thread', 'plainJsLoop_single_1thread'),
+  batch_1thread_factkit_over_plainJsSingle: paired('factkit_batch64_1thread', 'plainJsLoop_single_1thread'),
+  single_factkit2threads_over_usearchAllThreads: paired('factkit_single_2threads', 'usearch_single_allThreads'),
+  batch_factkit2threads_over_usearchAllThreads: paired('factkit_batch64_2threads', 'usearch_batch64_allThreads'),
+};
 results['ratios'] = {
   single_1thread_factkit_over_usearch: ratio('factkit_single_1thread', 'usearch_single_1thread'),
   single_factkit2threads_over_usearchAllThreads: ratio('factkit_single_2threads', 'usearch_single_allThreads'),
@@ -311,7 +325,9 @@ const lines = [
   '| --- | ---: |',
   ...Object.entries(exact).map(([name, value]) => `| ${name} | ${value.toFixed(1)} |`),
   '',
-  `Ratios: ${JSON.stringify(results['ratios'])}`,
+  `Ratios of the medians: ${JSON.stringify(results['ratios'])}`,
+  '',
+  `Paired ratios (median over rounds of the same-round ratio): ${JSON.stringify(results['pairedRatios'])}`,
   '',
   `Exactness: ${exactMatches}/${checked} queries have the same top-10 as a float64 brute force (factkit single and 2-thread); factkit batched identical: ${batchedExact}; top-10 overlap with it: usearch ip ${String((results['exactness'] as { usearchIpTop10Overlap: number }).usearchIpTop10Overlap)}, plain JS ${String((results['exactness'] as { plainJsTop10Overlap: number }).plainJsTop10Overlap)}.`,
   '',
