@@ -145,22 +145,27 @@ export function createCompetentExhaustive(analyzer: Analyzer, k1 = 0.9, b = 0.4)
       // query terms in first-occurrence order, boost = how often the term occurs in the query
       const boosts = new Map<string, number>();
       for (const term of analyzer.analyze(query)) boosts.set(term, (boosts.get(term) ?? 0) + 1);
+      // Hot arrays in locals (closure variables reassigned by finish() would be re-loaded from the context per posting).
       const acc = accumulator;
       const norms = normInverse;
+      const postingDocs = docs;
+      const postingTfs = tfs;
+      const offsets = start;
+      const touchedDocs = touched;
       let touchedCount = 0;
       for (const [term, boost] of boosts) {
         const id = termIds.get(term);
         if (id === undefined) continue;
-        const from = start[id] as number;
-        const to = start[id + 1] as number;
+        const from = offsets[id] as number;
+        const to = offsets[id + 1] as number;
         const df = to - from;
         const idf = fround(Math.log(1 + (docCount - df + 0.5) / (df + 0.5)));
         const weight = fround(fround(boost) * idf);
         for (let p = from; p < to; p++) {
-          const doc = docs[p] as number;
+          const doc = postingDocs[p] as number;
           const before = acc[doc] as number;
-          if (before === 0) touched[touchedCount++] = doc;
-          acc[doc] = before + fround(weight - fround(weight / fround(1 + fround((tfs[p] as number) * (norms[doc] as number)))));
+          if (before === 0) touchedDocs[touchedCount++] = doc;
+          acc[doc] = before + fround(weight - fround(weight / fround(1 + fround((postingTfs[p] as number) * (norms[doc] as number)))));
         }
       }
       // top-k min-heap; the root is the worst kept hit (lowest score, then highest doc number)
@@ -172,7 +177,7 @@ export function createCompetentExhaustive(analyzer: Analyzer, k1 = 0.9, b = 0.4)
       const hs = heapScores;
       let size = 0;
       for (let i = 0; i < touchedCount; i++) {
-        const doc = touched[i] as number;
+        const doc = touchedDocs[i] as number;
         const score = acc[doc] as number;
         acc[doc] = 0;
         if (size < topK) {
