@@ -435,7 +435,7 @@ function formatMarkdown(results: (CorpusResult & { key: string })[], node: strin
     'peak = highest sampled during the build. Spread = (max − min) / median of the samples (a large one = disturbed).',
     '"Paired" = median over the rounds of (baseline time / contender time) within the same round, which cancels load',
     'that drifts between rounds (n/a for runs that did not keep per-round samples).',
-    'Until 2026-11-23 the baseline was a deliberately plain scorer (Map of JS arrays, a new Float64Array per query, a',
+    'Until 2026-11-23 the baseline was a plain scorer (Map of JS arrays, a new Float64Array per query, a',
     'function call per posting), which inflated the published ratios (e.g. ~17× at 500k); those figures are withdrawn.',
     '',
   ];
