@@ -1,19 +1,23 @@
-// Lexical benchmark: `pnpm --filter @factkit/retrieval bench` (not a test; run on an idle machine for stable numbers).
+// Lexical benchmark: `pnpm --filter @factkit/retrieval bench:lexical` (not a test; run on an idle machine for stable numbers).
 // Every corpus runs in its own child process (clean memory figures); inside it every contender is built, then all
-// contenders are timed over the same queries in interleaved repeats, and medians are reported as same-run ratios.
+// contenders are timed over the SAME queries in interleaved repeats, and medians are reported as same-run ratios.
+// The baseline is a competent exhaustive scorer (competent-exhaustive.ts: CSR typed arrays, precomputed length
+// factors, reused accumulators, inlined scoring, top-k heap); its top-10 must equal factkit's on every query.
+//
+//   pnpm --filter @factkit/retrieval bench:lexical                      all corpora (≈ 10 min on 2 cores)
+//   pnpm --filter @factkit/retrieval bench:lexical -- --only synthetic500k   one corpus, merged into the saved results
+//   pnpm --filter @factkit/retrieval bench:lexical -- --format          re-render the Markdown from the saved JSON
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
 import MiniSearch from 'minisearch';
 // @ts-expect-error wink-bm25-text-search ships no types
 import winkBm25 from 'wink-bm25-text-search';
-import { type Analyzer, createEnglishAnalyzer } from '../../src/analysis/analyzer.js';
-import { createBm25Index } from '../../src/bm25/bm25-index.js';
-import { createBm25WorkerPool } from '../../src/bm25/bm25-worker-pool.js';
-import { createNaiveExhaustive } from './naive-exhaustive.js';
+import { type Analyzer, createBm25Index, createBm25WorkerPool, createEnglishAnalyzer } from '../../src/index.js';
+import { createCompetentExhaustive } from './competent-exhaustive.js';
 import { generateDocuments, generateQueries } from './synthetic-corpus.js';
 
 type Doc = { id: string; text: string };
@@ -25,18 +29,34 @@ interface ContenderResult {
   retainedMb: number;
   peakBuildMb: number;
   queriesPerSecond: number;
+  /** Timed samples (each = the whole query set, `loops` times). */
+  samples: number;
+  /** Passes over the query set per timed sample (fast contenders loop so a sample lasts ≥ ~150 ms). */
+  loops: number;
+  /** (max − min) / median of the per-sample times: a disturbed run shows a large spread. */
+  spread: number;
+  /** Per-sample milliseconds per pass over the query set, and the round each was taken in. */
+  sampleMs?: number[];
+  sampleRounds?: number[];
   /** mean |top10 ∩ reference top10| / 10 */
   overlapAt10: number;
   /** fraction of queries whose ordered top-10 equals the reference exactly */
   identicalTop10: number;
 }
 interface CorpusResult {
-  /** Same fixed CPU work on 2 threads vs 1 thread, measured before and after the timed repeats (2.0 = two free cores). */
-  parallelCapacity?: number[];
   corpus: string;
+  startedAt: string;
+  seconds: number;
   documents: number;
   queries: number;
+  /** Where the queries come from (all of them, or the same sample for every contender). */
+  querySet: string;
   repeats: number;
+  peerRepeats: number;
+  /** 1/5/15-minute load averages (as `uptime` prints them) before the builds, before the timed repeats and after them. */
+  load: { beforeBuild: number[]; beforeTiming: number[]; after: number[] };
+  /** Same fixed CPU work on 2 threads vs 1 thread, measured before and after the timed repeats (2.0 = two free cores). */
+  parallelCapacity: number[];
   contenders: ContenderResult[];
 }
 
@@ -75,76 +95,63 @@ const memoryMb = (): number => {
 };
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
+const load = (): number[] => loadavg().map((value) => Number(value.toFixed(2)));
 
 interface Contender {
   name: string;
   documents: number;
   note?: string;
-  /** Third-party library: timed on the first `peerQueryCount` queries only (they are 10–100× slower). */
+  /** Third-party library: PEER_REPEATS timed samples (spread over the rounds) instead of the corpus's `repeats`. */
   peer?: boolean;
-  /** Overrides `peerQueryCount` for this peer. */
-  queryCount?: number;
   build(documents: () => Iterable<Doc>, sample: () => void): Promise<void> | void;
   /** All queries, returning top-10 ids per query. */
   run(queries: string[]): Promise<string[][]> | string[][];
   dispose?(): Promise<void> | void;
 }
 
-/** Timed repeats for third-party peers (after one warm-up pass); ours get the corpus's `repeats`. */
+/** Timed samples for third-party peers (after one warm-up pass that also collects their answers). */
 const PEER_REPEATS = 3;
+/** A timed sample of a fast contender loops over the query set until it lasts about this long. */
+const TARGET_SAMPLE_MS = 150;
 
 const whitespaceAnalyzer: Analyzer = { id: 'whitespace', analyze: (text) => text.split(' ').filter(Boolean) };
+
+const BASELINE_NAME = 'competent exhaustive scorer (baseline: CSR typed arrays, precomputed norms, reused buffers, inlined BM25, top-k heap)';
 
 async function runCorpus(
   name: string,
   makeDocuments: () => Iterable<Doc>,
   documentCount: number,
   queries: string[],
+  querySet: string,
   repeats: number,
-  peerLimit: number,
-  peerQueryCount: number,
   analyzer: Analyzer,
-  /** wink's own document cap and query count (it is measured on the full 500k corpus); MiniSearch/Orama can be left out. */
-  wink: { limit: number; queries: number },
-  otherPeers: boolean,
+  peers: { wink: boolean; miniSearch: boolean; orama: boolean },
 ): Promise<CorpusResult> {
-  const peerDocuments = function* (): Generator<Doc> {
-    let count = 0;
-    for (const document of makeDocuments()) {
-      if (count++ >= peerLimit) return;
-      yield document;
-    }
-  };
-  const peerNote = peerLimit < documentCount ? `built on the first ${peerLimit.toLocaleString('en')} documents only (time/memory cap)` : undefined;
-  const winkDocuments = function* (): Generator<Doc> {
-    let count = 0;
-    for (const document of makeDocuments()) {
-      if (count++ >= wink.limit) return;
-      yield document;
-    }
-  };
+  const startedAt = new Date().toISOString();
+  const started = performance.now();
+  const loadBeforeBuild = load();
   const index = createBm25Index({ analyzer, storeDocuments: false });
+  const threads = Math.min(2, availableParallelism());
   let pool: Awaited<ReturnType<typeof createBm25WorkerPool>> | undefined;
+  const baseline = createCompetentExhaustive(analyzer);
   const contenders: Contender[] = [
     {
-      name: 'naive exhaustive scorer (baseline: Map + JS arrays, every posting scored)',
+      name: BASELINE_NAME,
       documents: documentCount,
-      ...(() => {
-        const naive = createNaiveExhaustive(analyzer);
-        return {
-          build(documents: () => Iterable<Doc>, sample: () => void) {
-            let count = 0;
-            for (const document of documents()) {
-              naive.add(document);
-              if (++count % 10_000 === 0) sample();
-            }
-            naive.finish();
-          },
-          run: (batch: string[]) => batch.map((query) => naive.search(query, 10)),
-        };
-      })(),
+      build(documents, sample) {
+        let count = 0;
+        for (const document of documents()) {
+          baseline.add(document);
+          if (++count % 10_000 === 0) sample();
+        }
+        sample();
+        baseline.finish();
+      },
+      run: (batch) => batch.map((query) => baseline.search(query, 10)),
     },
     {
       name: "factkit BM25, default 'auto' strategy (1 thread)",
@@ -173,7 +180,7 @@ async function runCorpus(
       run: (batch) => batch.map((query) => index.search(query, { topK: 10, strategy: 'maxscore' }).hits.map((hit) => hit.id)),
     },
     {
-      name: 'factkit BM25, exhaustive strategy (same index, 1 thread)',
+      name: "factkit BM25, 'exhaustive' strategy (1 thread)",
       documents: documentCount,
       note: 'same index',
       build() {},
@@ -182,107 +189,95 @@ async function runCorpus(
     {
       name: "factkit BM25, single-threaded batch: index.searchBatch (default 'auto')",
       documents: documentCount,
-      note: 'same index; the whole query list as one batch',
+      note: 'same index; the whole query set as one batch',
       build() {},
       run: (batch) => index.searchBatch(batch, { topK: 10 }).map((result) => result.hits.map((hit) => hit.id)),
     },
     {
-      name: `factkit BM25, worker-pool batch on ${Math.min(2, availableParallelism())} threads (default 'auto')`,
+      name: `factkit BM25, worker-pool batch on ${threads} threads (default 'auto')`,
       documents: documentCount,
-      note: 'same index, shared through SharedArrayBuffers; the whole query list as one batch',
+      note: 'same index, shared through SharedArrayBuffers; the whole query set as one batch; needs a free second core',
       async build() {
-        pool = await createBm25WorkerPool(index, { threads: Math.min(2, availableParallelism()) });
+        pool = await createBm25WorkerPool(index, { threads });
       },
       run: async (batch) => (await (pool as NonNullable<typeof pool>).searchBatch(batch, { topK: 10 })).map((result) => result.hits.map((hit) => hit.id)),
       dispose: () => pool?.close(),
     },
-    {
-      name: 'wink-bm25-text-search 3.1 (same analyzer)',
-      peer: true,
-      queryCount: wink.queries,
-      documents: Math.min(documentCount, wink.limit),
-      ...(wink.limit < documentCount ? { note: `built on the first ${wink.limit.toLocaleString('en')} documents only` } : {}),
-      ...(() => {
-        let engine: { search(text: string, limit: number): [string, number][] };
-        return {
-          build(_documents: () => Iterable<Doc>, sample: () => void) {
-            const wink = winkBm25();
-            wink.defineConfig({ fldWeights: { text: 1 }, bm25Params: { k1: 0.9, b: 0.4 } });
-            wink.definePrepTasks([(text: string) => analyzer.analyze(text)]);
-            let count = 0;
-            for (const document of winkDocuments()) {
-              wink.addDoc({ text: document.text }, document.id);
-              if (++count % 10_000 === 0) sample();
-            }
-            wink.consolidate(4);
-            engine = wink;
-          },
-          run: (batch: string[]) => batch.map((query) => engine.search(query, 10).map(([id]) => id)),
-        };
-      })(),
-    },
   ];
-  if (otherPeers) contenders.push(
-    {
+  if (peers.wink) {
+    let engine: { search(text: string, limit: number): [string, number][] };
+    contenders.push({
+      name: 'wink-bm25-text-search 3.1 (same analyzer; its BM25)',
+      peer: true,
+      documents: documentCount,
+      build(documents, sample) {
+        const wink = winkBm25();
+        wink.defineConfig({ fldWeights: { text: 1 }, bm25Params: { k1: 0.9, b: 0.4 } });
+        wink.definePrepTasks([(text: string) => analyzer.analyze(text)]);
+        let count = 0;
+        for (const document of documents()) {
+          wink.addDoc({ text: document.text }, document.id);
+          if (++count % 10_000 === 0) sample();
+        }
+        wink.consolidate(4);
+        engine = wink;
+      },
+      run: (batch) => batch.map((query) => engine.search(query, 10).map(([id]) => id)),
+    });
+  }
+  if (peers.miniSearch) {
+    let mini: MiniSearch<Doc>;
+    contenders.push({
       name: 'MiniSearch 7.2 (same analyzer; its BM25+)',
       peer: true,
-      documents: Math.min(documentCount, peerLimit),
-      ...(peerNote ? { note: peerNote } : {}),
-      ...(() => {
-        let mini: MiniSearch<Doc>;
-        return {
-          build(_documents: () => Iterable<Doc>, sample: () => void) {
-            mini = new MiniSearch<Doc>({ fields: ['text'], idField: 'id', tokenize: (text) => analyzer.analyze(text), processTerm: (term) => term, searchOptions: { processTerm: (term) => term, tokenize: (text) => analyzer.analyze(text), bm25: { k: 0.9, b: 0.4, d: 0.5 } } });
-            let chunk: Doc[] = [];
-            for (const document of peerDocuments()) {
-              chunk.push(document);
-              if (chunk.length === 10_000) {
-                mini.addAll(chunk);
-                chunk = [];
-                sample();
-              }
-            }
+      documents: documentCount,
+      build(documents, sample) {
+        mini = new MiniSearch<Doc>({ fields: ['text'], idField: 'id', tokenize: (text) => analyzer.analyze(text), processTerm: (term) => term, searchOptions: { processTerm: (term) => term, tokenize: (text) => analyzer.analyze(text), bm25: { k: 0.9, b: 0.4, d: 0.5 } } });
+        let chunk: Doc[] = [];
+        for (const document of documents()) {
+          chunk.push(document);
+          if (chunk.length === 10_000) {
             mini.addAll(chunk);
-          },
-          run: (batch: string[]) => batch.map((query) => mini.search(query).slice(0, 10).map((hit) => String(hit.id))),
-        };
-      })(),
-    },
-    {
+            chunk = [];
+            sample();
+          }
+        }
+        mini.addAll(chunk);
+      },
+      run: (batch) => batch.map((query) => mini.search(query).slice(0, 10).map((hit) => String(hit.id))),
+    });
+  }
+  if (peers.orama) {
+    let db: ReturnType<typeof create>;
+    contenders.push({
       name: 'Orama 3.1 (same analyzer as its tokenizer)',
       peer: true,
-      documents: Math.min(documentCount, peerLimit),
-      ...(peerNote ? { note: peerNote } : {}),
-      ...(() => {
-        let db: ReturnType<typeof create>;
-        return {
-          async build(_documents: () => Iterable<Doc>, sample: () => void) {
-            db = create({ schema: { docId: 'string', text: 'string' } as const, components: { tokenizer: { language: 'english', normalizationCache: new Map(), tokenize: (raw: string) => analyzer.analyze(raw) } } });
-            let chunk: { docId: string; text: string }[] = [];
-            for (const document of peerDocuments()) {
-              chunk.push({ docId: document.id, text: document.text });
-              if (chunk.length === 10_000) {
-                await insertMultiple(db, chunk, 10_000);
-                chunk = [];
-                sample();
-              }
-            }
-            if (chunk.length > 0) await insertMultiple(db, chunk, 10_000);
-          },
-          run: async (batch: string[]) => {
-            const out: string[][] = [];
-            for (const query of batch) {
-              // Orama's generic result type is too deep for tsc; the hits are plain objects with our docId field.
-              const search = oramaSearch as (database: unknown, params: Record<string, unknown>) => Promise<{ hits: { document: unknown }[] }>;
-              const result = await search(db, { term: query, properties: ['text'], limit: 10, threshold: 1, relevance: { k: 0.9, b: 0.4, d: 0.5 } });
-              out.push(result.hits.map((hit) => String((hit.document as { docId: string }).docId)));
-            }
-            return out;
-          },
-        };
-      })(),
-    },
-  );
+      documents: documentCount,
+      async build(documents, sample) {
+        db = create({ schema: { docId: 'string', text: 'string' } as const, components: { tokenizer: { language: 'english', normalizationCache: new Map(), tokenize: (raw: string) => analyzer.analyze(raw) } } });
+        let chunk: { docId: string; text: string }[] = [];
+        for (const document of documents()) {
+          chunk.push({ docId: document.id, text: document.text });
+          if (chunk.length === 10_000) {
+            await insertMultiple(db, chunk, 10_000);
+            chunk = [];
+            sample();
+          }
+        }
+        if (chunk.length > 0) await insertMultiple(db, chunk, 10_000);
+      },
+      run: async (batch) => {
+        const out: string[][] = [];
+        for (const query of batch) {
+          // Orama's generic result type is too deep for tsc; the hits are plain objects with our docId field.
+          const search = oramaSearch as (database: unknown, params: Record<string, unknown>) => Promise<{ hits: { document: unknown }[] }>;
+          const result = await search(db, { term: query, properties: ['text'], limit: 10, threshold: 1, relevance: { k: 0.9, b: 0.4, d: 0.5 } });
+          out.push(result.hits.map((hit) => String((hit.document as { docId: string }).docId)));
+        }
+        return out;
+      },
+    });
+  }
 
   const builds = new Map<string, { buildMs: number; retainedMb: number; peakBuildMb: number }>();
   for (const contender of contenders) {
@@ -292,32 +287,45 @@ async function runCorpus(
     const sample = (): void => {
       peak = Math.max(peak, memoryMb());
     };
-    const started = performance.now();
+    const begun = performance.now();
     await contender.build(makeDocuments, sample);
-    const buildMs = performance.now() - started;
+    const buildMs = performance.now() - begun;
     sample();
     await settle();
     builds.set(contender.name, { buildMs, retainedMb: memoryMb() - before, peakBuildMb: peak - before });
     process.stderr.write(`  ${name}: built ${contender.name} in ${(buildMs / 1000).toFixed(1)} s\n`);
   }
-  // Warm-up, then interleaved timed repeats. Peers answer the first `peerQueryCount` queries only.
-  const queriesOf = (contender: Contender): string[] => (contender.peer ? queries.slice(0, contender.queryCount ?? peerQueryCount) : queries);
+  // Warm-up pass (collects every contender's answers and calibrates how many passes one timed sample makes), then
+  // interleaved timed rounds over the same query set. Peers take PEER_REPEATS samples, spread evenly over the rounds.
   const answers = new Map<string, string[][]>();
-  for (const contender of contenders) answers.set(contender.name, await contender.run(queriesOf(contender)));
+  const loops = new Map<string, number>();
+  for (const contender of contenders) {
+    const begun = performance.now();
+    answers.set(contender.name, await contender.run(queries));
+    const passMs = performance.now() - begun;
+    loops.set(contender.name, contender.peer ? 1 : Math.max(1, Math.min(1000, Math.ceil(TARGET_SAMPLE_MS / Math.max(passMs, 0.01)))));
+  }
+  const loadBeforeTiming = load();
   const capacity = [await parallelCapacity()];
   const times = new Map<string, number[]>(contenders.map((contender) => [contender.name, []]));
-  for (let repeat = 0; repeat < repeats; repeat++) {
+  const rounds = new Map<string, number[]>(contenders.map((contender) => [contender.name, []]));
+  const peerRounds = new Set(Array.from({ length: Math.min(PEER_REPEATS, repeats) }, (_, i) => Math.floor(((i + 0.5) * repeats) / Math.min(PEER_REPEATS, repeats))));
+  for (let round = 0; round < repeats; round++) {
     for (const contender of contenders) {
-      if (contender.peer && repeat >= PEER_REPEATS) continue;
-      const started = performance.now();
-      await contender.run(queriesOf(contender));
-      (times.get(contender.name) as number[]).push(performance.now() - started);
+      if (contender.peer && !peerRounds.has(round)) continue;
+      const passes = loops.get(contender.name) as number;
+      const begun = performance.now();
+      for (let pass = 0; pass < passes; pass++) await contender.run(queries);
+      (times.get(contender.name) as number[]).push((performance.now() - begun) / passes);
+      (rounds.get(contender.name) as number[]).push(round);
     }
+    process.stderr.write(`  ${name}: round ${round + 1}/${repeats} done\n`);
   }
-  const reference = answers.get(contenders[0]?.name as string) as string[][];
+  capacity.push(await parallelCapacity());
+  const loadAfter = load();
+  const reference = answers.get(BASELINE_NAME) as string[][];
   const results: ContenderResult[] = contenders.map((contender) => {
     const answer = answers.get(contender.name) as string[][];
-    const comparable = contender.documents === documentCount;
     let overlap = 0;
     let identical = 0;
     answer.forEach((ids, position) => {
@@ -325,19 +333,37 @@ async function runCorpus(
       overlap += expected.length === 0 ? (ids.length === 0 ? 1 : 0) : ids.filter((id) => expected.includes(id)).length / expected.length;
       if (ids.length === expected.length && ids.every((id, rank) => id === expected[rank])) identical++;
     });
+    const samples = times.get(contender.name) as number[];
+    const middle = median(samples);
     return {
       name: contender.name,
       documents: contender.documents,
-      ...(contender.note || contender.peer ? { note: [contender.note, contender.peer ? `timed on the first ${queriesOf(contender).length} queries` : undefined].filter(Boolean).join('; ') } : {}),
+      ...(contender.note ? { note: contender.note } : {}),
       ...(builds.get(contender.name) as { buildMs: number; retainedMb: number; peakBuildMb: number }),
-      queriesPerSecond: queriesOf(contender).length / (median(times.get(contender.name) as number[]) / 1000),
-      overlapAt10: comparable ? overlap / answer.length : Number.NaN,
-      identicalTop10: comparable ? identical / answer.length : Number.NaN,
+      queriesPerSecond: queries.length / (middle / 1000),
+      samples: samples.length,
+      loops: loops.get(contender.name) as number,
+      spread: (Math.max(...samples) - Math.min(...samples)) / middle,
+      sampleMs: samples.map((value) => Number(value.toFixed(3))),
+      sampleRounds: rounds.get(contender.name) as number[],
+      overlapAt10: overlap / answer.length,
+      identicalTop10: identical / answer.length,
     };
   });
-  capacity.push(await parallelCapacity());
   for (const contender of contenders) await contender.dispose?.();
-  return { parallelCapacity: capacity, corpus: name, documents: documentCount, queries: queries.length, repeats, contenders: results };
+  return {
+    corpus: name,
+    startedAt,
+    seconds: (performance.now() - started) / 1000,
+    documents: documentCount,
+    queries: queries.length,
+    querySet,
+    repeats,
+    peerRepeats: Math.min(PEER_REPEATS, repeats),
+    load: { beforeBuild: loadBeforeBuild, beforeTiming: loadBeforeTiming, after: loadAfter },
+    parallelCapacity: capacity,
+    contenders: results,
+  };
 }
 
 function sciFactDocuments(): Doc[] {
@@ -357,12 +383,16 @@ function sciFactQueries(): string[] {
   return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { text: string }).text);
 }
 
-// At 500k only wink is a peer, built on all 500k documents (10 queries); MiniSearch and Orama are compared at 5k/50k.
-const PLAN: Record<string, { documents: number; queries: number; repeats: number; peerLimit: number; peerQueries: number; winkQueries: number; otherPeers: boolean }> = {
-  synthetic5k: { documents: 5_000, queries: 1_000, repeats: 5, peerLimit: 5_000, peerQueries: 100, winkQueries: 100, otherPeers: true },
-  synthetic50k: { documents: 50_000, queries: 500, repeats: 5, peerLimit: 50_000, peerQueries: 10, winkQueries: 20, otherPeers: true },
-  synthetic500k: { documents: 500_000, queries: 200, repeats: 3, peerLimit: 500_000, peerQueries: 10, winkQueries: 10, otherPeers: false },
-  scifact: { documents: 5_183, queries: 1_049, repeats: 7, peerLimit: 5_183, peerQueries: 100, winkQueries: 100, otherPeers: true },
+/**
+ * Every contender of a corpus answers the same `queries` (generated with seed 7; SciFact: all of its queries).
+ * The third-party peers are 100–2,000× slower, so the large synthetic corpora use a smaller query set for everyone:
+ * wink needs ~1.4 s per query at 500k. Orama (1 q/s at 50k) runs at 5k and on SciFact only.
+ */
+const PLAN: Record<string, { documents: number; queries: number; repeats: number; peers: { wink: boolean; miniSearch: boolean; orama: boolean } }> = {
+  synthetic5k: { documents: 5_000, queries: 500, repeats: 9, peers: { wink: true, miniSearch: true, orama: true } },
+  synthetic50k: { documents: 50_000, queries: 50, repeats: 9, peers: { wink: true, miniSearch: true, orama: false } },
+  synthetic500k: { documents: 500_000, queries: 20, repeats: 9, peers: { wink: true, miniSearch: false, orama: false } },
+  scifact: { documents: 5_183, queries: 1_049, repeats: 9, peers: { wink: true, miniSearch: true, orama: true } },
 };
 
 async function child(corpus: string): Promise<void> {
@@ -372,72 +402,92 @@ async function child(corpus: string): Promise<void> {
     corpus === 'scifact'
       ? await (async () => {
           const documents = sciFactDocuments();
-          return runCorpus('SciFact (BEIR corpus, all 1,049 queries, Lucene English analyzer)', () => documents, documents.length, sciFactQueries(), plan.repeats, plan.peerLimit, plan.peerQueries, createEnglishAnalyzer(), { limit: plan.peerLimit, queries: plan.winkQueries }, plan.otherPeers);
+          const queries = sciFactQueries();
+          return runCorpus('SciFact (BEIR corpus, Lucene English analyzer)', () => documents, documents.length, queries, 'all SciFact queries, the same for every contender', plan.repeats, createEnglishAnalyzer(), plan.peers);
         })()
       : await runCorpus(
           `synthetic ${plan.documents.toLocaleString('en')} docs (whitespace analyzer)`,
           () => generateDocuments(plan.documents),
           plan.documents,
           generateQueries(plan.queries),
+          'generated with seed 7, the same for every contender',
           plan.repeats,
-          plan.peerLimit,
-          plan.peerQueries,
           whitespaceAnalyzer,
-          { limit: plan.peerLimit, queries: plan.winkQueries },
-          plan.otherPeers,
+          plan.peers,
         );
-  process.stdout.write(JSON.stringify(result));
+  process.stdout.write(JSON.stringify({ key: corpus, ...result }));
 }
 
-function formatMarkdown(results: CorpusResult[], startedAt: string, totalSeconds: number): string {
+const fmt = (value: number, digits = 2): string => value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+function formatMarkdown(results: (CorpusResult & { key: string })[], node: string): string {
   const lines = [
     '# factkit lexical benchmark',
     '',
-    `Run ${startedAt}, ${totalSeconds.toFixed(0)} s in total, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}.`,
-    'Medians over the repeats; every contender of a corpus timed in the same process, interleaved. Ratios are against the',
-    'baseline exhaustive scorer and against the in-index exhaustive strategy of the same run. Memory = heap + ArrayBuffers',
-    'retained after the build (GC forced); peak = highest sampled during the build. top-10 agreement is against the',
-    'baseline exhaustive scorer (same Lucene BM25, k1 = 0.9, b = 0.4); peers use their own BM25 flavours, so < 1 is expected.',
-    'All contenders share one analyzer per corpus (whitespace for the synthetic corpora, Lucene English for SciFact).',
-    'Peers (wink, MiniSearch, Orama) are timed on a prefix of the queries (3 timed repeats). At 500k only wink runs, built on',
-    'all 500k documents; MiniSearch and Orama are compared at 5k and 50k. Worker-pool and single-threaded batch rows time',
-    'the whole query list as one batch (queries analysed on the calling thread in both). The machine is shared with other',
-    "builds, so absolute q/s are noisy; the same-run ratios are the figures to read.",
+    `Node ${node}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, shared with other engineers' builds while it ran (load averages per corpus below).`,
+    'Every contender of a corpus is built and timed in the same process on the same query set, in interleaved rounds;',
+    'q/s = query-set size / median sample time. Fast contenders loop over the query set within one sample (column',
+    '"passes") so each sample lasts ≥ ~150 ms; peers (wink, MiniSearch, Orama) take 3 samples spread over the rounds.',
+    'The baseline is a competent exhaustive BM25 scorer (`competent-exhaustive.ts`: CSR typed arrays, precomputed',
+    'length factors, reused accumulators, inlined Lucene BM25 in float32, top-k heap; every posting scored). Its top-10',
+    'is the reference; factkit must match it exactly (the bench exits non-zero otherwise). Peers use their own BM25',
+    'flavours, so their agreement < 1 is expected. Memory = heap + ArrayBuffers retained after the build (GC forced);',
+    'peak = highest sampled during the build. Spread = (max − min) / median of the samples (a large one = disturbed).',
+    '"Paired" = median over the rounds of (baseline time / contender time) within the same round, which cancels load',
+    'that drifts between rounds (n/a for runs that did not keep per-round samples).',
+    'Until 2026-11-23 the baseline was a plain scorer (Map of JS arrays, a new Float64Array per query, a',
+    'function call per posting), which inflated the published ratios (e.g. ~17× at 500k); those figures are withdrawn.',
     '',
   ];
   for (const corpus of results) {
-    const baseline = corpus.contenders[0] as ContenderResult;
-    const exhaustive = corpus.contenders.find((contender) => contender.name.includes('exhaustive strategy')) as ContenderResult;
-    lines.push(`## ${corpus.corpus}: ${corpus.queries} queries × ${corpus.repeats} repeats`, '');
-    lines.push('| contender | docs | build s | build vs baseline | retained MB | peak build MB | q/s | q/s vs baseline | q/s vs exhaustive strategy | top-10 overlap | identical top-10 |');
+    const base = corpus.contenders[0] as ContenderResult;
+    const find = (prefix: string): ContenderResult | undefined => corpus.contenders.find((contender) => contender.name.startsWith(prefix));
+    const ratio = (a: ContenderResult | undefined, b: ContenderResult | undefined): string => (a && b ? `${fmt(a.queriesPerSecond / b.queriesPerSecond)}×` : 'n/a');
+    /** Median over the rounds both were timed in of time(b) / time(a): load that drifts between rounds cancels out. */
+    const paired = (a: ContenderResult | undefined, b: ContenderResult | undefined): string => {
+      if (!a?.sampleMs || !a.sampleRounds || !b?.sampleMs || !b.sampleRounds) return 'n/a';
+      const values: number[] = [];
+      a.sampleRounds.forEach((round, i) => {
+        const j = (b.sampleRounds as number[]).indexOf(round);
+        if (j >= 0) values.push(((b.sampleMs as number[])[j] as number) / ((a.sampleMs as number[])[i] as number));
+      });
+      return values.length > 0 ? `${fmt(median(values))}×` : 'n/a';
+    };
+    lines.push(`## ${corpus.corpus}: ${corpus.queries.toLocaleString('en')} queries (${corpus.querySet}), ${corpus.repeats} rounds`, '');
+    lines.push(
+      `Run ${corpus.startedAt}, ${corpus.seconds.toFixed(0)} s. Load average (1/5/15 min) before the builds ${corpus.load.beforeBuild.join(' ')}, before timing ${corpus.load.beforeTiming.join(' ')}, after ${corpus.load.after.join(' ')}; ` +
+        `parallel capacity before / after timing ${corpus.parallelCapacity.map((value) => value.toFixed(2)).join(' / ')} (2-thread vs 1-thread throughput of a fixed busy loop; 2.00 = two free cores).`,
+      '',
+    );
+    lines.push('| contender | build s | retained MB | peak build MB | q/s | q/s vs baseline | paired vs baseline | samples × passes | spread | top-10 overlap | identical top-10 |');
     lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const contender of corpus.contenders) {
+      const shared = contender.note?.startsWith('same index');
       lines.push(
-        `| ${contender.name}${contender.note ? ` (${contender.note})` : ''} | ${contender.documents.toLocaleString('en')} | ${(contender.buildMs / 1000).toFixed(2)} | ${contender.buildMs > 50 ? (baseline.buildMs / contender.buildMs).toFixed(2) + '×' : '— (shared index)'} | ${contender.retainedMb.toFixed(1)} | ${contender.peakBuildMb.toFixed(1)} | ${contender.queriesPerSecond.toFixed(1)} | ${(contender.queriesPerSecond / baseline.queriesPerSecond).toFixed(2)}× | ${(contender.queriesPerSecond / exhaustive.queriesPerSecond).toFixed(2)}× | ${typeof contender.overlapAt10 === 'number' && Number.isFinite(contender.overlapAt10) ? contender.overlapAt10.toFixed(3) : 'n/a (subset)'} | ${typeof contender.identicalTop10 === 'number' && Number.isFinite(contender.identicalTop10) ? contender.identicalTop10.toFixed(3) : 'n/a'} |`,
+        `| ${contender.name}${contender.note ? ` (${contender.note})` : ''} | ${shared ? '—' : fmt(contender.buildMs / 1000)} | ${shared ? '—' : fmt(contender.retainedMb, 1)} | ${shared ? '—' : fmt(contender.peakBuildMb, 1)} | ${fmt(contender.queriesPerSecond, 1)} | ${ratio(contender, base)} | ${paired(contender, base)} | ${contender.samples} × ${contender.loops} | ${fmt(contender.spread)} | ${contender.overlapAt10.toFixed(3)} | ${contender.identicalTop10.toFixed(3)} |`,
       );
     }
-    const find = (prefix: string): ContenderResult | undefined => corpus.contenders.find((contender) => contender.name.startsWith(prefix));
-    const ratio = (a: ContenderResult | undefined, b: ContenderResult | undefined): string => (a && b ? `${(a.queriesPerSecond / b.queriesPerSecond).toFixed(2)}×` : 'n/a');
     const auto = find("factkit BM25, default 'auto'");
-    const wink = find('wink');
     lines.push(
       '',
-      `Same-run ratios (q/s): default 'auto' vs baseline exhaustive scorer ${ratio(auto, baseline)}; 'maxscore' forced vs baseline ${ratio(find("factkit BM25, 'maxscore'"), baseline)}; ` +
-        `worker-pool batch vs single-threaded batch ${ratio(find('factkit BM25, worker-pool'), find('factkit BM25, single-threaded batch'))}; ` +
-        `default 'auto' vs wink ${ratio(auto, wink)}${wink && wink.documents !== corpus.documents ? ` (wink on ${wink.documents.toLocaleString('en')} documents only)` : ''}.` +
-        (corpus.parallelCapacity ? ` Parallel capacity of the machine during this corpus (2-thread vs 1-thread throughput of a fixed busy loop, before / after the timed repeats; 2.00 = two free cores): ${corpus.parallelCapacity.map((value) => value.toFixed(2)).join(' / ')}.` : ''),
+      `Same-run ratios (q/s, same ${corpus.queries.toLocaleString('en')} queries): default 'auto' vs the competent exhaustive baseline ${ratio(auto, base)} (paired per round: ${paired(auto, base)}); 'maxscore' forced vs baseline ${ratio(find("factkit BM25, 'maxscore'"), base)}; ` +
+        `'exhaustive' strategy vs baseline ${ratio(find("factkit BM25, 'exhaustive'"), base)}; 'auto' vs wink ${ratio(auto, find('wink'))}` +
+        `${find('MiniSearch') ? `; 'auto' vs MiniSearch ${ratio(auto, find('MiniSearch'))}` : ''}${find('Orama') ? `; 'auto' vs Orama ${ratio(auto, find('Orama'))}` : ''}; ` +
+        `worker-pool batch (2 threads) vs single-threaded batch ${ratio(find('factkit BM25, worker-pool'), find('factkit BM25, single-threaded batch'))}.`,
+      '',
     );
-    lines.push('');
   }
   return lines.join('\n');
 }
 
 async function main(): Promise<void> {
+  const directory = fileURLToPath(new URL('./results/', import.meta.url));
+  const jsonPath = `${directory}lexical-bench.json`;
+  type Saved = { node: string; results: (CorpusResult & { key: string })[] };
   if (process.argv.includes('--format')) {
     // Re-render the Markdown from the last JSON result without re-running.
-    const directory = fileURLToPath(new URL('./results/', import.meta.url));
-    const saved = JSON.parse(readFileSync(`${directory}lexical-bench.json`, 'utf8')) as { startedAt: string; totalSeconds: number; results: CorpusResult[] };
-    const markdown = formatMarkdown(saved.results, saved.startedAt, saved.totalSeconds);
+    const saved = JSON.parse(readFileSync(jsonPath, 'utf8')) as Saved;
+    const markdown = formatMarkdown(saved.results, saved.node);
     writeFileSync(`${directory}lexical-bench.md`, markdown);
     process.stdout.write(markdown);
     return;
@@ -447,22 +497,39 @@ async function main(): Promise<void> {
     await child(process.argv[corpusArgument + 1] as string);
     return;
   }
-  const only = process.argv.indexOf('--only') >= 0 ? (process.argv[process.argv.indexOf('--only') + 1] as string).split(',') : Object.keys(PLAN);
-  const startedAt = new Date().toISOString();
-  const started = performance.now();
-  const results: CorpusResult[] = [];
+  const onlyArgument = process.argv.indexOf('--only');
+  const only = onlyArgument >= 0 ? (process.argv[onlyArgument + 1] as string).split(',') : Object.keys(PLAN);
+  for (const corpus of only) if (!PLAN[corpus]) throw new Error(`unknown corpus ${corpus} (known: ${Object.keys(PLAN).join(', ')})`);
+  // --only re-runs some corpora and keeps the saved results of the others (e.g. to re-run a disturbed row).
+  const saved: Saved = onlyArgument >= 0 && existsSync(jsonPath) ? (JSON.parse(readFileSync(jsonPath, 'utf8')) as Saved) : { node: process.version, results: [] };
+  saved.results = saved.results.filter((entry) => typeof entry.key === 'string' && entry.load !== undefined); // drop older formats
+  let mismatch = false;
   for (const corpus of only) {
-    process.stderr.write(`corpus ${corpus}\n`);
+    process.stderr.write(`corpus ${corpus} (load average ${load().join(' ')})\n`);
     const output = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--corpus', corpus], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20 });
-    results.push(JSON.parse(output) as CorpusResult);
+    const result = JSON.parse(output) as CorpusResult & { key: string };
+    for (const contender of result.contenders) {
+      if (contender.name.startsWith('factkit') && contender.identicalTop10 !== 1) {
+        mismatch = true;
+        process.stderr.write(`MISMATCH: ${corpus}: ${contender.name} has identical top-10 on ${(contender.identicalTop10 * 100).toFixed(1)} % of the queries only\n`);
+      }
+    }
+    const position = saved.results.findIndex((entry) => entry.key === corpus);
+    if (position >= 0) saved.results[position] = result;
+    else saved.results.push(result);
+    // Saved after every corpus, so an interrupted run keeps the corpora it finished.
+    const order = Object.keys(PLAN);
+    saved.results.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+    saved.node = process.version;
+    mkdirSync(directory, { recursive: true });
+    writeFileSync(jsonPath, `${JSON.stringify(saved, null, 2)}\n`);
+    writeFileSync(`${directory}lexical-bench.md`, formatMarkdown(saved.results, saved.node));
   }
-  const totalSeconds = (performance.now() - started) / 1000;
-  const directory = fileURLToPath(new URL('./results/', import.meta.url));
-  mkdirSync(directory, { recursive: true });
-  writeFileSync(`${directory}lexical-bench.json`, `${JSON.stringify({ startedAt, totalSeconds, node: process.version, results }, null, 2)}\n`);
-  const markdown = formatMarkdown(results, startedAt, totalSeconds);
-  writeFileSync(`${directory}lexical-bench.md`, markdown);
-  process.stdout.write(markdown);
+  process.stdout.write(formatMarkdown(saved.results, saved.node));
+  if (mismatch) {
+    process.stderr.write('factkit and the competent exhaustive baseline disagree on some top-10s: the figures above are not comparable.\n');
+    process.exitCode = 1;
+  }
 }
 
 await main();
