@@ -1,7 +1,8 @@
 import type { ClaimQueryGenerator, ClaimVerifier } from '@factkit/claim-query';
 import { createDrafterGenerator, createNliVerifier } from '@factkit/claim-query';
 import type { Document, Retriever } from '@factkit/core';
-import { createLexicalNliModel } from '@factkit/nli-models';
+import { createGloveEmbedder } from '@factkit/glove';
+import { createFeatureNliModel } from '@factkit/nli-models';
 import { createBm25Retriever, createChineseAnalyzer } from '@factkit/retrieval';
 import { poolEvidence, type FeverClaim } from './fever-compose.js';
 import { readJsonl } from './shared.js';
@@ -36,7 +37,10 @@ export function createBilingualRetriever(english: Retriever, chinese: Retriever)
   };
 }
 
-/** Offline pipeline parts: the LLM-free drafter (a baseline, not JointCQ), BM25, and the lexical NLI verifier. */
+/**
+ * Offline pipeline parts: the LLM-free drafter (a baseline, not JointCQ), BM25, and the trained offline NLI verifier
+ * (`@factkit/nli-models` feature model on GloVe; it beat the lexical model on the FEVER-composed evaluation).
+ */
 export function createOfflineComponents(): { generator: ClaimQueryGenerator; retriever: Retriever; verifier: ClaimVerifier; corpusSize: number } {
   const corpus = loadLocalCorpus();
   const retriever = createBilingualRetriever(
@@ -46,7 +50,7 @@ export function createOfflineComponents(): { generator: ClaimQueryGenerator; ret
   return {
     generator: createDrafterGenerator(),
     retriever,
-    verifier: createNliVerifier({ nli: createLexicalNliModel() }),
+    verifier: createNliVerifier({ nli: createFeatureNliModel({ embedder: createGloveEmbedder() }) }),
     corpusSize: corpus.english.length + corpus.chinese.length,
   };
 }
