@@ -64,19 +64,20 @@ function wordBefore(text: string, end: number): string {
   return text.slice(start, end).replace(/^\.+/, '');
 }
 
-function isAbbreviation(word: string, extra: ReadonlySet<string>, charBefore = ''): boolean {
+function isAbbreviation(word: string, extra: ReadonlySet<string>, charBefore = '', afterNumber = false): boolean {
   const lower = word.toLowerCase();
   if (extra.has(lower)) return true;
   // An all-capital acronym ("ED", "MS", "DR", "JUN") is not the abbreviation it spells in lower case ("ed.", "Ms.").
   const isAcronym = word.length >= 2 && !word.includes('.') && word === word.toUpperCase() && word !== lower;
   const isLowerTitle = TITLE_ABBREVIATIONS.has(lower) && word === lower;
   if (!isAcronym && !isLowerTitle && ENGLISH_ABBREVIATIONS.has(lower)) return true;
-  // Initials: a single capital letter ("John F. Kennedy", "J. R. R. Tolkien"); a single lower-case letter is a unit
-  // or a locator ("24 h.", "p.", "c.").
-  // A lower-case letter after "/" and any letter after "°" are units that can end a sentence ("0.4 mg/d.",
-  // "37 °C."); a Greek letter is a name's last part ("TNF-α.").
+  // Initials: a single capital letter ("John F. Kennedy", "J. R. R. Tolkien"); a single lower-case letter right after
+  // a number is a unit ("24 h.", "3 d."), elsewhere a word ("plan b.", "A b. C d."). A lower-case letter after "/"
+  // and any letter after "°" are units that can end a sentence ("0.4 mg/d.", "37 °C."); a Greek letter is a name's
+  // last part ("TNF-α.").
   if (/^\p{Script=Greek}$/u.test(word)) return false;
-  if (/^\p{L}$/u.test(word)) return !((charBefore === '/' && /\p{Ll}/u.test(word)) || charBefore === '°');
+  if (/^\p{Lu}$/u.test(word)) return charBefore !== '°';
+  if (/^\p{Ll}$/u.test(word)) return afterNumber && charBefore !== '/';
   // A mixed-case name ending in one capital after a lower-case letter ("p65/RelA.", "NF-κB.", "HRQoL.", "5hmC."):
   // SciFact's reference split does not end a sentence on one (it does after "mRNA.", "mTOR.", which end in two).
   if (/\p{Ll}\p{Lu}$/u.test(word)) return true;
@@ -133,7 +134,9 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
       }
       if (run === '.' || run.startsWith('.') && !run.startsWith('..')) {
         const word = wordBefore(text, i);
-        if (word && isAbbreviation(word, extra, text[i - word.length - 1] ?? '')) {
+        const before = i - word.length - 1;
+        const afterNumber = /\p{N}/u.test(text[before - 1] ?? '') && /\s/u.test(text[before] ?? '');
+        if (word && isAbbreviation(word, extra, text[before] ?? '', afterNumber)) {
           i = j;
           continue;
         }
