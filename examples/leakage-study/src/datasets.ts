@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { CorruptDataError, type Document } from '@factkit/core';
+import { CorruptDataError, InvalidArgumentError, type Document } from '@factkit/core';
 
 /** datasets/ at the repository root (the example never reads ../shared). */
 export const DEFAULT_DATASETS_DIRECTORY = resolve(dirname(fileURLToPath(import.meta.url)), '../../../datasets');
@@ -16,16 +16,33 @@ export interface StudyClaim {
   readonly evidence: readonly string[];
   /** Relevant document ids (qrels), graded relevance. */
   readonly relevant: Readonly<Record<string, number>>;
-  /** Gold verdict: SciFact SUPPORT / FEVER SUPPORTS → 'supported'; CONTRADICT / REFUTES → 'refuted' (paper, footnote 1). */
-  readonly label?: VerdictLabel;
+  /**
+   * Gold verdict, lower case: SciFact SUPPORT / FEVER SUPPORTS → 'supported'; CONTRADICT / REFUTES → 'refuted' (paper,
+   * footnote 1); AVeriTeC's four labels as they are ('not enough evidence', 'conflicting evidence/cherrypicking').
+   */
+  readonly label?: string;
 }
 
 /** The two verdicts SciFact and FEVER-lite claims with evidence can have. */
 export type VerdictLabel = 'supported' | 'refuted';
-export const VERDICT_LABELS: readonly VerdictLabel[] = ['refuted', 'supported'];
+
+/**
+ * Verdict labels offered to the verdict model (Fig. A2's [LABEL]), per the paper's footnote 1: SciFact and FEVER use
+ * three (SciFact's CONTRADICT counts as refuted); AVeriTeC adds conflicting evidence. Gold labels of claims with
+ * evidence are 'supported' or 'refuted', so a 'not enough evidence' answer is a wrong prediction, as in the paper.
+ */
+export function verdictLabelsFor(datasetName: string): readonly string[] {
+  return /averitec/i.test(datasetName)
+    ? ['supported', 'refuted', 'not enough evidence', 'conflicting evidence/cherrypicking']
+    : ['supported', 'refuted', 'not enough evidence'];
+}
 
 export interface StudyDataset {
   readonly name: string;
+  /** What one document of the knowledge store is. */
+  readonly unit: 'sentence' | 'abstract';
+  /** The files read (for provenance hashes). */
+  readonly files: readonly string[];
   readonly corpus: readonly Document[];
   readonly claims: readonly StudyClaim[];
 }
@@ -60,7 +77,17 @@ export interface LoadSciFactOptions {
   readonly split?: 'train' | 'test' | 'all';
   /** Keep only the first `limit` claims (after filtering). @default Infinity */
   readonly limit?: number;
+  /**
+   * The unit of retrieval. 'sentence' (the paper's setting): the knowledge store is every sentence of the 5,183
+   * abstracts in SciFact's own split (`corpus_sentences`: 45,952 sentences, id `<doc id>#<sentence index>`, text only,
+   * no title), and the relevant documents of a claim are its rationale sentences. 'abstract': whole abstracts (title
+   * and text) judged by the BEIR qrels. @default 'sentence'
+   */
+  readonly unit?: 'sentence' | 'abstract';
 }
+
+/** Id of sentence `index` of abstract `documentId` in the sentence-level SciFact knowledge store. */
+export const sciFactSentenceId = (documentId: string, index: number): string => `${documentId}#${index}`;
 
 /**
  * SciFact over the complete corpus (5,183 abstracts). Claims without gold evidence are left out, as in the paper;
@@ -68,7 +95,8 @@ export interface LoadSciFactOptions {
  * documents = the BEIR qrels of the claim.
  */
 export async function loadSciFact(options: LoadSciFactOptions): Promise<StudyDataset> {
-  const { directory, split = 'all', limit = Number.POSITIVE_INFINITY } = options;
+  const { directory, split = 'all', limit = Number.POSITIVE_INFINITY, unit = 'sentence' } = options;
+  if (unit !== 'sentence' && unit !== 'abstract') throw new InvalidArgumentError({ where: 'loadSciFact', argument: 'unit', message: `must be 'sentence' or 'abstract' (got ${String(unit)})` });
   const corpusRows = (await readLines(join(directory, 'corpus.jsonl.gz'))).map((line, index) =>
     parseLine<{ _id: string; title?: string; text: string }>(line, 'scifact/corpus.jsonl.gz', index + 1),
   );
@@ -96,6 +124,7 @@ export async function loadSciFact(options: LoadSciFactOptions): Promise<StudyDat
     for (const [index, line] of (await readLines(join(directory, file))).entries()) {
       const row = parseLine<SciFactClaimRow>(line, `scifact/${file}`, index + 1);
       const evidence: string[] = [];
+      const goldSentences: Record<string, number> = {};
       const labels = new Set<string>();
       for (const [documentId, sets] of Object.entries(row.evidence ?? {})) {
         const abstract = sentences.get(documentId);
@@ -106,6 +135,7 @@ export async function loadSciFact(options: LoadSciFactOptions): Promise<StudyDat
             const sentence = abstract[sentenceIndex];
             if (sentence === undefined) throw new CorruptDataError({ source: `scifact/${file}:${index + 1}`, message: `sentence ${sentenceIndex} is outside document ${documentId}` });
             if (!evidence.includes(sentence)) evidence.push(sentence);
+            goldSentences[sciFactSentenceId(documentId, sentenceIndex)] = 1;
           }
         }
       }
@@ -113,10 +143,18 @@ export async function loadSciFact(options: LoadSciFactOptions): Promise<StudyDat
       if (evidence.length === 0 || !relevant) continue;
       // A claim whose evidence sets disagree gets no gold label (the study reports it as a problem, excluded from F1).
       const label = labels.size === 1 ? ({ SUPPORT: 'supported', CONTRADICT: 'refuted' } as const)[[...labels][0] as 'SUPPORT' | 'CONTRADICT'] : undefined;
-      claims.push({ id: String(row.id), text: row.claim, evidence, relevant, ...(label ? { label } : {}) });
+      claims.push({ id: String(row.id), text: row.claim, evidence, relevant: unit === 'sentence' ? goldSentences : relevant, ...(label ? { label } : {}) });
     }
   }
-  return { name: 'SciFact', corpus, claims: claims.slice(0, limit) };
+  const files = [join(directory, 'corpus.jsonl.gz'), join(directory, 'corpus_sentences.jsonl.gz'), ...splits.map((name) => join(directory, 'qrels', `${name}.tsv`)), ...claimFiles.map((file) => join(directory, file))];
+  if (unit === 'abstract') return { name: 'SciFact', unit, files, corpus, claims: claims.slice(0, limit) };
+  const sentenceCorpus: Document[] = [];
+  for (const document of corpus) {
+    (sentences.get(document.id) ?? []).forEach((sentence, index) => {
+      sentenceCorpus.push({ id: sciFactSentenceId(document.id, index), text: sentence.trim(), metadata: { documentId: document.id, sentenceIndex: index } });
+    });
+  }
+  return { name: 'SciFact', unit, files, corpus: sentenceCorpus, claims: claims.slice(0, limit) };
 }
 
 export interface LoadFeverLiteOptions {
@@ -149,5 +187,5 @@ export async function loadFeverLite(options: LoadFeverLiteOptions): Promise<Stud
     const label = row.label === 'SUPPORTS' ? 'supported' : row.label === 'REFUTES' ? 'refuted' : undefined;
     claims.push({ id: row.id, text: row.claim, evidence, relevant: Object.fromEntries(evidence.map((sentence) => [idOf(sentence), 1])), ...(label ? { label } : {}) });
   }
-  return { name: 'FEVER-lite', corpus: [...pool.values()], claims: claims.slice(0, limit) };
+  return { name: 'FEVER-lite', unit: 'sentence', files: [join(directory, `${split}.jsonl`)], corpus: [...pool.values()], claims: claims.slice(0, limit) };
 }

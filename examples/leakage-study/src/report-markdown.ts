@@ -1,5 +1,4 @@
-import { pairedTTest } from '@factkit/metrics';
-import type { LeakageStudyResult, MeanWithError } from '@factkit/nli-match';
+import type { LeakageStudyResult, MeanWithError, SignificanceTest } from '@factkit/nli-match';
 import { renderBarChart, type PlotGroup } from './report-svg.js';
 
 /** One study (method) of the report. */
@@ -20,6 +19,15 @@ export interface ReportContext {
   readonly command: string;
   /** Extra lines for the settings list (model ids, cache folder, …). */
   readonly notes?: readonly string[];
+  /** What the knowledge store is and how its numbers relate to the paper's (printed under the heading). */
+  readonly corpusNote?: string;
+  /** Reasons some numbers are not whole beyond what the results say (e.g. documents that could not be embedded). */
+  readonly incomplete?: readonly string[];
+}
+
+/** Every reason the report's numbers are not whole: the context's, then each method's. */
+export function incompleteReasons(methods: readonly MethodResult[], context: Pick<ReportContext, 'incomplete'>): string[] {
+  return [...(context.incomplete ?? []), ...methods.flatMap((entry) => entry.result.incomplete.map((reason) => `${entry.method}: ${reason}`))];
 }
 
 const METRIC_LABELS: Record<string, string> = { recall: 'Recall', ndcg: 'NDCG', f1: 'F1' };
@@ -37,9 +45,10 @@ export function formatMean(value: MeanWithError | null | undefined): string {
   return Number.isFinite(value.standardError) ? `${mean} ± ${(value.standardError * 100).toFixed(1)}` : mean;
 }
 
-function formatP(test: { pvalue: number } | null | undefined): string {
+function formatP(test: SignificanceTest | null | undefined): string {
   if (!test || !Number.isFinite(test.pvalue)) return '–';
-  return test.pvalue < 0.001 ? '< 0.001' : test.pvalue.toFixed(3);
+  const p = test.pvalue < 0.001 ? '< 0.001' : test.pvalue.toFixed(3);
+  return `${p} (${test.test === 'bootstrap' ? 'bootstrap' : 'MWU'})`;
 }
 
 function hasMatching(entry: MethodResult): boolean {
@@ -51,6 +60,13 @@ export function formatStudyReport(methods: readonly MethodResult[], context: Rep
   const metricNames = [...new Set(methods.flatMap((entry) => entry.result.metricNames))];
   const lines: string[] = [];
   lines.push(`# Knowledge-leakage study: ${context.datasetName}`, '');
+  const incomplete = incompleteReasons(methods, context);
+  if (incomplete.length > 0) {
+    lines.push('> **Incomplete: some numbers below are not whole.** Failed items are left out of every row and rate:', '>');
+    for (const reason of incomplete) lines.push(`> - ${reason}`);
+    lines.push('');
+  }
+  if (context.corpusNote) lines.push(context.corpusNote, '');
   lines.push(`- Claims: ${context.claims} (with gold evidence); knowledge store: ${context.corpusSize} documents`);
   const first = methods[0]?.result;
   if (first) lines.push(`- Repeats per claim: ${first.repeats}; cut-offs k = ${first.ks.join(', ')}`);
@@ -62,7 +78,8 @@ export function formatStudyReport(methods: readonly MethodResult[], context: Rep
 
   lines.push('## Retrieval by matching condition (Tables 2 and 4)', '');
   lines.push('Values ×100, mean ± standard error over repeated generations. M = the generated document contains a sentence');
-  lines.push('entailed by gold evidence; ¬M = it does not. Methods without generations (RM3) have only ALL.', '');
+  lines.push('entailed by gold evidence; ¬M = it does not; unknown = the NLI calls failed, so the run is in neither. Methods');
+  lines.push('without generations (RM3) have only ALL.', '');
   lines.push(`| Method | Data | ${metricNames.map(metricLabel).join(' | ')} | claim × repeat runs |`);
   lines.push(`|---|---|${metricNames.map(() => '---:').join('|')}|---:|`);
   const baselinesShown = new Set<string>();
@@ -72,46 +89,42 @@ export function formatStudyReport(methods: readonly MethodResult[], context: Rep
       baselinesShown.add(entry.baselineName);
       lines.push(`| ${entry.baselineName} | ALL | ${metricNames.map((name) => (result.baseline?.[name] === undefined ? '–' : ((result.baseline[name] as number) * 100).toFixed(1))).join(' | ')} | |`);
     }
-    const counts = countMatched(result);
+    const { counts } = result;
     lines.push(`| ${entry.method} | ALL | ${metricNames.map((name) => formatMean(result.summary[name]?.all)).join(' | ')} | |`);
     if (hasMatching(entry)) {
       lines.push(`| | M | ${metricNames.map((name) => formatMean(result.summary[name]?.matched)).join(' | ')} | ${counts.matched} |`);
       lines.push(`| | ¬M | ${metricNames.map((name) => formatMean(result.summary[name]?.unmatched)).join(' | ')} | ${counts.unmatched} |`);
     }
+    if (entry.matching && counts.unknown > 0) {
+      lines.push(`| | unknown | ${metricNames.map((name) => formatMean(result.summary[name]?.unknown)).join(' | ')} | ${counts.unknown} |`);
+    }
   }
   lines.push('');
 
-  const paired = methods.filter((entry) => entry.result.baselineRuns !== undefined);
-  if (paired.length > 0) {
-    lines.push('## Expansion vs its baseline, paired over claims', '');
-    lines.push('Per claim: expansion value (mean over repeats) − baseline value; ×100; two-sided paired t-test p-value.', '');
-    lines.push(`| Method | vs | ${metricNames.map(metricLabel).join(' | ')} |`);
-    lines.push(`|---|---|${metricNames.map(() => '---:').join('|')}|`);
-    for (const entry of paired) {
-      const cells = metricNames.map((name) => {
-        const test = comparePaired(entry.result, name);
-        if (!test) return '–';
-        const sign = test.meanDifference >= 0 ? '+' : '−';
-        return `${sign}${Math.abs(test.meanDifference * 100).toFixed(1)} (p ${formatP(test)}, n ${test.n})`;
-      });
-      lines.push(`| ${entry.method} | ${entry.baselineName} | ${cells.join(' | ')} |`);
+  lines.push('## Significance over claims', '');
+  lines.push('One value per claim (its mean over repeats, within the condition). Recall/NDCG: Mann–Whitney U, two-sided (MWU),');
+  lines.push('as in the paper; F1: bootstrap over claims of the macro-F1 difference, two-sided. Each cell names its test.', '');
+  lines.push(`| Method | Comparison | ${metricNames.map(metricLabel).join(' | ')} |`);
+  lines.push(`|---|---|${metricNames.map(() => '---:').join('|')}|`);
+  for (const entry of methods) {
+    const { summary } = entry.result;
+    if (entry.result.baselineRuns) lines.push(`| ${entry.method} | vs ${entry.baselineName} | ${metricNames.map((name) => formatP(summary[name]?.versusBaseline)).join(' | ')} |`);
+    if (hasMatching(entry)) {
+      lines.push(`| ${entry.method} | M vs ¬M | ${metricNames.map((name) => formatP(summary[name]?.matchedVsUnmatched)).join(' | ')} |`);
+      lines.push(`| ${entry.method} | M vs ALL | ${metricNames.map((name) => formatP(summary[name]?.matchedVsAll)).join(' | ')} |`);
     }
-    lines.push('');
   }
+  lines.push('');
 
   const withMatching = methods.filter((entry) => hasMatching(entry));
   if (withMatching.length > 0) {
-    lines.push('## Mann–Whitney U tests (two-sided)', '');
-    lines.push(`| Method | Test | ${metricNames.map(metricLabel).join(' | ')} |`);
-    lines.push(`|---|---|${metricNames.map(() => '---:').join('|')}|`);
-    for (const entry of withMatching) {
-      lines.push(`| ${entry.method} | M vs ¬M | ${metricNames.map((name) => formatP(entry.result.summary[name]?.matchedVsUnmatched)).join(' | ')} |`);
-      lines.push(`| | M vs ALL | ${metricNames.map((name) => formatP(entry.result.summary[name]?.matchedVsAll)).join(' | ')} |`);
-    }
-    lines.push('');
     lines.push('## Proportion of claims matched (Table 3)', '');
-    lines.push('| Method | matched (%) |', '|---|---:|');
-    for (const entry of withMatching) lines.push(`| ${entry.method} | ${formatMean(entry.result.matchedProportion)} |`);
+    lines.push('Over claims whose match is known; unknown runs (NLI failed) are counted apart and are in neither M nor ¬M.', '');
+    lines.push('| Method | matched (%) | M runs | ¬M runs | unknown runs | no gold evidence |', '|---|---:|---:|---:|---:|---:|');
+    for (const entry of withMatching) {
+      const { counts } = entry.result;
+      lines.push(`| ${entry.method} | ${formatMean(entry.result.matchedProportion)} | ${counts.matched} | ${counts.unmatched} | ${counts.unknown} | ${counts.undecidable} |`);
+    }
     lines.push('');
   }
 
@@ -133,39 +146,52 @@ export function formatStudyReport(methods: readonly MethodResult[], context: Rep
   return lines.join('\n');
 }
 
-/** Paired t-test of per-claim metric values: expansion (mean over repeats) vs baseline; null with fewer than 2 pairs. */
-export function comparePaired(result: LeakageStudyResult, name: string): { meanDifference: number; pvalue: number; n: number } | null {
-  const baseline = new Map<string, number>();
-  for (const run of result.baselineRuns ?? []) {
-    const value = run.metrics[name];
-    if (value !== undefined) baseline.set(run.claimId, value);
-  }
-  const sums = new Map<string, { sum: number; count: number }>();
-  for (const run of result.runs) {
-    const value = run.metrics[name];
-    if (value === undefined || !baseline.has(run.claimId)) continue;
-    const entry = sums.get(run.claimId) ?? { sum: 0, count: 0 };
-    entry.sum += value;
-    entry.count += 1;
-    sums.set(run.claimId, entry);
-  }
-  const claimIds = [...sums.keys()];
-  if (claimIds.length < 2) return null;
-  const expanded = claimIds.map((id) => (sums.get(id) as { sum: number; count: number }).sum / (sums.get(id) as { count: number }).count);
-  const base = claimIds.map((id) => baseline.get(id) as number);
-  const test = pairedTTest(expanded, base);
-  return { meanDifference: test.meanDifference, pvalue: test.pvalue, n: claimIds.length };
+/** One model's methods, for the multi-LLM grid. */
+export interface ModelResults {
+  readonly model: string;
+  readonly methods: readonly MethodResult[];
 }
 
-/** Distinct claims matched in at least one repeat vs never, for the table's last column. */
-function countMatched(result: LeakageStudyResult): { matched: number; unmatched: number } {
-  const matched = new Set<string>();
-  const seen = new Set<string>();
-  for (const run of result.runs) {
-    if (run.match?.matched === true) matched.add(`${run.claimId}#${run.sample}`);
-    if (run.match && run.match.matched !== null) seen.add(`${run.claimId}#${run.sample}`);
+/**
+ * The multi-LLM grid: Table 3 (matched proportion per model and method) and, per LLM method, the Tables 2/4 and
+ * A1–A3 layout (rows: baseline, then each model's ALL / M / ¬M; columns: every metric at every k).
+ */
+export function formatModelGrid(models: readonly ModelResults[], context: { readonly datasetName: string; readonly command: string; readonly corpusNote?: string }): string {
+  const lines: string[] = [`# Knowledge-leakage study across LLMs: ${context.datasetName}`, ''];
+  const incomplete = models.flatMap((entry) => incompleteReasons(entry.methods, {}).map((reason) => `${entry.model} ${reason}`));
+  if (incomplete.length > 0) {
+    lines.push('> **Incomplete: some numbers below are not whole.** Failed items are left out of every row and rate:', '>');
+    for (const reason of incomplete) lines.push(`> - ${reason}`);
+    lines.push('');
   }
-  return { matched: matched.size, unmatched: seen.size - matched.size };
+  if (context.corpusNote) lines.push(context.corpusNote, '');
+  lines.push(`Reproduce: \`${context.command}\``, '');
+  const methodNames = [...new Set(models.flatMap((entry) => entry.methods.filter((method) => method.matching).map((method) => method.method)))];
+  const find = (entry: ModelResults, name: string) => entry.methods.find((method) => method.method === name);
+  lines.push('## Proportion of claims matched (Table 3)', '');
+  lines.push(`| Model | ${methodNames.join(' | ')} |`, `|---|${methodNames.map(() => '---:').join('|')}|`);
+  for (const entry of models) lines.push(`| ${entry.model} | ${methodNames.map((name) => formatMean(find(entry, name)?.result.matchedProportion)).join(' | ')} |`);
+  lines.push('');
+  for (const name of methodNames) {
+    const sample = models.map((entry) => find(entry, name)).find((method) => method !== undefined);
+    if (!sample) continue;
+    const metricNames = sample.result.metricNames;
+    lines.push(`## ${name} by model (Tables 2, 4 and A1–A3)`, '');
+    lines.push(`| Model | Data | ${metricNames.map(metricLabel).join(' | ')} |`, `|---|---|${metricNames.map(() => '---:').join('|')}|`);
+    if (sample.result.baseline) {
+      lines.push(`| ${sample.baselineName} | ALL | ${metricNames.map((metric) => (sample.result.baseline?.[metric] === undefined ? '–' : ((sample.result.baseline[metric] as number) * 100).toFixed(1))).join(' | ')} |`);
+    }
+    for (const entry of models) {
+      const method = find(entry, name);
+      if (!method) continue;
+      const { summary } = method.result;
+      lines.push(`| ${entry.model} | ALL | ${metricNames.map((metric) => formatMean(summary[metric]?.all)).join(' | ')} |`);
+      lines.push(`| | M | ${metricNames.map((metric) => formatMean(summary[metric]?.matched)).join(' | ')} |`);
+      lines.push(`| | ¬M | ${metricNames.map((metric) => formatMean(summary[metric]?.unmatched)).join(' | ')} |`);
+    }
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** The SVG plot: for each method and Recall/NDCG metric, bars ALL / M / ¬M and a dashed baseline line. */

@@ -1,6 +1,6 @@
 import type { LanguageModel, NliModel, QueryExpander, Retriever } from '@factkit/core';
-import { runLeakageStudy, type LeakageDataset, type LeakageStudyProgress } from '@factkit/nli-match';
-import { VERDICT_LABELS, type StudyDataset } from './datasets.js';
+import { runLeakageStudy, type EvidenceScorer, type LeakageDataset, type LeakageStudyProgress } from '@factkit/nli-match';
+import type { StudyDataset } from './datasets.js';
 import type { MethodResult } from './report-markdown.js';
 
 /** One row group of the report: an expander searched with a retriever, compared with that retriever on the bare claim. */
@@ -9,7 +9,8 @@ export interface StudyMethod {
   readonly name: string;
   /** e.g. 'BM25', 'Dense (use-lite)'. */
   readonly baselineName: string;
-  readonly retriever: Retriever;
+  /** Absent when there is no knowledge store to search (matching only). */
+  readonly retriever: Retriever | undefined;
   readonly expander: QueryExpander;
   /** Generations per claim; 1 for deterministic (LLM-free) expanders. */
   readonly repeats: number;
@@ -25,6 +26,10 @@ export interface RunStudiesOptions {
   readonly concurrency?: number;
   /** Verdict model (paper: GPT-4o-mini, prompt Figure A2); adds macro-F1@k over 'supported' / 'refuted'. @default undefined */
   readonly verdictModel?: LanguageModel;
+  /** Labels offered to the verdict model (see verdictLabelsFor). */
+  readonly verdictLabels?: readonly string[];
+  /** Scores retrieved texts against gold evidence texts (AVeriTeC) instead of Recall/NDCG over qrels. */
+  readonly evidenceScorer?: EvidenceScorer;
   readonly onProgress?: (method: string, progress: LeakageStudyProgress) => void;
   readonly abortSignal?: AbortSignal;
 }
@@ -44,21 +49,22 @@ export function toLeakageDataset(dataset: StudyDataset): LeakageDataset {
 
 /** Runs nli-match's leakage study once per method, one after the other (each resumes from the LLM call cache). */
 export async function runStudies(options: RunStudiesOptions): Promise<MethodResult[]> {
-  const { dataset, methods, nli, ks = [5, 10], concurrency = 4, verdictModel, onProgress, abortSignal } = options;
+  const { dataset, methods, nli, ks = [5, 10], concurrency = 4, verdictModel, verdictLabels, evidenceScorer, onProgress, abortSignal } = options;
   const leakageDataset = toLeakageDataset(dataset);
   const results: MethodResult[] = [];
   for (const method of methods) {
     abortSignal?.throwIfAborted();
     const result = await runLeakageStudy({
       dataset: leakageDataset,
-      retriever: method.retriever,
+      ...(method.retriever ? { retriever: method.retriever } : {}),
+      ...(evidenceScorer ? { evidenceScorer } : {}),
       // RM3 generates no text (its terms travel in `weightedTerms`), so nothing is NLI-matched for it.
       expander: method.expander,
       nli,
       repeats: method.repeats,
       ks,
       concurrency,
-      ...(verdictModel ? { verdictModel, verdictLabels: VERDICT_LABELS } : {}),
+      ...(verdictModel ? { verdictModel, ...(verdictLabels ? { verdictLabels } : {}) } : {}),
       ...(onProgress ? { onProgress: (progress: LeakageStudyProgress) => onProgress(method.name, progress) } : {}),
       ...(abortSignal ? { abortSignal } : {}),
     });

@@ -1,4 +1,4 @@
-import type { Document, Embedder, QueryExpander, Retriever } from '@factkit/core';
+import type { Document, Embedder, ItemProblem, QueryExpander, Retriever } from '@factkit/core';
 import { createBm25Retriever, createDenseRetriever, createMultiQueryRetriever, createRm3Expander } from '@factkit/retrieval';
 
 /**
@@ -6,15 +6,23 @@ import { createBm25Retriever, createDenseRetriever, createMultiQueryRetriever, c
  * feedback (Anserini defaults: 10 feedback documents, 10 terms, original query weight 0.5) on the same index.
  */
 export async function createBm25Wiring(corpus: readonly Document[]): Promise<{ retriever: Retriever; rm3: QueryExpander }> {
+  return createBm25WiringSync(corpus);
+}
+
+/** {@link createBm25Wiring} without the promise, for building many small indexes (AVeriTeC's per-claim stores). */
+export function createBm25WiringSync(corpus: readonly Document[]): { retriever: Retriever; rm3: QueryExpander } {
   const retriever = createBm25Retriever(corpus);
   return { retriever, rm3: createRm3Expander({ index: retriever.index }) };
 }
 
-/** A dense retriever over the corpus, embedded once with `embedder` (wrap it with withEmbeddingCache to keep vectors). */
-export async function buildDenseRetriever(corpus: readonly Document[], embedder: Embedder, abortSignal?: AbortSignal): Promise<Retriever> {
+/**
+ * A dense retriever over the corpus, embedded once with `embedder` (wrap it with withEmbeddingCache to keep vectors).
+ * Documents that could not be embedded are returned as problems (never silently missing from the store).
+ */
+export async function buildDenseRetriever(corpus: readonly Document[], embedder: Embedder, abortSignal?: AbortSignal): Promise<{ retriever: Retriever; problems: readonly ItemProblem[] }> {
   const retriever = createDenseRetriever({ embedder });
-  await retriever.index({ documents: corpus, ...(abortSignal ? { abortSignal } : {}) });
-  return retriever;
+  const { problems } = await retriever.index({ documents: corpus, ...(abortSignal ? { abortSignal } : {}) });
+  return { retriever, problems };
 }
 
 /**

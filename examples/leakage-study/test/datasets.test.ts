@@ -7,11 +7,26 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_DATASETS_DIRECTORY, loadFeverLite, loadSciFact } from '../src/datasets.js';
 
 describe('loadSciFact', () => {
-  it('keeps the claims with gold evidence (505 train + 150 dev, counted independently with Python) over the full corpus', async () => {
+  it('by default retrieves sentences: 45,952 abstract sentences, gold = rationale sentences (the paper\'s unit)', async () => {
     const dataset = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact') });
+    expect(dataset.unit).toBe('sentence');
+    expect(dataset.corpus).toHaveLength(45952); // sum of corpus_sentences lengths, counted with Python
+    expect(dataset.claims).toHaveLength(655);
+    const claim = dataset.claims.find((entry) => entry.id === '2');
+    expect(claim?.relevant).toEqual({ '13734012#4': 1 });
+    const sentence = dataset.corpus.find((document) => document.id === '13734012#4');
+    expect(sentence?.text).toBe(claim?.evidence[0]);
+    expect(sentence?.metadata).toEqual({ documentId: '13734012', sentenceIndex: 4 });
+    // Every gold sentence id is a document of the store.
+    const ids = new Set(dataset.corpus.map((document) => document.id));
+    for (const entry of dataset.claims) for (const id of Object.keys(entry.relevant)) expect(ids.has(id)).toBe(true);
+  });
+
+  it('keeps the claims with gold evidence (505 train + 150 dev, counted independently with Python) over the full corpus', async () => {
+    const dataset = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact'), unit: 'abstract' });
     expect(dataset.corpus).toHaveLength(5183);
     expect(dataset.claims).toHaveLength(655);
-    const train = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact'), split: 'train' });
+    const train = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact'), split: 'train', unit: 'abstract' });
     expect(train.claims).toHaveLength(505);
     const claim = train.claims.find((entry) => entry.id === '2');
     expect(claim?.text).toBe('1 in 5 million in UK have abnormal PrP positivity.');

@@ -62,7 +62,8 @@ afterEach(async () => {
 async function setup() {
   const dataset = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact'), split: 'train', limit: CLAIMS });
   const directory = await mkdtemp(join(tmpdir(), 'leakage-study-'));
-  const args = ['--dataset', 'scifact', '--split', 'train', '--limit', String(CLAIMS), '--methods', 'query2doc', '--repeats', String(REPEATS)];
+  // Abstract level keeps this plumbing test's hand-checked BM25 row; sentence level is checked in offline.test.ts.
+  const args = ['--dataset', 'scifact', '--unit', 'abstract', '--split', 'train', '--limit', String(CLAIMS), '--methods', 'query2doc', '--repeats', String(REPEATS)];
   args.push('--model', 'scripted-model', '--out', join(directory, 'out'), '--cache', join(directory, 'cache'), '--concurrency', '1');
   return { dataset, directory, args };
 }
@@ -80,11 +81,22 @@ describe('leakage-study LLM path against the scripted OpenAI server', () => {
     expect(generations).toHaveLength(3 * CLAIMS * REPEATS);
     expect(new Set(generations.map((request) => (request.body as ChatBody).seed))).toEqual(new Set([0, 1]));
 
-    const results = JSON.parse(await readFile(resultsPath, 'utf8')) as {
-      method: string;
-      runs: { claimId: string; sample: number; generations: string[]; matched: boolean | null; removedSentences: { text: string; rouge2: number }[]; entailingPairs: unknown[] }[];
-      matchedProportion: { mean: number };
-    }[];
+    const { provenance, methods: results } = JSON.parse(await readFile(resultsPath, 'utf8')) as {
+      provenance: { packages: Record<string, string>; datasetFiles: Record<string, string>; model: { id: string }; sampling: { repeats: number } };
+      methods: {
+        method: string;
+        runs: { claimId: string; sample: number; generations: string[]; matched: boolean | null; nliLabels: (string | null)[][]; provenance: { prompts?: string[]; sampling?: { seed?: number } } | null; removedSentences: { text: string; rouge2: number }[]; entailingPairs: unknown[] }[];
+        matchedProportion: { mean: number };
+      }[];
+    };
+    // Provenance a reader needs to audit any row: package versions, dataset file hashes, model, prompts and seeds.
+    expect(provenance.packages['@factkit/nli-match']).toMatch(/^\d+\.\d+\.\d+/);
+    expect(Object.values(provenance.datasetFiles).every((hash) => /^[0-9a-f]{64}$/.test(hash))).toBe(true);
+    expect(provenance.model.id).toContain('scripted-model');
+    const firstRun = results.find((entry) => entry.method === 'Query2doc')?.runs[0];
+    expect(firstRun?.provenance?.prompts?.[0]).toMatch(/^Write a passage that answers the following query:/);
+    expect(firstRun?.provenance?.sampling?.seed).toBe(0);
+    expect(firstRun?.nliLabels.length).toBeGreaterThan(0);
     for (const method of ['Query2doc', 'HyDE', 'Multi-query (RRF)']) {
       const byMethod = results.find((entry) => entry.method === method);
       expect(byMethod?.runs).toHaveLength(CLAIMS * REPEATS);

@@ -1,8 +1,9 @@
 import type { LeakageStudyResult } from '@factkit/nli-match';
 import { describe, expect, it } from 'vitest';
-import { comparePaired, formatMean, formatStudyPlot, formatStudyReport, metricLabel } from '../src/report-markdown.js';
+import { formatMean, formatStudyPlot, formatStudyReport, metricLabel } from '../src/report-markdown.js';
 
 const mean = (value: number, se: number) => ({ mean: value, standardError: se, n: 2 });
+const mwu = (pvalue: number) => ({ test: 'mann-whitney-u' as const, description: 'MWU', statistic: 10, pvalue, sizes: [3, 3] as const });
 
 function fakeResult(overrides: Partial<LeakageStudyResult>): LeakageStudyResult {
   return {
@@ -16,10 +17,12 @@ function fakeResult(overrides: Partial<LeakageStudyResult>): LeakageStudyResult 
     baseline: { 'recall@5': 0.512, 'ndcg@5': 0.455 },
     runs: [],
     summary: {
-      'recall@5': { all: mean(0.551, 0.002), matched: mean(0.633, 0.004), unmatched: mean(0.459, 0.004), matchedVsUnmatched: { statistic: 10, pvalue: 0.0004 }, matchedVsAll: { statistic: 12, pvalue: 0.02 } },
-      'ndcg@5': { all: mean(0.479, 0.001), matched: mean(0.571, 0.003), unmatched: mean(0.376, 0.003), matchedVsUnmatched: null, matchedVsAll: null },
+      'recall@5': { all: mean(0.551, 0.002), matched: mean(0.633, 0.004), unmatched: mean(0.459, 0.004), unknown: null, matchedVsUnmatched: mwu(0.0004), matchedVsAll: mwu(0.02), versusBaseline: mwu(0.2) },
+      'ndcg@5': { all: mean(0.479, 0.001), matched: mean(0.571, 0.003), unmatched: mean(0.376, 0.003), unknown: null, matchedVsUnmatched: null, matchedVsAll: null, versusBaseline: null },
     },
     matchedProportion: mean(0.528, 0.004),
+    counts: { matched: 7, unmatched: 5, unknown: 0, undecidable: 0, expansionFailed: 0, retrievalFailed: 0, verdictFailed: 0 },
+    incomplete: [],
     problems: [{ code: 'refusal', message: 'x' }, { code: 'refusal', message: 'y' }],
     ...overrides,
   };
@@ -40,12 +43,30 @@ describe('formatStudyReport', () => {
     expect(report).toContain('| Query2doc | ALL | 55.1 ± 0.2 | 47.9 ± 0.1 | |');
     expect(report).toContain('| | M | 63.3 ± 0.4 | 57.1 ± 0.3 |');
     expect(report).toContain('| | ¬M | 45.9 ± 0.4 | 37.6 ± 0.3 |');
-    expect(report).toContain('| Query2doc | M vs ¬M | < 0.001 | – |');
-    expect(report).toContain('| Query2doc | 52.8 ± 0.4 |');
+    expect(report).toContain('| Query2doc | M vs ¬M | < 0.001 (MWU) | – |');
+    expect(report).toContain('| Query2doc | M vs ALL | 0.020 (MWU) | – |');
+    expect(report).toContain('| Query2doc | 52.8 ± 0.4 | 7 | 5 | 0 | 0 |');
+    expect(report).not.toContain('Incomplete');
     // RM3 has no generations: no M / ¬M rows, no matched proportion, and its empty-generation notes are not problems.
     expect(report).not.toContain('| BM25+RM3 | 0.0');
     expect(report).toContain('- Query2doc: refusal × 2');
     expect(report).not.toContain('empty-generation');
+  });
+
+  it('puts an incomplete banner first and an unknown row when NLI failed', () => {
+    const result = fakeResult({
+      counts: { matched: 7, unmatched: 5, unknown: 3, undecidable: 0, expansionFailed: 1, retrievalFailed: 0, verdictFailed: 0 },
+      incomplete: ['1 of 16 expansions failed (left out of every row)', '3 of 16 expanded claims have an unknown match (NLI failed; in neither M nor ¬M)'],
+    });
+    const report = formatStudyReport([{ method: 'HyDE', baselineName: 'Dense', matching: true, result }], {
+      datasetName: 'SciFact', claims: 8, corpusSize: 100, command: 'x', incomplete: ['256 of 3493 documents could not be embedded'],
+    });
+    const banner = report.indexOf('**Incomplete: some numbers below are not whole.**');
+    expect(banner).toBeGreaterThan(0);
+    expect(banner).toBeLessThan(report.indexOf('## Retrieval by matching condition'));
+    expect(report).toContain('> - 256 of 3493 documents could not be embedded');
+    expect(report).toContain('> - HyDE: 3 of 16 expanded claims have an unknown match');
+    expect(report).toContain('| | unknown | – | – | 3 |');
   });
 
   it('formats helpers', () => {
@@ -67,19 +88,3 @@ describe('formatStudyPlot', () => {
   });
 });
 
-describe('comparePaired', () => {
-  it('averages repeats per claim and runs a paired t-test against the baseline (hand-checked)', () => {
-    const run = (claimId: string, sample: number, value: number) => ({ claimId, sample, generations: [], retrieved: [], metrics: { 'recall@5': value }, problems: [] });
-    const result = fakeResult({
-      baselineRuns: [run('a', -1, 0), run('b', -1, 0.5), run('c', -1, 1), run('d', -1, 0.2)],
-      // d has no expansion value (retrieval failed): left out of the pairs.
-      runs: [run('a', 0, 0.5), run('a', 1, 0.5), run('b', 0, 0), run('b', 1, 1), run('c', 0, 1), run('c', 1, 1), { ...run('d', 0, 0), metrics: {} }],
-    });
-    // differences d = [0.5, 0, 0]: mean 1/6, sd 0.2887, se 1/6, t = 1, df = 2, two-sided p = 1 - 2/(2*sqrt(3)) = 0.42265
-    const test = comparePaired(result, 'recall@5');
-    expect(test?.n).toBe(3);
-    expect(test?.meanDifference).toBeCloseTo(1 / 6, 12);
-    expect(test?.pvalue).toBeCloseTo(1 - 1 / Math.sqrt(3), 6);
-    expect(comparePaired(fakeResult({ baselineRuns: [], runs: [] }), 'recall@5')).toBeNull();
-  });
-});

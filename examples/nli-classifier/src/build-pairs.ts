@@ -67,13 +67,15 @@ for (const split of ['train', 'test'] as const) {
 }
 
 // Climate-FEVER
-interface ClimateRow { claim_id: string; claim: string; evidences: { evidence_label: string; evidence: string }[] }
+interface ClimateRow { claim_id: string; claim: string; evidences: { evidence_label: string; evidence: string; entropy: number }[] }
 const climateLabel: Record<string, NliLabel> = { SUPPORTS: 'entailment', REFUTES: 'contradiction', NOT_ENOUGH_INFO: 'neutral' };
 const climatePairs: { claim: string; premise: string; label: NliLabel }[] = [];
 for (const row of readJsonl<ClimateRow>(join(DATASETS_DIR, 'climate-fever', 'climate-fever.jsonl'))) {
   for (const evidence of row.evidences) {
     const label = climateLabel[evidence.evidence_label];
-    if (label) climatePairs.push({ claim: row.claim, premise: evidence.evidence, label });
+    // Only sentences whose annotators agreed (vote entropy 0): Climate-FEVER's sentence labels have low inter-annotator
+    // agreement (Krippendorff's alpha 0.334 in the paper), and a tie between SUPPORTS and NOT_ENOUGH_INFO is labelled NEI.
+    if (label && evidence.entropy === 0) climatePairs.push({ claim: row.claim, premise: evidence.evidence, label });
   }
 }
 const climateNeutral = shuffle(climatePairs.filter((pair) => pair.label === 'neutral'), random).slice(0, 1300);

@@ -1,12 +1,14 @@
-import { createUseLiteEmbedder } from '@factkit/use-lite';
+import { chooseEmbedder } from './choose-embedder.js';
 import { loadQuickstartData } from './load-data.js';
 import { buildRetrievers } from './search.js';
 
 const { documents, queries } = loadQuickstartData();
-process.stderr.write(`factkit quickstart: ${documents.length} SciFact abstracts, ${queries.length} claims, offline USE-lite encoder (512-d) + BM25\n`);
+// Offline USE-lite by default; FACTKIT_EMBED_MODEL (+ OPENAI_BASE_URL / OPENAI_API_KEY) picks an OpenAI-compatible endpoint.
+const { embedder, description, label } = chooseEmbedder();
+process.stderr.write(`factkit quickstart: ${documents.length} SciFact abstracts, ${queries.length} claims, ${description} + BM25\n`);
 
 const started = Date.now();
-const retrievers = await buildRetrievers(createUseLiteEmbedder(), documents, ({ completed, total }) => {
+const retrievers = await buildRetrievers(embedder, documents, ({ completed, total }) => {
   process.stderr.write(`\rembedding corpus ${completed}/${total}`);
 });
 process.stderr.write(`\rindexed ${documents.length} abstracts in ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`);
@@ -26,4 +28,4 @@ for (const query of queries) {
   }
   console.log('');
 }
-console.log(`Gold evidence in the top 3 (of ${queries.length} claims): BM25 ${found.bm25}, dense USE-lite ${found.dense}, hybrid RRF ${found.hybrid}.`);
+console.log(`Gold evidence in the top 3 (of ${queries.length} claims): BM25 ${found.bm25}, dense ${label} ${found.dense}, hybrid RRF ${found.hybrid}.`);

@@ -31,7 +31,7 @@ describe('createGloveEmbedder', () => {
     close(embeddings[1], [0, 0, 0, 1]); // the compound's own vector, not well+known
   });
 
-  it('gives a zero vector and an all_oov problem for text with no known word, keeping the batch', async () => {
+  it('gives a zero vector and an all-oov problem for text with no known word, keeping the batch', async () => {
     const embedder = createGloveEmbedder({ vectors });
     const { embeddings, problems } = await embedder.embed({ texts: ['cat', '1990 zebras', '', 'dog'], kind: 'passage' });
     expect(embeddings).toHaveLength(4);
@@ -39,8 +39,8 @@ describe('createGloveEmbedder', () => {
     close(embeddings[2], [0, 0, 0, 0]);
     close(embeddings[3], [0, 1, 0, 0]);
     expect(problems.map((problem) => [problem.index, problem.code])).toEqual([
-      [1, 'all_oov'],
-      [2, 'all_oov'],
+      [1, 'all-oov'],
+      [2, 'all-oov'],
     ]);
     expect(problems[0]?.message).toContain('zebras');
   });
@@ -49,7 +49,7 @@ describe('createGloveEmbedder', () => {
     const embedder = createGloveEmbedder({ vectors, stopWords: ['THE'] });
     const { embeddings, problems } = await embedder.embed({ texts: ['the cat', 'the'], kind: 'passage' });
     close(embeddings[0], [1, 0, 0, 0]);
-    expect(problems).toEqual([{ index: 1, code: 'all_oov', message: 'no in-vocabulary word; returned a zero vector' }]);
+    expect(problems).toEqual([{ index: 1, code: 'all-oov', message: 'no in-vocabulary word; returned a zero vector' }]);
   });
 
   it('loads lazily from a source + cache dir and checks the declared dimensions', async () => {

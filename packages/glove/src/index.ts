@@ -4,7 +4,6 @@ export type { GloveVectors } from './glove-vectors.js';
 export { createGloveVectors } from './glove-vectors.js';
 export type { GloveLoadEvent, LoadGloveVectorsOptions } from './load-glove-vectors.js';
 export { defaultGloveCacheDir, loadGloveVectors, resolveDefaultGloveSource } from './load-glove-vectors.js';
-export { decodeGloveCache, encodeGloveCache, readGloveCache, writeGloveCache } from './glove-cache.js';
 export { parseWinkEmbeddings } from './parse-wink-embeddings.js';
 export type { GloveTokens, Vocabulary } from './tokenize-for-glove.js';
 export { tokenizeForGlove } from './tokenize-for-glove.js';

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { CorruptDataError, FactkitError, InvalidArgumentError, throwIfAborted } from '@factkit/core';
-import { GLOVE_CACHE_FORMAT_VERSION, readGloveCache, writeGloveCache } from './glove-cache.js';
+import { GLOVE_CACHE_FORMAT_VERSION, readGloveCache, writeGloveCache } from './internal/glove-cache.js';
 import { sortGloveVectors } from './glove-vectors.js';
 import type { GloveVectors } from './glove-vectors.js';
 import { parseWinkEmbeddings } from './parse-wink-embeddings.js';

@@ -32,8 +32,8 @@ export { computeClassificationReport } from './classification/classification-rep
 export type { Alternative } from './stats/alternative.js';
 export type { MeanStandardError, MeanStandardErrorOptions } from './stats/mean-standard-error.js';
 export { computeMeanStandardError } from './stats/mean-standard-error.js';
-export type { BootstrapOptions, BootstrapResult } from './stats/bootstrap.js';
-export { bootstrapConfidenceInterval } from './stats/bootstrap.js';
+export type { BootstrapOptions, BootstrapResult, BootstrapTestOptions, BootstrapTestResult } from './stats/bootstrap.js';
+export { bootstrapConfidenceInterval, bootstrapTest } from './stats/bootstrap.js';
 export type { MannWhitneyUOptions, MannWhitneyUResult } from './stats/mann-whitney-u.js';
 export { mannWhitneyU } from './stats/mann-whitney-u.js';
 export type { PairedTestOptions, PairedTTestResult } from './stats/paired-t-test.js';

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { createLexicalNliModel, matchGenerationToEvidence } from '../src/index.js';
+import { createLexicalNliModel } from '@factkit/nli-models';
+import { matchGenerationToEvidence } from '../src/index.js';
 
 it('README quick start runs as written', async () => {
   const result = await matchGenerationToEvidence({

@@ -1,11 +1,11 @@
 // Per-call overhead of the factkit provider against its peers, all talking to the same local scripted server:
-// raw fetch + JSON.parse, the bare openai SDK, and createOpenAICompatibleModel / createOpenAICompatibleEmbedder.
+// raw fetch + JSON.parse, the bare openai SDK, and createOpenAICompatible().languageModel / .embedder.
 // Reports the median over repeats of the mean latency per call, and ratios to raw fetch.
 // Run: pnpm --filter @factkit/openai bench (a vitest file, because @factkit/test-utils loads vitest).
 import OpenAI from 'openai';
 import { it } from 'vitest';
 import { startScriptedOpenAIServer } from '@factkit/test-utils';
-import { createOpenAICompatibleEmbedder, createOpenAICompatibleModel } from '../src/index.js';
+import { createOpenAICompatible } from '../src/index.js';
 
 const REPEATS = 7;
 const CALLS = 150;
@@ -37,8 +37,9 @@ it('call overhead: raw fetch vs openai SDK vs factkit provider', async () => {
     const embedBody = JSON.stringify({ model: 'bench', input: ['a', 'b', 'c', 'd'], encoding_format: 'float' });
     const headers = { 'content-type': 'application/json', authorization: 'Bearer bench-key' };
     const client = new OpenAI({ apiKey: 'bench-key', baseURL: server.url, maxRetries: 0, logLevel: 'off' });
-    const model = createOpenAICompatibleModel({ model: 'bench', baseUrl: server.url, apiKey: 'bench-key' });
-    const embedder = createOpenAICompatibleEmbedder({ model: 'bench', baseUrl: server.url, apiKey: 'bench-key', dimensions: 256 });
+    const openai = createOpenAICompatible({ baseURL: server.url, apiKey: 'bench-key' });
+    const model = openai.languageModel('bench');
+    const embedder = openai.embedder('bench', { dimensions: 256 });
 
     const peers: [string, () => Promise<unknown>][] = [
       ['chat: raw fetch', async () => (await fetch(`${server.url}/chat/completions`, { method: 'POST', headers, body })).json()],

@@ -1,6 +1,11 @@
-export type { OpenAICompatibleGenerateDefaults, OpenAICompatibleModelOptions } from './openai-compatible-model.js';
-export { createOpenAICompatibleModel } from './openai-compatible-model.js';
-export type { OpenAICompatibleEmbedderOptions } from './openai-compatible-embedder.js';
-export { createOpenAICompatibleEmbedder } from './openai-compatible-embedder.js';
-export type { OpenAICompatibleConnectionOptions } from './internal/client-config.js';
-export { DEFAULT_BASE_URL, PLACEHOLDER_API_KEY } from './internal/client-config.js';
+export type { OpenAICompatibleProvider } from './openai-compatible-provider.js';
+export { createOpenAICompatible } from './openai-compatible-provider.js';
+export type {
+  OpenAICompatibleEmbeddingOptions,
+  OpenAICompatibleGenerateDefaults,
+  OpenAICompatibleLanguageModelOptions,
+  OpenAICompatibleSettings,
+} from './openai-compatible-settings.js';
+// Deprecated since 0.2, removed in the next minor:
+export type { OpenAICompatibleConnectionOptions, OpenAICompatibleEmbedderOptions, OpenAICompatibleModelOptions } from './deprecated.js';
+export { createOpenAICompatibleEmbedder, createOpenAICompatibleModel } from './deprecated.js';

@@ -1,10 +1,10 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FactkitError } from '@factkit/core';
+import { FactkitError, withEmbeddingRetry, withRetry } from '@factkit/core';
 import type { GenerateStreamPart } from '@factkit/core';
 import { startScriptedOpenAIServer } from '@factkit/test-utils';
 import type { ScriptedOpenAIServer, ScriptedReply } from '@factkit/test-utils';
-import { createOpenAICompatibleEmbedder, createOpenAICompatibleModel } from '../src/index.js';
+import { createOpenAICompatible, createOpenAICompatibleModel } from '../src/index.js';
 
 // Neither secret matches core's generic key patterns (sk-…, bearer …), so only our explicit redaction can hide them.
 const API_KEY = 'zq7PLAINsecretKEY4242';
@@ -43,15 +43,8 @@ afterAll(async () => {
   await server.close();
 });
 
-const connection = () => ({
-  model: 'm',
-  baseUrl: server.url,
-  apiKey: API_KEY,
-  headers: { 'api-key': HEADER_SECRET },
-  timeoutMs: 150,
-  maxRetries: 1,
-  retry: { initialDelayMs: 1, maxDelayMs: 5, random: () => 0 },
-});
+const retry = { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 5, random: () => 0 };
+const provider = () => createOpenAICompatible({ baseURL: server.url, apiKey: API_KEY, headers: { 'api-key': HEADER_SECRET }, timeout: 150 });
 
 function everyRendering(error: unknown): string {
   const chain: unknown[] = [];
@@ -78,7 +71,7 @@ describe('no secret leaves in an error', () => {
   for (const name of Object.keys(scenarios)) {
     it(`model.generate: ${name}`, async () => {
       scenario = name;
-      const model = createOpenAICompatibleModel(connection());
+      const model = withRetry(provider().languageModel('m'), retry);
       const error = await failure(() => model.generate({ prompt: 'x' }));
       expect(FactkitError.isInstance(error)).toBe(true);
       const rendered = everyRendering(error);
@@ -88,7 +81,7 @@ describe('no secret leaves in an error', () => {
 
     it(`model.stream: ${name}`, async () => {
       scenario = name;
-      const model = createOpenAICompatibleModel(connection());
+      const model = provider().languageModel('m');
       const parts: GenerateStreamPart[] = [];
       for await (const part of model.stream!({ prompt: 'x' })) parts.push(part);
       const errors = parts.filter((part) => part.type === 'error');
@@ -100,7 +93,7 @@ describe('no secret leaves in an error', () => {
 
     it(`embedder.embed: ${name}`, async () => {
       scenario = name;
-      const embedder = createOpenAICompatibleEmbedder({ ...connection(), dimensions: 2 });
+      const embedder = withEmbeddingRetry(provider().embedder('m', { dimensions: 2 }), retry);
       const error = await failure(() => embedder.embed({ texts: ['x'], kind: 'query' }));
       expect(FactkitError.isInstance(error)).toBe(true);
       const rendered = everyRendering(error);
@@ -108,6 +101,25 @@ describe('no secret leaves in an error', () => {
       expect(rendered).not.toContain(HEADER_SECRET);
     });
   }
+
+  it('the deprecated createOpenAICompatibleModel keeps the secrets out too (every scenario)', async () => {
+    for (const name of Object.keys(scenarios)) {
+      scenario = name;
+      const model = createOpenAICompatibleModel({ model: 'm', baseUrl: server.url, apiKey: API_KEY, headers: { 'api-key': HEADER_SECRET }, timeoutMs: 150, maxRetries: 1, retry });
+      const rendered = everyRendering(await failure(() => model.generate({ prompt: 'x' })));
+      expect(rendered).not.toContain(API_KEY);
+      expect(rendered).not.toContain(HEADER_SECRET);
+    }
+  });
+
+  it('the provider and its models show no key when inspected or serialized', () => {
+    const openai = provider();
+    for (const value of [openai, openai.languageModel('m'), openai.embedder('m', { dimensions: 2 })]) {
+      const rendered = [inspect(value, { depth: Infinity, showHidden: true, getters: true }), JSON.stringify(value), String(value)].join('\n');
+      expect(rendered).not.toContain(API_KEY);
+      expect(rendered).not.toContain(HEADER_SECRET);
+    }
+  });
 
   it('the scenarios really do carry the secrets to the client (the test can fail)', async () => {
     scenario = '401 echoing the key';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Cache, Embedder, LanguageModel, NliModel, Retriever, VectorStore } from '@factkit/core';
-import { l2Norm, NLI_LABELS } from '@factkit/core';
+import type { Cache, Embedder, LanguageModel, Retriever, VectorStore } from '@factkit/core';
+import { l2Norm } from '@factkit/core';
 
 type Factory<T> = () => T | Promise<T>;
 
@@ -100,35 +100,9 @@ export function describeEmbedderContract(name: string, factory: Factory<Embedder
   });
 }
 
-/** Checks any NliModel: one prediction per pair, labels from the closed set or null with a problem, abort. */
-export function describeNliModelContract(name: string, factory: Factory<NliModel>): void {
-  describe(`NliModel contract: ${name}`, () => {
-    it('returns one prediction per pair, in order, with a known label or a problem', async () => {
-      const model = await factory();
-      const pairs = [
-        { premise: 'A man is playing a guitar on stage.', hypothesis: 'A man is playing an instrument.' },
-        { premise: 'The sky is blue today.', hypothesis: 'It is raining heavily.' },
-        { premise: '', hypothesis: 'Anything.' },
-      ];
-      const { results } = await model.classify({ pairs });
-      expect(results).toHaveLength(pairs.length);
-      for (const prediction of results) {
-        if (prediction.label === null) expect(typeof prediction.problem).toBe('string');
-        else expect(NLI_LABELS).toContain(prediction.label);
-        for (const score of Object.values(prediction.scores ?? {})) expect(Number.isFinite(score)).toBe(true);
-      }
-    });
-    it('returns no predictions for no pairs', async () => {
-      const model = await factory();
-      expect((await model.classify({ pairs: [] })).results).toEqual([]);
-    });
-    it('rejects with the abort reason, unchanged', async () => {
-      const model = await factory();
-      const { signal, reason } = abortedSignal();
-      await expect(model.classify({ pairs: [{ premise: 'a', hypothesis: 'b' }], abortSignal: signal })).rejects.toBe(reason);
-    });
-  });
-}
+// The NliModel contract lives in nli-model-contract.ts.
+export { describeNliModelContract } from './nli-model-contract.js';
+export type { NliModelContractOptions } from './nli-model-contract.js';
 
 export interface RetrieverContractOptions {
   /** A query that matches at least one document of the retriever's corpus. */

@@ -4,4 +4,4 @@ export type { TransformersNliModel, TransformersNliModelOptions } from './transf
 export { createTransformersNliModel } from './transformers-nli-model.js';
 export type { TransformersText2TextModelOptions } from './transformers-text2text-model.js';
 export { createTransformersText2TextModel, renderText2TextInput } from './transformers-text2text-model.js';
-export type { LocalModelOptions, TransformersDtype } from './internal/local-model.js';
+export type { LocalModelOptions, TransformersDtype } from './local-model-options.js';

@@ -92,13 +92,13 @@ describe('createTransformersEmbedder on a static word-embedding fixture', () => 
     expect(maxAbsDifference(embeddings[0] as Float32Array, vectors.get('dog') as Float32Array)).toBeLessThan(1e-6);
   });
 
-  it('returns a zero vector and a no_tokens problem for text without tokens, keeping the batch', async () => {
+  it('returns a zero vector and a no-tokens problem for text without tokens, keeping the batch', async () => {
     const embedder = createTransformersEmbedder({ modelPath, normalize: false });
     const { embeddings, problems } = await embedder.embed({ texts: ['cat', '', 'dog'], kind: 'passage' });
     expect(embeddings).toHaveLength(3);
     expect([...(embeddings[1] as Float32Array)]).toEqual(new Array(DIMENSIONS).fill(0));
     expect(maxAbsDifference(embeddings[2] as Float32Array, vectors.get('dog') as Float32Array)).toBeLessThan(1e-6);
-    expect(problems).toEqual([{ index: 1, code: 'no_tokens', message: expect.stringContaining('zero vector') }]);
+    expect(problems).toEqual([{ index: 1, code: 'no-tokens', message: expect.stringContaining('zero vector') }]);
   });
 
   it('rejects a dimensions option that does not match the model output', async () => {

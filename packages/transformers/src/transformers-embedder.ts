@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { checkEmbedTexts, FactkitError, InvalidArgumentError, throwIfAborted } from '@factkit/core';
 import type { Embedder, EmbedRequest, EmbedResult, ItemProblem } from '@factkit/core';
 import { inspectModelDirectory, lazyLocalPipeline } from './internal/local-model.js';
-import type { LocalModelOptions } from './internal/local-model.js';
+import type { LocalModelOptions } from './local-model-options.js';
 
 export type TransformersPooling = 'mean' | 'cls' | 'last_token';
 
@@ -99,7 +99,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
           // A text with no token at all (possible without [CLS]/[SEP]) mean-pools 0/0 = NaN: return zeros and say so.
           if (vector.some((value) => !Number.isFinite(value))) {
             vector.fill(0);
-            problems.push({ index: start + row, code: 'no_tokens', message: 'the tokenizer produced no tokens; returned a zero vector' });
+            problems.push({ index: start + row, code: 'no-tokens', message: 'the tokenizer produced no tokens; returned a zero vector' });
           }
           embeddings.push(vector);
         }

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { FactkitError, InvalidArgumentError, throwIfAborted } from '@factkit/core';
 import type { NliLabel, NliModel, NliPrediction, NliRequest, NliResult } from '@factkit/core';
 import { inspectModelDirectory, lazyLocalPipeline } from './internal/local-model.js';
-import type { LocalModelOptions } from './internal/local-model.js';
+import type { LocalModelOptions } from './local-model-options.js';
 import { resolveNliLabels } from './internal/nli-labels.js';
 import { splitPremise } from './internal/split-premise.js';
 

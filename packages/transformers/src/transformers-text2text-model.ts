@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { InvalidArgumentError, throwIfAborted } from '@factkit/core';
 import type { GenerateRequest, GenerateResult, LanguageModel } from '@factkit/core';
 import { inspectModelDirectory, lazyLocalPipeline } from './internal/local-model.js';
-import type { LocalModelOptions } from './internal/local-model.js';
+import type { LocalModelOptions } from './local-model-options.js';
 
 export interface TransformersText2TextModelOptions extends LocalModelOptions {
   /** Output tokens when a request gives no `maxTokens`. @default 256 */

@@ -28,6 +28,12 @@ const REFUSALS = [
   '对不起，我不能回答这个问题。',
   '我不能提供关于这个主题的内容。',
   '作为一个AI语言模型，我无法访问实时信息。',
+  "I won't be able to help with this.",
+  'I am not comfortable writing this passage.',
+  "I'm afraid that's not something I can help with.",
+  'I do not feel comfortable generating misinformation.',
+  '非常抱歉，我无法完成这个请求。',
+  "My apologies, but I can't provide that.",
 ];
 const PASSAGES = [
   "I'm Sorry is a 1960 song by Brenda Lee.",
@@ -42,6 +48,11 @@ const PASSAGES = [
   '我不能没有你是一首流行歌曲。',
   'Unfortunately, the 1918 pandemic killed millions.',
   'As an AI researcher, Hinton worked on backpropagation.',
+  "I'm Afraid of Americans is a song by David Bowie.",
+  'I Won’t Back Down is a song by Tom Petty.',
+  "I Can't Stop Loving You is a 1958 song by Don Gibson.",
+  'I cannot help but notice the evidence suggests otherwise.',
+  '抱歉是一个汉语词语。',
   'I am sorry to report that the bridge collapsed in 1940, the engineer wrote in his diary, describing the failure in detail.'.slice(0, 0) + 'The engineer wrote: I am sorry to report that the bridge collapsed.',
 ];
 

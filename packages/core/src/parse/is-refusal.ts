@@ -6,18 +6,20 @@ const REFUSAL_WINDOW = 300;
 // What follows a refusal verb: an object or the end of the clause ("I can't help with that", "I cannot provide
 // information"), never a title's continuation ("I Can't Help Myself (Sugar Pie Honey Bunch) is…").
 const HELP = String.raw`(?:help|assist)\s*(?:with|you\s+with|you\s+(?:on|in)|on\s+this|here|[.,!:;]|$)`;
-const OTHER_VERB = String.raw`(?:provide|write|create|generate|produce|fulfil|fulfill|comply|answer|complete|draft|compose|engage|share|offer|verify|respond|continue|discuss|participate|assist)\b\s*(?:with|that|this|these|it|such|your|the|a|an|any|content|information|details|[.,!:;]|$)`;
-const CANNOT = String.raw`(?:can(?:not|'t|t)|could\s*(?:not|n't|nt)|am\s+(?:unable|not\s+able)\s+to|'m\s+(?:unable|not\s+able)\s+to|won't|will\s+not|must\s+(?:decline|refuse)\s+to|(?:do\s+not|don't)\s+(?:feel\s+comfortable|think\s+I\s+(?:can|should))(?:\s+\w+){0,2}|am\s+not\s+(?:comfortable|permitted|allowed)(?:\s+\w+){0,2}|'m\s+not\s+(?:comfortable|permitted|allowed)(?:\s+\w+){0,2})`;
+const OTHER_VERB = String.raw`(?:provide|write|create|generate|produce|fulfil|fulfill|comply|answer|complete|draft|compose|engage|share|offer|verify|respond|continue|discuss|participate|assist|providing|writing|creating|generating|producing|helping|assisting|answering|sharing|drafting|composing|fulfilling|engaging|discussing)\b\s*(?:with|that|this|these|it|such|your|the|a|an|any|content|information|details|[.,!:;]|$)`;
+const CANNOT = String.raw`(?:can(?:not|'t|t)|could\s*(?:not|n't|nt)|(?:won't|will\s+not)\s+be\s+able\s+to|am\s+(?:unable|not\s+able)\s+to|'m\s+(?:unable|not\s+able)\s+to|won't|will\s+not|must\s+(?:decline|refuse)\s+to|(?:do\s+not|don't)\s+(?:feel\s+comfortable|think\s+I\s+(?:can|should))(?:\s+\w+){0,2}|am\s+not\s+(?:comfortable|permitted|allowed)(?:\s+\w+){0,2}|'m\s+not\s+(?:comfortable|permitted|allowed)(?:\s+\w+){0,2})`;
 // "I'm Sorry is a 1960 song…", "I Can't Make You Love Me is a song…": a title followed by what it is.
 const TITLE_SENTENCE = /^[^.!?\n]{1,120}?\s(?:is|was|are|were)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}(?:song|single|album|record|film|movie|novel|book|play|poem|track|musical|series|episode|game|documentary|story|ballad|hit|EP|LP)\b/iu;
 
 const REFUSAL_PATTERNS: readonly RegExp[] = [
   // "I'm sorry, but…", "I am sorry. I…", "I'm afraid I can't…" (not "I'm Sorry is a 1960 song").
-  /^(?:I'm|I\s+am)\s+(?:so\s+|very\s+|really\s+|truly\s+)?(?:sorry|afraid)(?:\s*[,.!:;—–-]|\s+(?:but|I|to\s+say|that\s+I|for\s+any|however|as\s+an|it))/iu,
+  /^(?:I'm|I\s+am)\s+(?:so\s+|very\s+|really\s+|truly\s+)?(?:sorry|afraid)(?:\s*[,.!:;—–-]|\s+(?:but|I|to\s+say|that\s+I|for\s+any|however|as\s+an|it|that(?:'s|\s+is)\s+not|this\s+is\s+not))/iu,
   /^I\s+apologi[sz]e(?:\s*[,.!:;]|\s+(?:but|for|if|I))/iu,
   /^(?:sorry|apologies|my\s+apologies|unfortunately)\b[,.!:]?\s+(?:but\s+)?(?:I|as\s+an\s+AI|this|that|it)\b/iu,
   new RegExp(String.raw`^(?:[^.!?\n]{0,80}?[,.!:;]\s*)?(?:but\s+)?I\s*${CANNOT}\s+(?:${HELP}|${OTHER_VERB})`, 'iu'),
   /^I\s+(?:must|have\s+to)\s+(?:decline|refuse|respectfully\s+decline)\b/iu,
+  // "I do not feel comfortable generating…", "I'm not comfortable with writing…".
+  /^I\s*(?:do\s+not|don't|am\s+not|'m\s+not)\s+(?:feel\s+)?comfortable\s+(?:with\s+)?\w+ing\b/iu,
   /^(?:As\s+an?\s+(?:AI|artificial\s+intelligence)(?:\s+(?:language\s+)?model|\s+assistant|\s+developed\s+by\b[^,]{0,40})?|As\s+a\s+(?:large\s+)?language\s+model)\s*[,.]/iu,
   // Chinese: "抱歉，我无法…", "很抱歉…", "对不起，我不能…", "我不能提供…", "作为一个AI语言模型…".
   /^(?:很|非常|十分)?(?:抱歉|对不起|對不起|不好意思)\s*[，,。.!！：:]?\s*(?:但是?\s*)?(?:我|作为|作為)/u,

@@ -53,6 +53,11 @@ export const LABEL_CORPUS: Readonly<Record<string, { options: { labels: readonly
       ['蕴含或中立', null],
       ['The relation is unclear: maybe neutral.', null],
       ['Final answer: **NEUTRAL**', 'neutral'],
+      // Here and in the FEVER list: found by adversarial probing after the first version (the 'contradicts nothing', 'wrong to say', 'cannot
+      // determine whether … or …' and struck-through replies were read wrong, then fixed; the others were already right):
+      ['The hypothesis contradicts nothing in the premise; entailment.', 'entailment'],
+      ["I'd say it's not neutral but contradiction.", 'contradiction'],
+      ['Entailment would be incorrect.', null],
       ['Let me reason. The premise mentions a cat, the hypothesis a dog.\n\nFinal answer: contradiction', 'contradiction'],
     ],
   },
@@ -73,6 +78,10 @@ export const LABEL_CORPUS: Readonly<Record<string, { options: { labels: readonly
       ['The evidence does not refute the claim.', null],
       ['Unsupported.', null],
       ['It cannot be refuted, nor supported.', null],
+      ['It would be wrong to say SUPPORTS.', null],
+      ['**Verdict:** ~~SUPPORTS~~ REFUTES', 'REFUTES'],
+      ['I cannot determine whether the claim is supported or refuted.', null],
+      ['SUPPORTS is false', null],
     ],
   },
   averitec: {
@@ -88,6 +97,9 @@ export const LABEL_CORPUS: Readonly<Record<string, { options: { labels: readonly
       ['The verdict cannot be Supported; it is Refuted.', 'Refuted'],
       ['Cherrypicking', 'Conflicting Evidence/Cherrypicking'],
       ['Possibly supported.', null],
+      // Adversarial probing, second round (both read wrong, then fixed):
+      ['Supported in part; Conflicting Evidence/Cherrypicking overall.', 'Conflicting Evidence/Cherrypicking'],
+      ['Refuted is too strong; Not Enough Evidence.', 'Not Enough Evidence'],
     ],
   },
   yesNo: {

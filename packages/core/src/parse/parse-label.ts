@@ -43,7 +43,8 @@ const NEGATOR_PAIRS = new Map([
 ]);
 const HEDGES = new Set([
   'maybe', 'perhaps', 'possibly', 'possible', 'might', 'may', 'could', 'either', 'unclear', 'uncertain', 'unsure',
-  'whether', 'if', 'between', 'plausibly', 'plausible', 'arguably', 'debatable', '可能', '或许', '也许',
+  'whether', 'if', 'between', 'plausibly', 'plausible', 'arguably', 'debatable', 'partially', 'partly', 'somewhat',
+  'mostly', 'largely', 'half', '可能', '或许', '也许',
 ]);
 /** Words that end the scope of a negation or hedge reaching forward ("not X, but Y"). */
 const SCOPE_BREAKERS = new Set([
@@ -59,7 +60,12 @@ const NEGATIVE_PREDICATES = new Set([
   'incorrect', 'wrong', 'inappropriate', 'inaccurate', 'invalid', 'ruled', 'excluded', 'eliminated', 'rejected',
   'mistaken', 'unlikely', 'unwarranted', 'unjustified', 'inapplicable', 'false',
 ]);
+const NEGATIVE_OBJECTS = new Set(['nothing', 'none', 'no', 'neither', 'never', 'nobody']);
 const COLON_NEGATIVES = new Set(['no', 'not', 'false', 'none', 'incorrect', 'wrong', '否', '不']);
+/** After "X is …": a rejection of X that is not a negation word ("Refuted is too strong", "X is overstated"). */
+const POST_NEGATIVES = new Set([...NEGATIVE_PREDICATES, 'too', 'overstated', 'exaggerated', 'excessive', 'unsupported']);
+/** Right after a label: it holds only in part ("Supported in part", "refuted partially"). */
+const PARTIAL = new Set(['partially', 'partly', 'somewhat', 'mostly', 'largely']);
 const HEDGE_PREDICATES = new Set(['possible', 'possibly', 'plausible', 'unclear', 'uncertain', 'debatable', 'arguable', 'conceivable']);
 /** Words that announce the answer ("Final answer:", "Label -", "答案"). */
 const ANCHORS = new Set([
@@ -71,11 +77,10 @@ const ANCHORS = new Set([
 const FILLERS = new Set([
   'the', 'a', 'an', 'final', 'my', 'our', 'is', 'be', 'would', 'will', 'i', 'it', 'its', 'this', 'that', 'so', 'thus',
   'therefore', 'hence', 'overall', 'correct', 'best', 'most', 'appropriate', 'likely', 'probably', 'say', 'choose',
-  'select', 'pick', 'go', 'with', 'claim', 'statement', 'hypothesis', 'relation', 'here', 'in', 'summary', 'short',
+  'select', 'pick', 'go', 'with', 'relation', 'here', 'in', 'summary', 'short',
   'based', 'on', 'above', 'analysis', 'should', 'answer', 'label', 'verdict', 'prediction', 'predicted', 'output',
   'classification', 'conclusion', 'judgement', 'judgment', 'decision', 'result', 'category', 'relationship', 'response',
-  'rating', 'assessment', 'choice', 'clearly', 'definitely', 'of', 'as', 'for', 'pair', 'given', 'evidence', 'text',
-  'premise', 'and', 'between', 'we', 'can', 'conclude', 'classify', 'label', 'labeled', 'labelled', 'classified',
+  'rating', 'assessment', 'choice', 'clearly', 'definitely', 'of', 'as', 'for', 'and', 'between', 'we', 'can', 'conclude', 'classify', 'label', 'labeled', 'labelled', 'classified',
   '答', '案', '标', '签', '結', '结', '论', '論', '是', '为', '為', '最', '终', '終', '：',
 ]);
 
@@ -87,8 +92,11 @@ const MAX_SKIPPED_PUNCTUATION = 2;
 
 const APOSTROPHES = /['’‘`´ʼ]/gu;
 
+// Markdown strikethrough (~~X~~) is text the writer took back. Bounded, so the scan stays linear.
+const STRUCK = /~~[^~\n]{0,200}~~/gu;
+
 function normalize(text: string): string {
-  return foldHomoglyphs(stripInvisible(text.normalize('NFKC')).toLowerCase()).replace(APOSTROPHES, '');
+  return foldHomoglyphs(stripInvisible(text.normalize('NFKC')).toLowerCase()).replace(APOSTROPHES, '').replace(STRUCK, ' ');
 }
 
 const enum Kind {
@@ -384,7 +392,8 @@ function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): voi
       if (mentionAt.has(back)) break;
       const word = textAt(back);
       if (SCOPE_BREAKERS.has(word) && !NEGATOR_PAIRS.get(textAt(back + 1))?.has(word)) break;
-      if (isNegatorAt(tokens, back)) mention.negated = true;
+      // "not X", and "wrong to call it X", "incorrect that it is X".
+      if (isNegatorAt(tokens, back) || NEGATIVE_PREDICATES.has(word)) mention.negated = true;
       else if (HEDGES.has(word)) mention.hedged = true;
       seen += 1;
     }
@@ -401,14 +410,16 @@ function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): voi
     }
     const first = kinds[after] === Kind.Word && !mentionAt.has(after) ? (textAt(after)) : undefined;
     if (first !== undefined) {
-      if (NEGATED_COPULAS.has(first)) mention.negated = true;
+      // "contradicts nothing", "supports none of it": a label verb with a negative object.
+      if (NEGATED_COPULAS.has(first) || NEGATIVE_OBJECTS.has(first)) mention.negated = true;
+      else if (PARTIAL.has(first) || (first === 'in' && textAt(after + 1) === 'part') || (first === 'to' && textAt(after + 1) === 'some')) mention.hedged = true;
       else if (COPULAS.has(first)) {
         let words3 = 0;
         for (let ahead = after + 1; ahead < kinds.length && words3 < 3; ahead += 1) {
           if (kinds[ahead] === Kind.End || kinds[ahead] === Kind.Question || mentionAt.has(ahead)) break;
           if (kinds[ahead] !== Kind.Word) continue;
           const word = textAt(ahead);
-          if (NEGATORS.has(word) || NEGATIVE_PREDICATES.has(word)) {
+          if (NEGATORS.has(word) || POST_NEGATIVES.has(word)) {
             mention.negated = true;
             break;
           }
@@ -444,26 +455,29 @@ function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): voi
     }
     mention.anchored = reachedStart || anchorSeen;
   });
-  // "X or Y", "X, Y and Z", "X/Y": a choice or a list, not an answer (unless both name the same label, or one is
-  // negated: "not X, Y" reads as Y). A linker word, a comma or a slash must join them; a colon does not.
+  // "X or Y", "X, Y and Z", "X/Y": a choice or a list, not an answer (unless both name the same label). A linker word
+  // ("or", "and", "vs") always joins them, even under a negation ("cannot tell whether X or Y"); bare punctuation
+  // (a comma, a slash) joins them only when neither is negated ("not X, Y" reads as Y). A colon never joins.
   mentions.forEach((mention, order) => {
     const next = mentions[order + 1];
-    if (!next || next.label === mention.label || mention.negated || next.negated || clause[next.start] !== clause[mention.end]) return;
+    if (!next || next.label === mention.label || clause[next.start] !== clause[mention.end]) return;
     let linked = true;
-    let joiner = false;
+    let linkerWord = false;
+    let punctuation = false;
     for (let between = mention.end + 1; between < next.start; between += 1) {
-      const word = textAt(between);
+      const text = textAt(between);
       if (kinds[between] === Kind.Other) {
-        if (/[,/|、，&]/u.test(word)) joiner = true;
+        if (/[,/|、，&]/u.test(text)) punctuation = true;
         continue;
       }
-      if (kinds[between] !== Kind.Word || !LINKERS.has(word)) {
+      if (kinds[between] !== Kind.Word || !LINKERS.has(text)) {
         linked = false;
         break;
       }
-      joiner = true;
+      linkerWord = true;
     }
-    if (linked && (joiner || next.start === mention.end + 1)) {
+    const adjacent = next.start === mention.end + 1;
+    if (linked && (linkerWord || ((punctuation || adjacent) && !mention.negated && !next.negated))) {
       mention.hedged = true;
       next.hedged = true;
     }

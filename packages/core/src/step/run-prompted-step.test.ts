@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProviderCallError } from '../errors/factkit-error.js';
 import type { LanguageModel } from '../language-model.js';
@@ -163,5 +164,52 @@ describe('runPromptedStep', () => {
     await expect(runPromptedStep([{ text: 'x' }], { ...base, n: 1.5 })).rejects.toMatchObject({ argument: 'n' });
     await expect(runPromptedStep([{ text: 'x' }], { ...base, parse: undefined as never })).rejects.toMatchObject({ argument: 'parse' });
     expect(model.calls).toHaveLength(0);
+  });
+});
+
+describe('runPromptedStep properties (seeded fast-check)', () => {
+  it('returns one item per input in order; an item failed exactly when its call threw; progress counts add up', async () => {
+    const outcome = fc.oneof(
+      fc.record({ kind: fc.constant('reply' as const), text: fc.constantFrom('Supported', 'not supported', 'Refuted.', '', 'Supported or Refuted'), delay: fc.nat(3) }),
+      fc.record({ kind: fc.constant('throw' as const), text: fc.constant(''), delay: fc.nat(3) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(outcome, { maxLength: 12 }), fc.integer({ min: 1, max: 5 }), async (outcomes, concurrency) => {
+        const model: LanguageModel = {
+          id: 'scripted',
+          async generate(request) {
+            const index = Number(/#(\d+)/.exec(request.prompt ?? '')?.[1]);
+            const planned = outcomes[index] as (typeof outcomes)[number];
+            await new Promise((resolve) => setTimeout(resolve, planned.delay));
+            if (planned.kind === 'throw') throw new Error(`call ${index} failed`);
+            return { texts: [planned.text], usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } };
+          },
+        };
+        const progress: { done: number; failed: number }[] = [];
+        const items = await runPromptedStep(
+          outcomes.map((_, index) => index),
+          { step: 's', model, template: 'Claim #{{index}}', variables: (index) => ({ index }), parse: (reply) => parseLabel(reply, LABELS), concurrency, onProgress: ({ done, failed }) => progress.push({ done, failed }) },
+        );
+        expect(items.map((item) => item.index)).toEqual(outcomes.map((_, index) => index));
+        items.forEach((item, index) => {
+          const planned = outcomes[index] as (typeof outcomes)[number];
+          if (planned.kind === 'throw') {
+            expect(item.status).toBe('failed');
+            expect(item.value).toBeUndefined();
+            expect(item.raw).toEqual([]);
+            expect(item.problems.map((problem) => problem.code)).toEqual(['call-failed']);
+            expect(item.problems[0]?.message).toBe(`call ${index} failed`);
+          } else {
+            expect(item.status).toBe('ok');
+            expect(item.raw).toEqual([planned.text]);
+            expect(item.value).toBe(parseLabel(planned.text, LABELS).label);
+          }
+        });
+        const failures = outcomes.filter((planned) => planned.kind === 'throw').length;
+        expect(progress.map((entry) => entry.done)).toEqual(outcomes.map((_, index) => index + 1));
+        expect(progress.at(-1)?.failed ?? 0).toBe(failures);
+      }),
+      { numRuns: 60 },
+    );
   });
 });

@@ -114,6 +114,7 @@ export function createMockNliModel(
     calls,
     async classify(request) {
       request.abortSignal?.throwIfAborted();
+      if (!Array.isArray(request?.pairs)) throw new InvalidArgumentError({ where: `${id}.classify`, argument: 'pairs', message: 'must be an array of { premise, hypothesis }' });
       calls.push(request);
       return { results: request.pairs.map((pair) => ({ label: label(pair) })) };
     },

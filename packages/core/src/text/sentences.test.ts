@@ -16,6 +16,16 @@ describe('splitSentences (English)', () => {
     ['First paragraph without period\n\nSecond paragraph.', ['First paragraph without period', 'Second paragraph.']],
     ['No terminator at the end', ['No terminator at the end']],
     ['', []],
+    // Scientific abstracts: lower-case gene/protein names start sentences; mixed-case names and units end them or not.
+    ['Levels of MDM2 rose. p53 was degraded. mTOR was active. iPSCs formed. miR-21 fell.', ['Levels of MDM2 rose.', 'p53 was degraded.', 'mTOR was active.', 'iPSCs formed.', 'miR-21 fell.']],
+    ['The c-Abl kinase binds. c-Abl is here. beta-catenin rose.', ['The c-Abl kinase binds.', 'c-Abl is here.', 'beta-catenin rose.']],
+    ['We measured mRNA. The result held.', ['We measured mRNA.', 'The result held.']],
+    ['It phosphorylated p65/RelA. Elevated levels followed.', ['It phosphorylated p65/RelA. Elevated levels followed.']],
+    ['It induced TNF-α. Treatment stopped it.', ['It induced TNF-α.', 'Treatment stopped it.']],
+    ['The dose was 0.4 mg/d. High doses failed.', ['The dose was 0.4 mg/d.', 'High doses failed.']],
+    ['Cells grew at 37 °C. The rest died.', ['Cells grew at 37 °C.', 'The rest died.']],
+    ['The delay was 20 ms. Ms. Smith agreed.', ['The delay was 20 ms.', 'Ms. Smith agreed.']],
+    ['Patients were seen in the ED. Two hundred left.', ['Patients were seen in the ED.', 'Two hundred left.']],
   ])('%j', (text, expected) => {
     expect(splitSentences(text)).toEqual(expected);
   });

@@ -24,9 +24,29 @@ export const ENGLISH_ABBREVIATIONS: ReadonlySet<string> = new Set([
   'u.s', 'u.k', 'u.n', 'e.u', 'u.s.a', 'ph.d', 'm.d', 'b.a', 'm.a', 'b.sc', 'm.sc', 'd.c',
 ]);
 
+/** Titles that abbreviate only when capitalised ("Ms.", "Dr."); in lower case they are units or words ("20 ms."). */
+const TITLE_ABBREVIATIONS: ReadonlySet<string> = new Set([
+  'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'mt', 'ft', 'rev', 'hon', 'gen', 'col', 'lt', 'capt', 'cmdr', 'sgt',
+  'rep', 'sen', 'gov', 'pres', 'supt', 'messrs', 'mme', 'mlle',
+]);
+
 const CJK_TERMINATORS = '。！？';
 const CLOSERS = `"'”’」』）)]】》`;
 const OPENERS = `"'“‘「『（([【《`;
+
+/**
+ * A lower-case token that still starts a sentence: a gene, protein or identifier name with a digit or an inner
+ * capital ("p53", "mTOR", "iPSC", "miR-21", "daf-2", "rs9930506"), as scientific abstracts begin sentences with.
+ */
+const GREEK_PREFIX = /^(?:alpha|beta|gamma|delta|epsilon|kappa|lambda|sigma|omega|[α-ω])-/u;
+
+function isIdentifierStart(text: string, index: number): boolean {
+  let end = index;
+  while (end < text.length && /[\p{L}\p{N}\-]/u.test(text[end] ?? '')) end += 1;
+  const token = text.slice(index, end);
+  if (!/^\p{Ll}/u.test(token)) return false;
+  return /\p{N}/u.test(token) || /^.\P{Lu}*\p{Lu}/u.test(token) || GREEK_PREFIX.test(token);
+}
 
 function isUpperOrStart(char: string | undefined): boolean {
   if (char === undefined) return true;
@@ -44,11 +64,22 @@ function wordBefore(text: string, end: number): string {
   return text.slice(start, end).replace(/^\.+/, '');
 }
 
-function isAbbreviation(word: string, extra: ReadonlySet<string>): boolean {
+function isAbbreviation(word: string, extra: ReadonlySet<string>, charBefore = ''): boolean {
   const lower = word.toLowerCase();
-  if (ENGLISH_ABBREVIATIONS.has(lower) || extra.has(lower)) return true;
-  // Initials: a single capital letter ("John F. Kennedy", "J. R. R. Tolkien").
-  if (/^\p{Lu}$/u.test(word)) return true;
+  if (extra.has(lower)) return true;
+  // An all-capital acronym ("ED", "MS", "DR", "JUN") is not the abbreviation it spells in lower case ("ed.", "Ms.").
+  const isAcronym = word.length >= 2 && !word.includes('.') && word === word.toUpperCase() && word !== lower;
+  const isLowerTitle = TITLE_ABBREVIATIONS.has(lower) && word === lower;
+  if (!isAcronym && !isLowerTitle && ENGLISH_ABBREVIATIONS.has(lower)) return true;
+  // Initials: a single capital letter ("John F. Kennedy", "J. R. R. Tolkien"); a single lower-case letter is a unit
+  // or a locator ("24 h.", "p.", "c.").
+  // A lower-case letter after "/" and any letter after "°" are units that can end a sentence ("0.4 mg/d.",
+  // "37 °C."); a Greek letter is a name's last part ("TNF-α.").
+  if (/^\p{Script=Greek}$/u.test(word)) return false;
+  if (/^\p{L}$/u.test(word)) return !((charBefore === '/' && /\p{Ll}/u.test(word)) || charBefore === '°');
+  // A mixed-case name ending in one capital after a lower-case letter ("p65/RelA.", "NF-κB.", "HRQoL.", "5hmC."):
+  // SciFact's reference split does not end a sentence on one (it does after "mRNA.", "mTOR.", which end in two).
+  if (/\p{Ll}\p{Lu}$/u.test(word)) return true;
   // Dotted abbreviations: "U.S", "e.g", "Ph.D", "a.m".
   if (/^(?:\p{L}{1,2}\.)+\p{L}{1,2}$/u.test(word)) return true;
   return false;
@@ -94,15 +125,15 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
         continue;
       }
       let k = j;
-      while (k < text.length && /\s/u.test(text[k] ?? '')) k += 1;
+      while (k < text.length && /[\s\p{Cf}]/u.test(text[k] ?? '')) k += 1;
       const following = text[k];
-      if (!isUpperOrStart(following)) {
+      if (!isUpperOrStart(following) && !isIdentifierStart(text, k)) {
         i = j;
         continue;
       }
       if (run === '.' || run.startsWith('.') && !run.startsWith('..')) {
         const word = wordBefore(text, i);
-        if (word && isAbbreviation(word, extra)) {
+        if (word && isAbbreviation(word, extra, text[i - word.length - 1] ?? '')) {
           i = j;
           continue;
         }

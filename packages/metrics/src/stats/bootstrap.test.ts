@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectInvalidArgument } from '../../test/expect-errors.js';
-import { bootstrapConfidenceInterval } from './bootstrap.js';
+import { bootstrapConfidenceInterval, bootstrapTest } from './bootstrap.js';
 import { computeMeanStandardError } from './mean-standard-error.js';
 
 describe('bootstrapConfidenceInterval', () => {
@@ -38,5 +38,42 @@ describe('bootstrapConfidenceInterval', () => {
     ] as const) {
       expectInvalidArgument(call, argument);
     }
+  });
+});
+
+describe('bootstrapTest', () => {
+  const normalCdf = (z: number) => {
+    // Abramowitz–Stegun 7.1.26 erf approximation (|error| < 1.5e-7), enough for a 10%-tolerance check.
+    const x = Math.abs(z) / Math.SQRT2;
+    const t = 1 / (1 + 0.3275911 * x);
+    const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+    return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+  };
+
+  it('with the mean as statistic matches the CI of bootstrapConfidenceInterval and the normal-approximation p-value', () => {
+    const differences = Array.from({ length: 300 }, (_, index) => Math.sin(index * 78.233) * 0.5 + 0.045);
+    const test = bootstrapTest(differences, { statistic: (sample) => sample.reduce((a, b) => a + b, 0) / sample.length, resamples: 4000, seed: 3 });
+    const interval = bootstrapConfidenceInterval(differences, { resamples: 4000, seed: 3 });
+    expect(test.lower).toBe(interval.lower);
+    expect(test.upper).toBe(interval.upper);
+    const { mean, standardError } = computeMeanStandardError(differences, { ddof: 0 });
+    const normalP = 2 * (1 - normalCdf(Math.abs(mean / standardError)));
+    expect(normalP).toBeGreaterThan(0.01);
+    expect(Math.abs(test.pvalue - normalP)).toBeLessThan(0.25 * normalP + 0.005);
+  });
+
+  it('resamples arbitrary units (claim ids) and reports p = 1/resamples floor and 1 for a null statistic', () => {
+    const claims = Array.from({ length: 50 }, (_, index) => `claim-${index}`);
+    const always = bootstrapTest(claims, { statistic: (ids) => ids.length, resamples: 200, nullValue: 0 });
+    expect(always.pvalue).toBe(1 / 200);
+    const none = bootstrapTest(claims, { statistic: () => 0, resamples: 200 });
+    expect(none.pvalue).toBe(1);
+    expect(none.estimate).toBe(0);
+  });
+
+  it('rejects bad input with typed errors naming the argument', () => {
+    expectInvalidArgument(() => bootstrapTest([], { statistic: () => 0 }), 'units');
+    expectInvalidArgument(() => bootstrapTest([1], { statistic: () => 0, resamples: 0 }), 'resamples');
+    expectInvalidArgument(() => bootstrapTest([1], { statistic: 3 as unknown as () => number }), 'statistic');
   });
 });

@@ -19,8 +19,13 @@ export type MatchAggregation =
   | { readonly type: 'threshold'; readonly minFraction: number };
 
 export interface AggregationOutcome {
-  readonly matched: boolean;
-  /** any: 1/0; max: highest entailment score; majority/threshold: fraction of evidence items entailing some sentence. */
+  /**
+   * Matched (M) or unmatched (¬M); null (unknown) when some pairs got no NLI label and the labels that did come back
+   * cannot decide the outcome on their own (e.g. no entailment among them under 'any'). A failed NLI call is never
+   * read as "not entailment".
+   */
+  readonly matched: boolean | null;
+  /** any: 1/0; max: highest entailment score; majority/threshold: fraction of evidence items entailing some sentence (labelled pairs only). */
   readonly score: number;
 }
 
@@ -54,26 +59,38 @@ export function entailmentScore(prediction: NliPrediction): number {
   return prediction.label === 'entailment' ? 1 : 0;
 }
 
-/** Applies an aggregation to a label matrix `predictions[evidenceIndex][sentenceIndex]`. Pure. */
+/**
+ * Applies an aggregation to a label matrix `predictions[evidenceIndex][sentenceIndex]`. Pairs without a label (a failed
+ * or unreadable NLI call) are unknown: the outcome is decided only when it is the same whatever those labels would be,
+ * otherwise `matched` is null. Pure.
+ */
 export function aggregateLabelMatrix(predictions: readonly (readonly NliPrediction[])[], aggregation: MatchAggregation = 'any'): AggregationOutcome {
   const rule = resolveAggregation(aggregation, 'aggregateLabelMatrix');
   const isEntailment = (prediction: NliPrediction) => prediction.label === ('entailment' satisfies NliLabel);
+  const isUnknown = (prediction: NliPrediction) => prediction.label === null || prediction.label === undefined;
+  const anyUnknown = predictions.some((row) => row.some(isUnknown));
   switch (rule.type) {
     case 'any': {
       const matched = predictions.some((row) => row.some(isEntailment));
-      return { matched, score: matched ? 1 : 0 };
+      return { matched: matched ? true : anyUnknown ? null : false, score: matched ? 1 : 0 };
     }
     case 'max': {
       let best = 0;
-      for (const row of predictions) for (const prediction of row) best = Math.max(best, entailmentScore(prediction));
-      return { matched: best >= (rule.threshold ?? 0.5) && predictions.some((row) => row.length > 0), score: best };
+      for (const row of predictions) for (const prediction of row) if (!isUnknown(prediction)) best = Math.max(best, entailmentScore(prediction));
+      const threshold = rule.threshold ?? 0.5;
+      const matched = best >= threshold && predictions.some((row) => row.length > 0);
+      return { matched: matched ? true : anyUnknown ? null : false, score: best };
     }
     case 'majority':
     case 'threshold': {
+      const decide = (fraction: number) => (rule.type === 'majority' ? fraction > 0.5 : fraction >= rule.minFraction);
+      const rows = predictions.length;
       const covered = predictions.filter((row) => row.some(isEntailment)).length;
-      const fraction = predictions.length === 0 ? 0 : covered / predictions.length;
-      const matched = rule.type === 'majority' ? fraction > 0.5 : fraction >= rule.minFraction;
-      return { matched, score: fraction };
+      const possible = predictions.filter((row) => row.some(isEntailment) || row.some(isUnknown)).length;
+      const low = rows === 0 ? 0 : covered / rows;
+      const high = rows === 0 ? 0 : possible / rows;
+      const matched = decide(low) === decide(high) ? decide(low) : null;
+      return { matched, score: low };
     }
   }
 }

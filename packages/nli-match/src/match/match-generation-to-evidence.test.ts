@@ -122,8 +122,9 @@ describe('matchGenerationToEvidence: bad input becomes problems', () => {
     };
     const result = await matchGenerationToEvidence({ claim, generation: 'One sentence here.', evidence, nli });
     expect(result.labels).toEqual([[null]]);
-    expect(result.matched).toBe(false);
-    expect(result.problems).toEqual([expect.objectContaining({ code: 'nli-unreadable', raw: 'Perhaps?' })]);
+    // No label came back, so nothing decides the match: unknown, not unmatched.
+    expect(result.matched).toBeNull();
+    expect(result.problems).toEqual([expect.objectContaining({ code: 'nli-unreadable', raw: 'Perhaps?' }), expect.objectContaining({ code: 'match-unknown' })]);
   });
 
   it('validates options with typed errors', async () => {

@@ -1,6 +1,6 @@
 import type { ItemProblem, NliLabel, NliModel, NliPair, NliPrediction } from '@factkit/core';
-import { InvalidArgumentError, isAbortReason, splitSentences } from '@factkit/core';
-import { isRefusal, isWrongLanguage } from './generation-checks.js';
+import { InvalidArgumentError, isAbortReason, isRefusal, splitSentences } from '@factkit/core';
+import { isWrongLanguage } from './generation-checks.js';
 import { rouge2F } from '../internal/rouge.js';
 import type { MatchAggregation } from './aggregation.js';
 import { aggregateLabelMatrix, entailmentScore, resolveAggregation } from './aggregation.js';
@@ -45,7 +45,10 @@ export interface RemovedSentence {
 
 /** Outcome of matching one generation against its gold evidence. */
 export interface GenerationMatch {
-  /** Matched (M) or unmatched (not M); null when it cannot be decided (no gold evidence). */
+  /**
+   * Matched (M) or unmatched (not M); null (unknown) when it cannot be decided: no gold evidence, or NLI calls that
+   * failed or gave no label where their answer would decide it. An unknown claim is in neither M nor ¬M.
+   */
   readonly matched: boolean | null;
   /** Aggregate score (see {@link MatchAggregation}). */
   readonly score: number;
@@ -146,7 +149,7 @@ export async function matchWithResolvedOptions(
     const first = unreadable[0] as NliPrediction;
     problems.push({
       code: 'nli-unreadable',
-      message: `${unreadable.length} of ${flat.length} NLI answers are not one of the three labels (counted as not entailment): ${first.problem ?? ''}`,
+      message: `${unreadable.length} of ${flat.length} NLI pairs got no label (failed call or unreadable answer): ${first.problem ?? ''}`,
       ...(first.raw === undefined ? {} : { raw: first.raw }),
     });
   }
@@ -160,6 +163,9 @@ export async function matchWithResolvedOptions(
   );
   entailingPairs.sort((a, b) => b.score - a.score || a.evidenceIndex - b.evidenceIndex || a.sentenceIndex - b.sentenceIndex);
   const outcome = aggregateLabelMatrix(predictions, options.aggregation);
+  if (outcome.matched === null) {
+    problems.push({ code: 'match-unknown', message: `${unreadable.length} of ${flat.length} NLI pairs have no label and the rest do not decide the match: the claim is unknown (neither M nor ¬M)` });
+  }
   return {
     matched: outcome.matched,
     score: outcome.score,

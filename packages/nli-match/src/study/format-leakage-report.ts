@@ -1,4 +1,4 @@
-import type { LeakageStudyResult, MeanWithError } from './leakage-study-types.js';
+import type { LeakageStudyResult, MeanWithError, SignificanceTest } from './leakage-study-types.js';
 
 export interface FormatLeakageReportOptions {
   /** Decimals of percentages (the paper prints one). @default 1 */
@@ -55,11 +55,13 @@ export function formatLeakageReport(result: LeakageStudyResult, options: FormatL
   if (result.baseline) {
     lines.push(`| ${escapeCell(baselineName)} | ALL | ${names.map((name) => (result.baseline?.[name] === undefined ? '–' : percent(result.baseline[name] as number))).join(' | ')} |`);
   }
-  const rows: Array<['ALL' | 'M' | '¬M', 'all' | 'matched' | 'unmatched']> = [
+  const rows: Array<['ALL' | 'M' | '¬M' | 'unknown', 'all' | 'matched' | 'unmatched' | 'unknown']> = [
     ['ALL', 'all'],
     ['M', 'matched'],
     ['¬M', 'unmatched'],
   ];
+  // Runs whose match is unknown (NLI failed) get their own row, so they are visibly in neither M nor ¬M.
+  if (result.counts.unknown > 0) rows.push(['unknown', 'unknown']);
   rows.forEach(([label, key], rowIndex) => {
     const cells = names.map((name) => {
       const summary = result.summary[name];
@@ -67,21 +69,29 @@ export function formatLeakageReport(result: LeakageStudyResult, options: FormatL
       const candidates = [summary.all, summary.matched, summary.unmatched].map((value) => value?.mean ?? Number.NEGATIVE_INFINITY);
       const best = Math.max(...candidates);
       const value = summary[key];
-      return cell(value, value !== null && candidates.filter((mean) => mean === best).length === 1 && value.mean === best);
+      return cell(value, key !== 'unknown' && value !== null && candidates.filter((mean) => mean === best).length === 1 && value.mean === best);
     });
     lines.push(`| ${rowIndex === 0 ? escapeCell(methodName) : ''} | ${label} | ${cells.join(' | ')} |`);
   });
-  lines.push('', '**Mann–Whitney U (two-sided)**', '');
-  lines.push('| Metric | M vs ¬M: U | p | M vs ALL: U | p |');
-  lines.push('|---|---:|---:|---:|---:|');
+  const testCell = (test: SignificanceTest | null | undefined) => (test ? `${formatP(test.pvalue)} (${test.test === 'bootstrap' ? 'bootstrap' : `U=${test.statistic.toFixed(1)}`}, n=${test.sizes[0]}/${test.sizes[1]})` : '–');
+  lines.push('', '**Significance over claims** (Recall/NDCG: Mann–Whitney U, two-sided, one value per claim = its mean over repeats; F1: bootstrap over claims of the macro-F1 difference, two-sided)', '');
+  lines.push(`| Metric | M vs ¬M: p | M vs ALL: p | ${escapeCell(methodName)} vs baseline: p |`);
+  lines.push('|---|---:|---:|---:|');
   for (const name of names) {
     const summary = result.summary[name];
-    const a = summary?.matchedVsUnmatched;
-    const b = summary?.matchedVsAll;
-    lines.push(`| ${metricTitle(name)} | ${a ? a.statistic.toFixed(1) : '–'} | ${a ? formatP(a.pvalue) : '–'} | ${b ? b.statistic.toFixed(1) : '–'} | ${b ? formatP(b.pvalue) : '–'} |`);
+    lines.push(`| ${metricTitle(name)} | ${testCell(summary?.matchedVsUnmatched)} | ${testCell(summary?.matchedVsAll)} | ${testCell(summary?.versusBaseline)} |`);
   }
   lines.push('', '**Proportion of matched claims (Table 3)**', '');
-  lines.push(`| Method | Matched (%) |`, `|---|---:|`, `| ${escapeCell(methodName)} | ${cell(result.matchedProportion, false)} |`);
+  lines.push(
+    `| Method | Matched (%) | M runs | ¬M runs | unknown runs (NLI failed) | no gold evidence |`,
+    `|---|---:|---:|---:|---:|---:|`,
+    `| ${escapeCell(methodName)} | ${cell(result.matchedProportion, false)} | ${result.counts.matched} | ${result.counts.unmatched} | ${result.counts.unknown} | ${result.counts.undecidable} |`,
+    '',
+    'The matched proportion counts claims whose match is known; unknown runs are in neither M nor ¬M.',
+  );
+  if (result.incomplete.length > 0) {
+    lines.push('', '**Incomplete: these numbers are not whole**', '', ...result.incomplete.map((reason) => `- ${escapeCell(reason)}`));
+  }
   const counts = new Map<string, number>();
   for (const problem of result.problems) counts.set(problem.code, (counts.get(problem.code) ?? 0) + 1);
   lines.push('', '**Problems**', '');

@@ -81,9 +81,15 @@ describe('runLeakageStudy on a hand-checked toy dataset', () => {
     expect(recall.unmatched?.mean).toBe(0);
     expect(recall.unmatched?.n).toBe(1);
     expect(Number.isNaN(recall.unmatched?.standardError)).toBe(true);
-    // Pooled per-claim values: matched [1, 1, 1] vs unmatched [0] -> U = 3.
-    expect(recall.matchedVsUnmatched?.statistic).toBe(3);
+    // Over claims, one value per claim and condition: M = {c1: mean(1, 1), c2: 1} (c3 has no qrels) vs ¬M = {c2: 0}
+    // -> U = 2 (never the 3 of pooled claim × repeat values).
+    expect(recall.matchedVsUnmatched).toMatchObject({ test: 'mann-whitney-u', statistic: 2, sizes: [2, 1] });
     expect(recall.matchedVsUnmatched?.pvalue).toBeGreaterThan(0);
+    // ALL per claim {c1: 1, c2: 0.5, c4: 1} vs baseline {c1: 1, c2: 1, c4: 1}.
+    expect(recall.versusBaseline).toMatchObject({ test: 'mann-whitney-u', sizes: [3, 3] });
+    // c4 has no gold evidence: in ALL, in neither M nor ¬M, and not a failure.
+    expect(result.counts).toEqual({ matched: 4, unmatched: 2, unknown: 0, undecidable: 2, expansionFailed: 0, retrievalFailed: 0, verdictFailed: 0 });
+    expect(result.incomplete).toEqual([]);
 
     // Table 3: 2 of the 3 decidable claims matched in each repeat (c4 has no evidence).
     expect(result.matchedProportion?.mean).toBeCloseTo(2 / 3, 12);
@@ -111,9 +117,13 @@ describe('runLeakageStudy on a hand-checked toy dataset', () => {
     const prompt = verdictModel.calls[0]?.prompt ?? '';
     expect(prompt).toMatch(/^Your task is to predict the verdict of a claim based on the provided evidence\. Select one of the following labels: SUPPORTS, REFUTES, NOT ENOUGH INFO\./);
     expect(prompt).toMatch(/\n\nClaim: .+\n\nEvidence 1: .+\n\nLabel:$/);
-    // gold [S, R, R, R], predicted [S, S, unreadable, S]: F1(S) = 2*(1/3*1)/(1/3+1) = 0.5, F1(R) = 0, F1(NEI) = 0 -> 1/6.
-    expect(result.summary['f1@1']?.all?.mean).toBeCloseTo(1 / 6, 12);
-    expect(result.baseline?.['f1@1']).toBeCloseTo(1 / 6, 12);
+    // The unreadable answer (c3) is a failure, not a prediction: it is left out of F1 and makes the result incomplete.
+    // gold [S, R, R], predicted [S, S, S] over the labels that occur (S, R): F1(S) = 2*(1/3*1)/(1/3+1) = 0.5, F1(R) = 0 -> 0.25.
+    expect(result.summary['f1@1']?.all?.mean).toBeCloseTo(0.25, 12);
+    expect(result.baseline?.['f1@1']).toBeCloseTo(0.25, 12);
+    expect(result.counts.verdictFailed).toBe(2);
+    expect(result.incomplete).toEqual([expect.stringContaining('2 verdict predictions failed or were unreadable')]);
+    expect(result.summary['f1@1']?.versusBaseline?.test).toBe('bootstrap');
     expect(result.problems.filter((problem) => problem.code === 'verdict-unreadable').map((problem) => problem.id)).toEqual(['c3#-1', 'c3#0']);
   });
 
@@ -148,6 +158,12 @@ describe('runLeakageStudy on a hand-checked toy dataset', () => {
     const codes = result.problems.map((problem) => `${problem.id}:${problem.code}`);
     expect(codes).toEqual(expect.arrayContaining(['c1#0:empty-generation', 'c2#0:wrong-language', 'c3#0:nli-unreadable', 'c4#0:empty-evidence']));
     expect(result.problems.find((problem) => problem.code === 'nli-unreadable')?.raw).toBe('Hmm?');
+    // No NLI label came back for c2 and c3: their match is unknown, in neither M nor ¬M. c1's empty generation has no
+    // sentence to label (unmatched), so the matched proportion is 0 of 1 known claim — not 0 of 3.
+    expect(result.runs.find((run) => run.claimId === 'c3')?.match?.matched).toBeNull();
+    expect(result.counts.unknown).toBe(2);
+    expect(result.matchedProportion).toMatchObject({ mean: 0, n: 1 });
+    expect(result.incomplete.join(' ')).toMatch(/unknown match/);
   });
 
   it('never stops on a failing expander or retriever; records the problem', async () => {
@@ -163,6 +179,32 @@ describe('runLeakageStudy on a hand-checked toy dataset', () => {
     expect(result.runs).toHaveLength(4);
     expect(result.problems).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'c2#0', code: 'expansion-failed', message: 'rate limited' })]));
     expect(result.baseline).toBeUndefined();
+  });
+
+  it('runs matching only without a retriever, and scores evidence texts with an evidenceScorer (AVeriTeC)', async () => {
+    const matchingOnly = await runLeakageStudy({ dataset, expander: scriptedExpander(), nli, repeats: 2, ks: [1] });
+    expect(matchingOnly.metricNames).toEqual([]);
+    expect(matchingOnly.baseline).toBeUndefined();
+    expect(matchingOnly.retrieverId).toBe('none');
+    expect(matchingOnly.matchedProportion?.mean).toBeCloseTo(2 / 3, 12);
+
+    // A scorer that counts how many retrieved texts share a word with the gold evidence (hand-checkable).
+    const seen: string[] = [];
+    const evidenceScorer = {
+      names: ['overlap'],
+      async score({ claimId, texts, evidence, k }: { claimId: string; texts: readonly string[]; evidence: readonly string[]; k: number }) {
+        seen.push(`${claimId}@${k}`);
+        const words = new Set(evidence.join(' ').toLowerCase().split(/\W+/).filter((word) => word.length > 3));
+        return { overlap: texts.filter((text) => text.toLowerCase().split(/\W+/).some((word) => words.has(word))).length / k };
+      },
+    };
+    const scored = await runLeakageStudy({ dataset, retriever: createMockRetriever(corpus), expander: scriptedExpander(), nli, repeats: 1, ks: [1], evidenceScorer });
+    expect(scored.metricNames).toEqual(['overlap@1']);
+    // c4 has no gold evidence: not scored; c1–c3 retrieve their own document for the bare claim (overlap 1).
+    expect(scored.baseline).toEqual({ 'overlap@1': 1 });
+    expect(seen).toContain('c1@1');
+    expect(seen.some((entry) => entry.startsWith('c4'))).toBe(false);
+    expect(scored.problems.some((problem) => problem.code === 'no-qrels')).toBe(false);
   });
 
   it('validates options and rethrows aborts unchanged', async () => {
@@ -183,7 +225,8 @@ describe('runLeakageStudy on a hand-checked toy dataset', () => {
     expect(report).toContain('| Query2doc | ALL | 83.3±16.7 | 83.3±16.7 |');
     expect(report).toContain('|  | M | **100.0±0.0** | **100.0±0.0** |');
     expect(report).toContain('|  | ¬M | 0.0 | 0.0 |');
-    expect(report).toContain('| Query2doc | 66.7±0.0 |');
+    expect(report).toContain('| Query2doc | 66.7±0.0 | 4 | 2 | 0 | 2 |');
+    expect(report).toMatch(/\| Recall@1 \| [0-9.<]+ \(U=2\.0, n=2\/1\) \|/);
     expect(report).toContain('| empty-evidence | 2 |');
   });
 });

@@ -1,16 +1,15 @@
-import type { Claim, ItemProblem, NliLabel, Query } from '@factkit/core';
-import { InvalidArgumentError, createPromptTemplate, isAbortReason, settleWithConcurrency } from '@factkit/core';
-import { computeClassificationReport, computeMeanStandardError, computeNdcgAtK, computeRecallAtK, mannWhitneyU } from '@factkit/metrics';
+import type { Claim, GenerationProvenance, ItemProblem, NliLabel, Query } from '@factkit/core';
+import { InvalidArgumentError, createPromptTemplate, isAbortReason, parseLabel, runPromptedStep, settleWithConcurrency } from '@factkit/core';
+import { bootstrapTest, computeClassificationReport, computeMeanStandardError, computeNdcgAtK, computeRecallAtK, mannWhitneyU } from '@factkit/metrics';
 import { classifyNliPairs } from '../match/classify-nli-pairs.js';
 import type { GenerationMatch } from '../match/match-generation-to-evidence.js';
 import { matchWithResolvedOptions, resolveMatchOptions } from '../match/match-generation-to-evidence.js';
-import type { ClaimRun, ConditionSummary, LeakageStudyOptions, LeakageStudyResult, MeanWithError } from './leakage-study-types.js';
-import { parseVerdictLabel } from './parse-verdict-label.js';
-import { VERDICT_PROMPT, renderVerdictEvidence } from './verdict-prompt.js';
+import type { ClaimRun, ConditionSummary, LeakageStudyOptions, LeakageStudyResult, MatchCounts, MeanWithError, SignificanceTest } from './leakage-study-types.js';
+import { VERDICT_PROMPT, VERDICT_STEP, renderVerdictEvidence } from './verdict-prompt.js';
 
 const WHERE = 'runLeakageStudy';
-/** Placeholder prediction for an unreadable verdict answer: always wrong, never one of the labels. */
-const UNREADABLE_VERDICT = '\u0000unreadable';
+/** Bootstrap resamples for the verdict-F1 tests over claims. */
+const BOOTSTRAP_RESAMPLES = 2000;
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -60,7 +59,11 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   if (!dataset || !Array.isArray(dataset.claims)) throw new InvalidArgumentError({ where: WHERE, argument: 'dataset.claims', message: 'must be an array of claims' });
   if (typeof dataset.evidence !== 'object' || dataset.evidence === null) throw new InvalidArgumentError({ where: WHERE, argument: 'dataset.evidence', message: 'must map claim ids to gold evidence texts' });
   if (typeof dataset.qrels !== 'object' || dataset.qrels === null) throw new InvalidArgumentError({ where: WHERE, argument: 'dataset.qrels', message: 'must map claim ids to judged documents' });
-  if (!retriever || typeof retriever.retrieve !== 'function') throw new InvalidArgumentError({ where: WHERE, argument: 'retriever', message: 'must be a Retriever' });
+  if (retriever !== undefined && (retriever === null || typeof retriever.retrieve !== 'function')) throw new InvalidArgumentError({ where: WHERE, argument: 'retriever', message: 'must be a Retriever (or left out for matching only)' });
+  const { evidenceScorer } = options;
+  if (evidenceScorer !== undefined && (typeof evidenceScorer?.score !== 'function' || !Array.isArray(evidenceScorer.names) || evidenceScorer.names.length === 0)) {
+    throw new InvalidArgumentError({ where: WHERE, argument: 'evidenceScorer', message: 'must have non-empty names and a score() function' });
+  }
   if (!expander || typeof expander.expand !== 'function') throw new InvalidArgumentError({ where: WHERE, argument: 'expander', message: 'must be a QueryExpander' });
   if (!Number.isInteger(repeats) || repeats < 1) throw new InvalidArgumentError({ where: WHERE, argument: 'repeats', message: `must be an integer >= 1 (got ${String(repeats)})` });
   if (!Array.isArray(ks) || ks.length === 0 || ks.some((k) => !Number.isInteger(k) || k < 1) || new Set(ks).size !== ks.length) {
@@ -84,7 +87,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   const maxK = sortedKs[sortedKs.length - 1] as number;
   const goldLabels = dataset.labels ?? {};
   const verdictLabels = options.verdictLabels ?? [...new Set(Object.values(goldLabels))].sort();
-  const useVerdicts = (verdictModel !== undefined || verdictNli !== undefined) && verdictLabels.length > 0;
+  const useVerdicts = retriever !== undefined && (verdictModel !== undefined || verdictNli !== undefined) && verdictLabels.length > 0;
   if ((verdictModel !== undefined || verdictNli !== undefined) && verdictLabels.length === 0) {
     throw new InvalidArgumentError({ where: WHERE, argument: 'verdictLabels', message: 'must be given (or dataset.labels must hold gold labels) when verdictModel or verdictNli is set' });
   }
@@ -97,7 +100,8 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   abortSignal?.throwIfAborted();
 
   const problems: ItemProblem[] = [];
-  const metricNames = [...sortedKs.flatMap((k) => [`recall@${k}`, `ndcg@${k}`]), ...(useVerdicts ? sortedKs.map((k) => `f1@${k}`) : [])];
+  const evidenceMetricNames = evidenceScorer ? evidenceScorer.names : ['recall', 'ndcg'];
+  const metricNames = retriever ? [...sortedKs.flatMap((k) => evidenceMetricNames.map((name) => `${name}@${k}`)), ...(useVerdicts ? sortedKs.map((k) => `f1@${k}`) : [])] : [];
 
   // Dataset checks, once per claim.
   const corpusIds = dataset.corpus ? new Set(dataset.corpus.map((document) => document.id)) : undefined;
@@ -115,7 +119,9 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
     seen.add(claim.id);
     claims.push(claim);
     const judged = dataset.qrels[claim.id];
-    if (!judged || !Object.values(judged).some((level) => level > 0)) {
+    if (!retriever || evidenceScorer) {
+      // Matching only, or evidence scored against the gold texts: qrels are not used.
+    } else if (!judged || !Object.values(judged).some((level) => level > 0)) {
       problems.push({ id: claim.id, code: 'no-qrels', message: 'no relevant documents in qrels: excluded from Recall/NDCG (still matched and verdict-scored)' });
     } else if (corpusIds) {
       const unknown = Object.keys(judged).filter((documentId) => !corpusIds.has(documentId));
@@ -133,6 +139,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   /** Retrieves, scores and (optionally) predicts verdicts for one query. Never throws except on abort. */
   const retrieveAndJudge = async (claim: Claim, query: Query, runProblems: ItemProblem[]) => {
     let retrieved: string[] = [];
+    if (!retriever) return { retrieved, metrics: {}, verdicts: undefined };
     let texts: string[] = [];
     const metrics: Record<string, number> = {};
     try {
@@ -146,7 +153,15 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
       }
       retrieved = retrieved.slice(0, maxK);
       texts = texts.slice(0, maxK);
-      if (hasQrels(claim.id)) {
+      if (evidenceScorer) {
+        const gold = dataset.evidence[claim.id] ?? [];
+        if (gold.length > 0) {
+          for (const k of sortedKs) {
+            const scores = await evidenceScorer.score({ claimId: claim.id, texts: texts.slice(0, k), evidence: gold, k });
+            for (const name of evidenceScorer.names) if (typeof scores[name] === 'number' && Number.isFinite(scores[name])) metrics[`${name}@${k}`] = scores[name] as number;
+          }
+        }
+      } else if (hasQrels(claim.id)) {
         const judgments = dataset.qrels[claim.id] ?? {};
         for (const k of sortedKs) {
           metrics[`recall@${k}`] = computeRecallAtK(retrieved, judgments, { k });
@@ -166,28 +181,43 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
       for (const k of sortedKs) {
         const top = predictions.slice(0, k);
         const has = (label: NliLabel) => top.some((prediction) => prediction.label === label);
+        const unreadable = top.filter((prediction) => prediction.label === null).length;
+        // Entailment decides on its own; otherwise a pair without a label could have been the entailment, so the
+        // verdict is unknown (left out of F1), never "neutral" by default.
+        if (!has('entailment') && unreadable > 0) {
+          verdicts[String(k)] = null;
+          runProblems.push({ code: 'verdict-nli-unreadable', message: `k=${k}: ${unreadable} evidence text(s) got no NLI label and none entails the claim: verdict unknown` });
+          continue;
+        }
         const label: NliLabel = has('entailment') ? 'entailment' : has('contradiction') ? 'contradiction' : 'neutral';
         verdicts[String(k)] = verdictLabelMap[label];
-        const unreadable = top.filter((prediction) => prediction.label === null).length;
-        if (unreadable > 0) runProblems.push({ code: 'verdict-nli-unreadable', message: `k=${k}: ${unreadable} evidence text(s) got no NLI label (counted as neutral)` });
       }
       return { retrieved, metrics, verdicts };
     }
     if (!verdictModel || !verdictTemplate) return { retrieved, metrics, verdicts: undefined };
-    for (const k of sortedKs) {
-      try {
-        const prompt = verdictTemplate.render({ labels: verdictLabels.join(', '), claim: claim.text, evidence: renderVerdictEvidence(texts.slice(0, k)) });
-        const result = await verdictModel.generate({ prompt, temperature: 0, maxTokens: 16, ...(abortSignal ? { abortSignal } : {}) });
-        const parsed = parseVerdictLabel(result.texts[0] ?? '', verdictLabels);
-        verdicts[String(k)] = parsed.label;
-        if (parsed.label === null) runProblems.push({ code: 'verdict-unreadable', message: `k=${k}: ${parsed.problem ?? 'unreadable'}`, raw: parsed.raw });
-      } catch (error) {
-        if (isAbortReason(error, abortSignal)) throw error;
-        verdicts[String(k)] = null;
-        runProblems.push({ code: 'verdict-failed', message: `k=${k}: ${errorMessage(error)}` });
-      }
-    }
-    return { retrieved, metrics, verdicts };
+    // One prompted step per claim run: an input per cutoff k, replies read with core parseLabel (a negated or hedged
+    // label, e.g. "NOT SUPPORTS" or "supports or refutes", is never read as that label).
+    const steps = await runPromptedStep(sortedKs, {
+      step: VERDICT_STEP,
+      model: verdictModel,
+      template: verdictTemplate,
+      variables: (k) => ({ labels: verdictLabels.join(', '), claim: claim.text, evidence: renderVerdictEvidence(texts.slice(0, k)) }),
+      parse: (reply) => parseLabel(reply, { labels: verdictLabels }),
+      temperature: 0,
+      maxTokens: 16,
+      concurrency: 1,
+      ...(abortSignal ? { abortSignal } : {}),
+    });
+    const verdictProvenance: Record<string, GenerationProvenance> = {};
+    steps.forEach((step, index) => {
+      const k = String(sortedKs[index]);
+      verdictProvenance[k] = step.provenance;
+      verdicts[k] = step.status === 'ok' && step.value !== undefined ? step.value : null;
+      const message = step.problems.map((problem) => (step.status === 'failed' ? problem.message : `${problem.code}: ${problem.message}`)).join('; ');
+      if (step.status === 'failed') runProblems.push({ code: 'verdict-failed', message: `k=${k}: ${message}` });
+      else if (step.value === undefined) runProblems.push({ code: 'verdict-unreadable', message: `k=${k}: ${message || 'unreadable'}`, raw: step.raw[0] ?? '' });
+    });
+    return { retrieved, metrics, verdicts, verdictProvenance };
   };
 
   const collect = (run: ClaimRun) => {
@@ -211,11 +241,11 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
 
   // Baseline: the bare claim through the same retriever (the paper's BM25 / Contriever rows).
   let baselineRuns: ClaimRun[] | undefined;
-  if (runBaseline) {
+  if (runBaseline && retriever) {
     baselineRuns = await settledRuns('baseline', -1, async (claim) => {
       const runProblems: ItemProblem[] = [];
-      const { retrieved, metrics, verdicts } = await retrieveAndJudge(claim, { id: claim.id, text: claim.text }, runProblems);
-      return { claimId: claim.id, sample: -1, generations: [], retrieved, metrics, ...(verdicts ? { verdicts } : {}), problems: runProblems };
+      const { retrieved, metrics, verdicts, verdictProvenance } = await retrieveAndJudge(claim, { id: claim.id, text: claim.text }, runProblems);
+      return { claimId: claim.id, sample: -1, generations: [], retrieved, metrics, ...(verdicts ? { verdicts } : {}), ...(verdictProvenance ? { verdictProvenance } : {}), problems: runProblems };
     });
   }
 
@@ -234,7 +264,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
       }
       for (const problem of expanded.problems ?? []) runProblems.push({ ...problem, code: problem.code, message: `expander: ${problem.message}` });
       const generations = [...(expanded.generations ?? [])];
-      const { retrieved, metrics, verdicts } = await retrieveAndJudge(claim, expanded, runProblems);
+      const { retrieved, metrics, verdicts, verdictProvenance } = await retrieveAndJudge(claim, expanded, runProblems);
       let match: GenerationMatch | undefined;
       try {
         match = await matchWithResolvedOptions({ claim: claim.text, generation: generations.join('\n\n'), evidence: dataset.evidence[claim.id] ?? [] }, matchOptions);
@@ -243,23 +273,85 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
         if (isAbortReason(error, abortSignal)) throw error;
         runProblems.push({ code: 'match-failed', message: errorMessage(error) });
       }
-      return { claimId: claim.id, sample: repeat, generations, retrieved, metrics, ...(verdicts ? { verdicts } : {}), ...(match ? { match } : {}), problems: runProblems };
+      return {
+        claimId: claim.id,
+        sample: repeat,
+        generations,
+        retrieved,
+        metrics,
+        ...(verdicts ? { verdicts } : {}),
+        ...(verdictProvenance ? { verdictProvenance } : {}),
+        ...(match ? { match } : {}),
+        ...(expanded.provenance ? { provenance: expanded.provenance } : {}),
+        problems: runProblems,
+      };
     });
     runs.push(...repeatRuns);
   }
 
-  // Summaries.
+  // Summaries. Standard errors are over repeats (the paper's ±); significance tests are over claims, one value per
+  // claim and condition (its mean over the repeats in that condition), never pooled claim × repeat values.
   const byRepeat: ClaimRun[][] = Array.from({ length: repeats }, () => []);
   for (const run of runs) byRepeat[run.sample]?.push(run);
+  const wasExpanded = (run: ClaimRun) => !run.problems.some((problem) => problem.code === 'expansion-failed' || problem.code === 'claim-failed');
   const isMatched = (run: ClaimRun) => run.match?.matched === true;
   const isUnmatched = (run: ClaimRun) => run.match?.matched === false;
+  const noEvidence = (run: ClaimRun) => run.match?.problems.some((problem) => problem.code === 'empty-evidence') === true;
+  const isUnknown = (run: ClaimRun) => wasExpanded(run) && run.match?.matched !== true && run.match?.matched !== false && !noEvidence(run);
+  const isAll = (run: ClaimRun) => wasExpanded(run);
 
+  /** Macro-F1 over the runs that have a readable verdict at k and a gold label; failed verdicts are left out. */
   const macroF1 = (subset: readonly ClaimRun[], k: number): number | null => {
-    const scored = subset.filter((run) => run.verdicts !== undefined && goldLabels[run.claimId] !== undefined);
+    const scored = subset.filter((run) => typeof run.verdicts?.[String(k)] === 'string' && goldLabels[run.claimId] !== undefined);
     if (scored.length === 0) return null;
     const gold = scored.map((run) => goldLabels[run.claimId] as string);
-    const predicted = scored.map((run) => run.verdicts?.[String(k)] ?? UNREADABLE_VERDICT);
-    return computeClassificationReport(gold, predicted, { labels: verdictLabels }).macro.f1;
+    const predicted = scored.map((run) => run.verdicts?.[String(k)] as string);
+    const labels = [...new Set([...verdictLabels, ...gold])];
+    return computeClassificationReport(gold, predicted, { labels: labels.filter((label) => gold.includes(label) || predicted.includes(label)) }).macro.f1;
+  };
+
+  const runsByClaim = (subset: readonly ClaimRun[]) => {
+    const grouped = new Map<string, ClaimRun[]>();
+    for (const run of subset) {
+      const list = grouped.get(run.claimId);
+      if (list) list.push(run);
+      else grouped.set(run.claimId, [run]);
+    }
+    return grouped;
+  };
+  /** One value per claim: the mean of `name` over that claim's runs in `subset`. */
+  const perClaimMeans = (subset: readonly ClaimRun[], name: string): number[] => {
+    const means: number[] = [];
+    for (const claimRuns of runsByClaim(subset).values()) {
+      const values = claimRuns.flatMap((run) => (run.metrics[name] === undefined ? [] : [run.metrics[name] as number]));
+      if (values.length > 0) means.push(values.reduce((sum, value) => sum + value, 0) / values.length);
+    }
+    return means;
+  };
+  const mannWhitneyOverClaims = (x: readonly number[], y: readonly number[], what: string): SignificanceTest | null => {
+    const test = safeMannWhitney(x, y);
+    if (!test) return null;
+    return { test: 'mann-whitney-u', description: `Mann–Whitney U, two-sided, over claims (${what}: ${x.length} vs ${y.length} claims)`, statistic: test.statistic, pvalue: test.pvalue, sizes: [x.length, y.length] };
+  };
+  /** Bootstrap over claims of macro-F1(groupA runs) − macro-F1(groupB runs) at k. */
+  const bootstrapF1 = (groupA: readonly ClaimRun[], groupB: readonly ClaimRun[], k: number, what: string): SignificanceTest | null => {
+    const byClaimA = runsByClaim(groupA);
+    const byClaimB = runsByClaim(groupB);
+    const claimIds = [...new Set([...byClaimA.keys(), ...byClaimB.keys()])];
+    const difference = (ids: readonly string[]) => {
+      const a = macroF1(ids.flatMap((id) => byClaimA.get(id) ?? []), k);
+      const b = macroF1(ids.flatMap((id) => byClaimB.get(id) ?? []), k);
+      return a === null || b === null ? 0 : a - b;
+    };
+    if (claimIds.length === 0 || macroF1(groupA, k) === null || macroF1(groupB, k) === null) return null;
+    const result = bootstrapTest(claimIds, { statistic: difference, resamples: BOOTSTRAP_RESAMPLES, seed: 0 });
+    return {
+      test: 'bootstrap',
+      description: `bootstrap over claims, ${BOOTSTRAP_RESAMPLES} resamples (seed 0), two-sided, of the macro-F1 difference (${what}: ${byClaimA.size} vs ${byClaimB.size} claims)`,
+      statistic: result.estimate,
+      pvalue: result.pvalue,
+      sizes: [byClaimA.size, byClaimB.size],
+    };
   };
 
   const summary: Record<string, ConditionSummary> = {};
@@ -269,15 +361,14 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
     if (kind === 'f1') {
       const perRepeat = (filter: (run: ClaimRun) => boolean) =>
         byRepeat.map((repeatRuns) => macroF1(repeatRuns.filter(filter), k)).filter((value): value is number => value !== null);
-      const all = perRepeat(() => true);
-      const matched = perRepeat(isMatched);
-      const unmatched = perRepeat(isUnmatched);
       summary[name] = {
-        all: meanWithError(all),
-        matched: meanWithError(matched),
-        unmatched: meanWithError(unmatched),
-        matchedVsUnmatched: safeMannWhitney(matched, unmatched),
-        matchedVsAll: safeMannWhitney(matched, all),
+        all: meanWithError(perRepeat(isAll)),
+        matched: meanWithError(perRepeat(isMatched)),
+        unmatched: meanWithError(perRepeat(isUnmatched)),
+        unknown: meanWithError(perRepeat(isUnknown)),
+        matchedVsUnmatched: bootstrapF1(runs.filter(isMatched), runs.filter(isUnmatched), k, 'M vs ¬M'),
+        matchedVsAll: bootstrapF1(runs.filter(isMatched), runs.filter(isAll), k, 'M vs ALL'),
+        versusBaseline: baselineRuns ? bootstrapF1(runs.filter(isAll), baselineRuns, k, 'expansion vs baseline') : null,
       };
       continue;
     }
@@ -287,19 +378,45 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
         const values = valuesOf(repeatRuns.filter(filter));
         return values.length === 0 ? [] : [values.reduce((sum, value) => sum + value, 0) / values.length];
       });
+    const matchedClaims = perClaimMeans(runs.filter(isMatched), name);
+    const unmatchedClaims = perClaimMeans(runs.filter(isUnmatched), name);
+    const allClaims = perClaimMeans(runs.filter(isAll), name);
     summary[name] = {
-      all: meanWithError(repeatMeans(() => true)),
+      all: meanWithError(repeatMeans(isAll)),
       matched: meanWithError(repeatMeans(isMatched)),
       unmatched: meanWithError(repeatMeans(isUnmatched)),
-      matchedVsUnmatched: safeMannWhitney(valuesOf(runs.filter(isMatched)), valuesOf(runs.filter(isUnmatched))),
-      matchedVsAll: safeMannWhitney(valuesOf(runs.filter(isMatched)), valuesOf(runs)),
+      unknown: meanWithError(repeatMeans(isUnknown)),
+      matchedVsUnmatched: mannWhitneyOverClaims(matchedClaims, unmatchedClaims, 'M vs ¬M'),
+      matchedVsAll: mannWhitneyOverClaims(matchedClaims, allClaims, 'M vs ALL'),
+      versusBaseline: baselineRuns ? mannWhitneyOverClaims(allClaims, perClaimMeans(baselineRuns, name), 'expansion vs baseline') : null,
     };
   }
 
+  // Table 3: matched proportion among claims whose match is known (unknown claims are in neither M nor ¬M).
   const proportions = byRepeat.flatMap((repeatRuns) => {
-    const decided = repeatRuns.filter((run) => run.match?.matched === true || run.match?.matched === false);
+    const decided = repeatRuns.filter((run) => isMatched(run) || isUnmatched(run));
     return decided.length === 0 ? [] : [decided.filter(isMatched).length / decided.length];
   });
+
+  const counts: MatchCounts = {
+    matched: runs.filter(isMatched).length,
+    unmatched: runs.filter(isUnmatched).length,
+    unknown: runs.filter(isUnknown).length,
+    undecidable: runs.filter((run) => wasExpanded(run) && noEvidence(run)).length,
+    expansionFailed: runs.filter((run) => !wasExpanded(run)).length,
+    retrievalFailed: [...runs, ...(baselineRuns ?? [])].filter((run) => run.problems.some((problem) => problem.code === 'retrieval-failed')).length,
+    verdictFailed: [...runs, ...(baselineRuns ?? [])].reduce(
+      (total, run) => total + (run.verdicts ? Object.values(run.verdicts).filter((label) => label === null).length : 0),
+      0,
+    ),
+  };
+  const incomplete: string[] = [];
+  if (counts.expansionFailed > 0) incomplete.push(`${counts.expansionFailed} of ${runs.length} expansions failed (left out of every row)`);
+  if (counts.unknown > 0) incomplete.push(`${counts.unknown} of ${runs.length} expanded claims have an unknown match (NLI failed; in neither M nor ¬M)`);
+  if (counts.retrievalFailed > 0) incomplete.push(`${counts.retrievalFailed} retrievals failed (left out of Recall/NDCG)`);
+  if (counts.verdictFailed > 0) incomplete.push(`${counts.verdictFailed} verdict predictions failed or were unreadable (left out of F1)`);
+  const failedClaims = problems.filter((problem) => problem.code === 'claim-failed').length;
+  if (failedClaims > 0) incomplete.push(`${failedClaims} claim runs failed outright`);
 
   let baseline: Record<string, number> | undefined;
   if (baselineRuns) {
@@ -319,7 +436,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   return {
     datasetName: dataset.name ?? 'dataset',
     expanderId: expander.id,
-    retrieverId: retriever.id,
+    retrieverId: retriever?.id ?? 'none',
     nliId: nli.id,
     ...(verdictModel ? { verdictModelId: verdictModel.id } : verdictNli ? { verdictModelId: `nli-verdict(${verdictNli.id})` } : {}),
     repeats,
@@ -330,6 +447,9 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
     runs,
     summary,
     matchedProportion: meanWithError(proportions),
+    counts,
+    incomplete,
+    ...(useVerdicts ? { verdictLabels } : {}),
     problems,
   };
 }

@@ -14,3 +14,6 @@ Label:`;
 export function renderVerdictEvidence(evidence: readonly string[]): string {
   return evidence.map((text, index) => `Evidence ${index + 1}: ${text}`).join('\n\n');
 }
+
+/** Step name recorded in the provenance of every verdict call. */
+export const VERDICT_STEP = 'nli-match.verdict';

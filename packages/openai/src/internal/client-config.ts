@@ -1,50 +1,45 @@
 import OpenAI from 'openai';
 import { InvalidArgumentError } from '@factkit/core';
-import type { RetryOptions } from '@factkit/core';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** Sent as the bearer token to local endpoints (Ollama, vLLM, llama.cpp, LM Studio) that need no key. */
 export const PLACEHOLDER_API_KEY = 'no-key-needed';
 export const PROVIDER = 'openai-compatible';
+/** Time limit of one call, in ms, when none is given. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
 
-/** Options shared by the model and the embedder. */
-export interface OpenAICompatibleConnectionOptions {
-  /** Model name. Falls back to `FACTKIT_MODEL`, read at call time. */
-  readonly model?: string;
-  /** Base URL including `/v1`. Falls back to `OPENAI_BASE_URL`, read at call time. @default 'https://api.openai.com/v1' */
-  readonly baseUrl?: string;
-  /**
-   * API key. Falls back to `OPENAI_API_KEY`, read at call time. Required for api.openai.com and *.openai.azure.com;
-   * for any other host (local Ollama, vLLM, llama.cpp server, LM Studio) a placeholder is sent when no key is set.
-   */
-  readonly apiKey?: string;
-  /** OpenAI organization id (header `OpenAI-Organization`). */
-  readonly organization?: string;
-  /** OpenAI project id (header `OpenAI-Project`). */
-  readonly project?: string;
-  /** Extra headers sent with every request (values of auth-like headers are redacted from errors). */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Time limit of one attempt, in ms. @default 120000 */
-  readonly timeoutMs?: number;
-  /** Retries after the first attempt, on 408/409/429/5xx, connection errors and timeouts (honours Retry-After). @default 2 */
-  readonly maxRetries?: number;
-  /** Backoff tuning of the retry layer (core `retryWithBackoff`): `initialDelayMs`, `maxDelayMs`, `backoffFactor`, `random`, `onRetry`. */
-  readonly retry?: Omit<RetryOptions, 'maxRetries'>;
-  /** A fetch implementation to use instead of the global one (proxies, tests). */
-  readonly fetch?: typeof globalThis.fetch;
+/** Connection settings after defaults: what every call of one provider shares. */
+export interface ConnectionSettings {
+  /** The base URL; read once (provider) or on every call (deprecated factories: env read at call time). */
+  readonly baseUrl: () => string;
+  /** Given key; without it `OPENAI_API_KEY` is read on every call. */
+  readonly apiKey?: string | undefined;
+  readonly organization?: string | undefined;
+  readonly project?: string | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly timeoutMs: number;
+  readonly fetch?: typeof globalThis.fetch | undefined;
 }
 
 export interface ResolvedConnection {
   readonly client: OpenAI;
-  readonly model: string;
   readonly baseUrl: string;
   /** Strings that must never appear in errors (the key and auth-like header values). */
   readonly secrets: readonly string[];
 }
 
+export interface Connection {
+  /** Resolves base URL and key (the key read now) and returns an SDK client, reused while they stay the same. */
+  resolve(): ResolvedConnection;
+  /** `openai-compatible(<base URL>)`, for cache keys and logs. */
+  providerName(): string;
+  readonly timeoutMs: number;
+}
+
 const AUTH_HEADER = /authorization|api[-_]?key|token|secret|password|cookie/i;
 
-function readEnv(name: string): string | undefined {
+/** An environment variable, trimmed; undefined when unset or blank. */
+export function readEnv(name: string): string | undefined {
   const value = typeof process === 'undefined' ? undefined : process.env[name];
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
@@ -60,23 +55,7 @@ export function requiresApiKey(baseUrl: string): boolean {
   return host === 'api.openai.com' || host.endsWith('.openai.azure.com');
 }
 
-export function validateConnectionOptions(where: string, options: OpenAICompatibleConnectionOptions): void {
-  const { timeoutMs, maxRetries, baseUrl, model } = options;
-  if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs < 1)) {
-    throw new InvalidArgumentError({ where, argument: 'timeoutMs', message: `must be an integer >= 1 (got ${String(timeoutMs)})` });
-  }
-  if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
-    throw new InvalidArgumentError({ where, argument: 'maxRetries', message: `must be an integer >= 0 (got ${String(maxRetries)})` });
-  }
-  if (baseUrl !== undefined && !isHttpUrl(baseUrl)) {
-    throw new InvalidArgumentError({ where, argument: 'baseUrl', message: 'must be an http(s) URL' });
-  }
-  if (model !== undefined && (typeof model !== 'string' || model.trim() === '')) {
-    throw new InvalidArgumentError({ where, argument: 'model', message: 'must be a non-empty string' });
-  }
-}
-
-function isHttpUrl(value: unknown): boolean {
+export function isHttpUrl(value: unknown): boolean {
   if (typeof value !== 'string') return false;
   try {
     const url = new URL(value);
@@ -86,67 +65,62 @@ function isHttpUrl(value: unknown): boolean {
   }
 }
 
-/** The model name for ids: the option, else `FACTKIT_MODEL`, else '(unset)'. Read each time. */
-export function currentModelName(options: OpenAICompatibleConnectionOptions): string {
-  return options.model ?? readEnv('FACTKIT_MODEL') ?? '(unset)';
-}
-
-/**
- * The provider name for cache keys and logs: `openai-compatible(<base URL>)`, so two endpoints serving the same model
- * name never share cached answers. The base URL holds no secret (keys travel in headers). Read each time.
- */
-export function currentProviderName(options: OpenAICompatibleConnectionOptions): string {
-  const baseUrl = options.baseUrl ?? readEnv('OPENAI_BASE_URL') ?? DEFAULT_BASE_URL;
+/** `openai-compatible(<base URL>)`: two endpoints serving the same model name never share cached answers. */
+export function providerNameFor(baseUrl: string): string {
   return `${PROVIDER}(${baseUrl.replace(/\/+$/, '')})`;
 }
 
+/** Checks a timeout in ms: an integer >= 1. */
+export function validateTimeout(where: string, argument: string, value: unknown): void {
+  if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < 1)) {
+    throw new InvalidArgumentError({ where, argument, message: `must be an integer >= 1 (got ${String(value)})` });
+  }
+}
+
 /**
- * Resolves model, base URL and key from options and environment at call time and returns an SDK client (reused
- * while the resolved settings stay the same). The SDK's own retries are off: our retry layer is the only one.
+ * A connection whose key is read on every call (the setting, else `OPENAI_API_KEY`), so creating it never fails over a
+ * missing key. The SDK's own retries are off: core `withRetry` is the only retry layer.
  */
-export function createConnectionResolver(
-  where: string,
-  options: OpenAICompatibleConnectionOptions,
-): () => ResolvedConnection {
+export function createConnection(where: string, settings: ConnectionSettings): Connection {
   let cached: { signature: string; connection: ResolvedConnection } | undefined;
-  const { organization, project, headers = {}, timeoutMs = 120_000, fetch: fetchImpl } = options;
+  const { organization, project, headers = {}, timeoutMs, fetch: fetchImpl } = settings;
   const headerSecrets = Object.entries(headers)
     .filter(([name]) => AUTH_HEADER.test(name))
     .map(([, value]) => value);
-  return () => {
-    const model = options.model ?? readEnv('FACTKIT_MODEL');
-    if (model === undefined) {
-      throw new InvalidArgumentError({ where, argument: 'model', message: 'is missing: pass the "model" option or set FACTKIT_MODEL' });
-    }
-    const baseUrl = options.baseUrl ?? readEnv('OPENAI_BASE_URL') ?? DEFAULT_BASE_URL;
-    if (!isHttpUrl(baseUrl)) {
-      throw new InvalidArgumentError({ where, argument: 'baseUrl', message: 'must be an http(s) URL (from the option or OPENAI_BASE_URL)' });
-    }
-    const givenKey = options.apiKey ?? readEnv('OPENAI_API_KEY');
-    if (givenKey === undefined && requiresApiKey(baseUrl)) {
-      throw new InvalidArgumentError({
-        where,
-        argument: 'apiKey',
-        message: `is missing for ${new URL(baseUrl).host}: pass the "apiKey" option or set OPENAI_API_KEY`,
+  return {
+    timeoutMs,
+    providerName: () => providerNameFor(settings.baseUrl()),
+    resolve() {
+      const baseUrl = settings.baseUrl();
+      if (!isHttpUrl(baseUrl)) {
+        throw new InvalidArgumentError({ where, argument: 'baseURL', message: 'must be an http(s) URL (from the setting or OPENAI_BASE_URL)' });
+      }
+      const givenKey = settings.apiKey ?? readEnv('OPENAI_API_KEY');
+      if (givenKey === undefined && requiresApiKey(baseUrl)) {
+        throw new InvalidArgumentError({
+          where,
+          argument: 'apiKey',
+          message: `is missing for ${new URL(baseUrl).host}: pass the "apiKey" setting or set OPENAI_API_KEY`,
+        });
+      }
+      const apiKey = givenKey ?? PLACEHOLDER_API_KEY;
+      const signature = JSON.stringify([baseUrl, apiKey]);
+      if (cached?.signature === signature) return cached.connection;
+      const client = new OpenAI({
+        apiKey,
+        baseURL: baseUrl,
+        organization: organization ?? null,
+        project: project ?? null,
+        defaultHeaders: headers,
+        timeout: timeoutMs,
+        maxRetries: 0,
+        logLevel: 'off',
+        fetch: withNormalizedErrorBodies(fetchImpl ?? ((input, init) => globalThis.fetch(input, init))),
       });
-    }
-    const apiKey = givenKey ?? PLACEHOLDER_API_KEY;
-    const signature = JSON.stringify([model, baseUrl, apiKey]);
-    if (cached?.signature === signature) return cached.connection;
-    const client = new OpenAI({
-      apiKey,
-      baseURL: baseUrl,
-      organization: organization ?? null,
-      project: project ?? null,
-      defaultHeaders: headers,
-      timeout: timeoutMs,
-      maxRetries: 0,
-      logLevel: 'off',
-      fetch: withNormalizedErrorBodies(fetchImpl ?? ((input, init) => globalThis.fetch(input, init))),
-    });
-    const secrets = givenKey === undefined ? headerSecrets : [givenKey, ...headerSecrets];
-    cached = { signature, connection: { client, model, baseUrl, secrets } };
-    return cached.connection;
+      const secrets = givenKey === undefined ? headerSecrets : [givenKey, ...headerSecrets];
+      cached = { signature, connection: { client, baseUrl, secrets } };
+      return cached.connection;
+    },
   };
 }
 

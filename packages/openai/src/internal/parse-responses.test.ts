@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ResponseParseError } from '@factkit/core';
 import { parseChatCompletionBody, parseEmbeddingsBody, readStreamChunk, readUsage } from './parse-responses.js';
-import { readRetryAfterSeconds } from './call-with-policy.js';
+import { readRetryAfterSeconds } from './call-once.js';
 
 /** Runs `parse` and reports whether it returned, or threw a ResponseParseError; any other throw fails the property. */
 function outcome(parse: () => unknown): 'ok' | 'parse-error' {

@@ -7,11 +7,21 @@ function parseError(message: string, raw: string, cause?: unknown): ResponsePars
   return new ResponseParseError({ message: `openai-compatible: ${message}`, raw: raw.slice(0, MAX_RAW), ...(cause === undefined ? {} : { cause }) });
 }
 
+/** Errors thrown because a body is not JSON at all (truncated, an HTML error page), as opposed to JSON of the wrong shape. */
+const notJsonErrors = new WeakSet<ResponseParseError>();
+
+/** True when `error` came from a body that is not JSON (truncated or not JSON at all), not from JSON of the wrong shape. */
+export function isNotJsonBody(error: ResponseParseError): boolean {
+  return notJsonErrors.has(error);
+}
+
 function parseJson(raw: string, what: string): unknown {
   try {
     return JSON.parse(raw) as unknown;
   } catch (error) {
-    throw parseError(`${what} response is not valid JSON`, raw, error);
+    const failure = parseError(`${what} response is not valid JSON (truncated or not JSON)`, raw, error);
+    notJsonErrors.add(failure);
+    throw failure;
   }
 }
 

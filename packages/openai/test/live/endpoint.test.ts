@@ -3,9 +3,10 @@
 //   FACTKIT_LIVE_EMBED_MODEL=nomic-embed-text FACTKIT_LIVE_EMBED_DIMENSIONS=768 pnpm vitest run test/live
 import { describe } from 'vitest';
 import { describeEmbedderContract, describeLanguageModelContract } from '@factkit/test-utils';
-import { createOpenAICompatibleEmbedder, createOpenAICompatibleModel } from '../../src/index.js';
+import { createOpenAICompatible } from '../../src/index.js';
 
 const live = process.env.FACTKIT_LIVE === '1';
+const chatModel = process.env.FACTKIT_MODEL ?? '';
 const embedModel = process.env.FACTKIT_LIVE_EMBED_MODEL;
 const embedDimensions = Number(process.env.FACTKIT_LIVE_EMBED_DIMENSIONS ?? '0');
 
@@ -13,8 +14,8 @@ const embedDimensions = Number(process.env.FACTKIT_LIVE_EMBED_DIMENSIONS ?? '0')
 // reachable offline or in CI.
 describe.skipIf(!live)('live endpoint (FACTKIT_LIVE=1)', () => {
   // n > 1 is only checked where the server supports it; emulateN covers the rest.
-  describeLanguageModelContract('live endpoint', () => createOpenAICompatibleModel({ emulateN: process.env.FACTKIT_LIVE_EMULATE_N === '1' }));
+  describeLanguageModelContract('live endpoint', () => createOpenAICompatible().languageModel(chatModel, { emulateN: process.env.FACTKIT_LIVE_EMULATE_N === '1' }));
   if (embedModel !== undefined && embedDimensions > 0) {
-    describeEmbedderContract('live embeddings', () => createOpenAICompatibleEmbedder({ model: embedModel, dimensions: embedDimensions }));
+    describeEmbedderContract('live embeddings', () => createOpenAICompatible().embedder(embedModel, { dimensions: embedDimensions }));
   }
 });

@@ -2,8 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { CorruptDataError, FactkitError, InvalidArgumentError } from '@factkit/core';
 
-/** Data types transformers.js maps to ONNX file suffixes (`fp32` → `model.onnx`, `q8` → `model_quantized.onnx`, …). */
-export type TransformersDtype = 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'bnb4' | 'q4f16';
+import type { LocalModelOptions, TransformersDtype } from '../local-model-options.js';
 
 const DTYPE_SUFFIX: Record<TransformersDtype, string> = {
   fp32: '',
@@ -15,14 +14,6 @@ const DTYPE_SUFFIX: Record<TransformersDtype, string> = {
   bnb4: '_bnb4',
   q4f16: '_q4f16',
 };
-
-/** Options every local transformers.js model shares. */
-export interface LocalModelOptions {
-  /** Directory holding config.json, tokenizer.json, tokenizer_config.json and onnx/<name>.onnx. Never a Hub id. */
-  readonly modelPath: string;
-  /** Which ONNX weights to load (file suffix). @default 'fp32' */
-  readonly dtype?: TransformersDtype;
-}
 
 export interface LocalModelDirectory {
   /** Absolute path, used as the transformers.js model id (absolute paths are read directly from disk). */

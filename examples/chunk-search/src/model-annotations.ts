@@ -1,0 +1,53 @@
+import type { Chunk } from '@factkit/core';
+import { createFileCache, withCache } from '@factkit/core';
+import type { ChunkAnnotationResult } from '@factkit/chunk-knowledge';
+import { annotateChunksWithModel } from '@factkit/chunk-knowledge';
+import { createOpenAICompatibleModel } from '@factkit/openai';
+
+export interface ModelAnnotationsOptions {
+  /** Call cache directory: a stopped run resumes from it; a rerun costs nothing. */
+  readonly cacheDirectory: string;
+  /** @default 4 */
+  readonly concurrency?: number;
+  /** Chunks per batch; progress and the cache advance batch by batch. @default 64 */
+  readonly batchSize?: number;
+  /** Endpoint settings; by default OPENAI_BASE_URL / OPENAI_API_KEY / FACTKIT_MODEL are read by @factkit/openai. */
+  readonly baseUrl?: string;
+  readonly modelName?: string;
+  readonly apiKey?: string;
+  /** Provider retries on 408/429/5xx and connection errors. @default 2 */
+  readonly maxRetries?: number;
+  readonly onProgress?: (message: string) => void;
+  readonly abortSignal?: AbortSignal;
+}
+
+/**
+ * Model titles and questions for every chunk through an OpenAI-compatible endpoint: one call per chunk, bounded
+ * concurrency, retries in the provider, every finished call kept in the on-disk cache (so a crash resumes there),
+ * failures collected in `failed` (never turned into default annotations).
+ */
+export async function annotateWithModel(chunks: readonly Chunk[], options: ModelAnnotationsOptions): Promise<ChunkAnnotationResult & { modelId: string; problemCount: number }> {
+  const { cacheDirectory, concurrency = 4, batchSize = 64, onProgress, abortSignal } = options;
+  const base = createOpenAICompatibleModel({
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.modelName ? { model: options.modelName } : {}),
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+  });
+  const model = withCache(base, createFileCache({ directory: cacheDirectory }));
+  const items: ChunkAnnotationResult['items'] = [];
+  const failed: ChunkAnnotationResult['failed'] = [];
+  for (let start = 0; start < chunks.length; start += batchSize) {
+    const batch = chunks.slice(start, start + batchSize);
+    const result = await annotateChunksWithModel(batch, {
+      model,
+      concurrency,
+      ...(abortSignal ? { abortSignal } : {}),
+      onProgress: ({ done, failed: failedSoFar }) => onProgress?.(`model annotation: ${start + done}/${chunks.length} chunks (${failed.length + failedSoFar} failed)`),
+    });
+    items.push(...result.items);
+    failed.push(...result.failed.map((entry) => ({ ...entry, index: entry.index + start })));
+  }
+  onProgress?.(`model annotation done: ${items.length} ok, ${failed.length} failed`);
+  return { items, failed, modelId: base.id, problemCount: items.reduce((sum, item) => sum + item.problems.length, 0) };
+}

@@ -1,0 +1,66 @@
+import { detectHallucinations } from '@factkit/claim-query';
+import { segmentSentences } from '@factkit/core';
+import { describe, expect, it } from 'vitest';
+import { composeFeverResponses, detokenizeFever, poolEvidence, type FeverClaim } from '../src/fever-compose.js';
+import { formatDetection } from '../src/format-detection.js';
+import { createOfflineComponents } from '../src/offline-components.js';
+import { readJsonl } from '../src/shared.js';
+
+describe('FEVER composition', () => {
+  const claims = readJsonl<FeverClaim>('datasets/fever-lite/validation.jsonl');
+  it('detokenises FEVER text', () => {
+    expect(detokenizeFever('Kenneth `` Babyface \'\' Edmonds -LRB- born 1958 -RRB- , a singer .')).toBe('Kenneth "Babyface" Edmonds (born 1958), a singer.');
+  });
+  it('builds 1-4 sentence responses whose gold follows the FEVER labels, deterministically', () => {
+    const { responses } = composeFeverResponses(claims, { count: 200, seed: 7 });
+    expect(responses).toHaveLength(200);
+    const byId = new Map(claims.map((c) => [c.id, c]));
+    for (const response of responses) {
+      expect(response.sentenceGold.length).toBeGreaterThanOrEqual(1);
+      expect(response.sentenceGold.length).toBeLessThanOrEqual(4);
+      expect(segmentSentences(response.answer)).toHaveLength(response.sentenceGold.length);
+      expect(response.sentenceGold).toEqual(response.claimIds.map((id) => byId.get(id)?.label === 'REFUTES'));
+      expect(response.responseGold).toBe(response.sentenceGold.some(Boolean));
+    }
+    expect(composeFeverResponses(claims, { count: 200, seed: 7 }).responses).toEqual(responses);
+  });
+  it('pools each distinct evidence sentence once', () => {
+    const pooled = poolEvidence(claims.slice(0, 50));
+    expect(new Set(pooled.map((d) => d.text)).size).toBe(pooled.length);
+  });
+});
+
+describe('offline hallucination check (example default path)', () => {
+  const components = createOfflineComponents();
+  it('English: keeps the chain sentence → claim → query → snippets with source → verdict', async () => {
+    const [result] = await detectHallucinations({
+      items: [{ id: 'en', question: 'Which company released the film Soul Food?', answer: 'Soul Food was released by Fox 2000 Pictures. It is a comedy-drama film.' }],
+      ...components,
+    });
+    expect(result?.status).toBe('ok');
+    expect(result?.sentences).toHaveLength(2);
+    expect(result?.claims[1]?.claim).toBe('Soul Food is a comedy-drama film.');
+    expect(result?.claims[0]?.snippets[0]?.text).toContain('Fox 2000 Pictures');
+    expect(result?.claims[0]?.snippets[0]?.source).toMatch(/^fever-ev-/);
+    expect(['hallucinated', 'not-hallucinated', 'unverifiable']).toContain(result?.responseLabel);
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+    expect(formatDetection(result!)).toContain('[S2]');
+  });
+  it('Chinese: searches the Chinese index and keeps the URL sources', async () => {
+    const [result] = await detectHallucinations({ items: [{ id: 'zh', question: '鲁迅的代表作有哪些？', answer: '鲁迅的代表作有《狂人日记》。' }], ...components });
+    expect(result?.language).toBe('zh');
+    expect(result?.claims[0]?.snippets.some((s) => s.text.includes('狂人日记'))).toBe(true);
+    expect(result?.claims[0]?.snippets.every((s) => /^https?:\/\//.test(s.source) || s.source.startsWith('halluqa-source-'))).toBe(true);
+  });
+  it('empty and non-factual answers give problems, not crashes', async () => {
+    const results = await detectHallucinations({
+      items: [
+        { id: 'empty', question: 'q', answer: '' },
+        { id: 'refusal', question: '你是谁？', answer: '对不起，我不能回答。' },
+      ],
+      ...components,
+    });
+    expect(results.map((r) => r.responseLabel)).toEqual(['unverifiable', 'unverifiable']);
+    expect(results[1]?.problems.map((p) => p.code)).toContain('refusal');
+  });
+});

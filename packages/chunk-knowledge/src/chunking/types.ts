@@ -1,0 +1,34 @@
+import type { Chunk, Document, ItemProblem } from '@factkit/core';
+
+/** Chunks of one document plus what was odd about it (empty text, lone surrogates, sentences split mid-way). */
+export interface ChunkingResult {
+  readonly chunks: Chunk[];
+  readonly problems: ItemProblem[];
+}
+
+/** Metadata every chunker writes on each chunk (`chunk.metadata`). */
+export interface ChunkMetadata {
+  /** 0-based position of the chunk in its document. */
+  readonly ordinal: number;
+  /** Number of tokens (whitespace-separated words; each Han/Kana character counts as one). */
+  readonly tokenCount: number;
+  /** Chunker id, e.g. `tokens(200,20)`. */
+  readonly chunker: string;
+  /** Section heading the chunk belongs to (section chunker). */
+  readonly section?: string;
+  /** 1-based page number (section chunker; pages are separated by form feeds). */
+  readonly page?: number;
+}
+
+/** Splits a document into chunks; `chunk.text === document.text.slice(chunk.start, chunk.end)` (after lone surrogates become U+FFFD). */
+export interface Chunker {
+  readonly id: string;
+  /** @throws InvalidArgumentError when `document` is not a `{ id: string, text: string }` object. */
+  split(document: Document): ChunkingResult;
+}
+
+/** Reads the ordinal a chunker stored on a chunk. */
+export function getChunkOrdinal(chunk: Chunk): number | undefined {
+  const ordinal = chunk.metadata?.['ordinal'];
+  return typeof ordinal === 'number' ? ordinal : undefined;
+}

@@ -1,0 +1,41 @@
+import { InvalidArgumentError } from '@factkit/core';
+import type { Chunk, Document, ItemProblem } from '@factkit/core';
+import type { ChunkMetadata } from '../chunking/types.js';
+import { replaceLoneSurrogates } from './token-spans.js';
+
+/** Checks the document shape and returns its text with lone surrogates replaced, plus problems (invalid text, empty). */
+export function prepareDocument(document: Document, where: string): { text: string; problems: ItemProblem[]; empty: boolean } {
+  if (typeof document !== 'object' || document === null) {
+    throw new InvalidArgumentError({ where, argument: 'document', message: `must be an object with string "id" and "text" (got ${document === null ? 'null' : typeof document})` });
+  }
+  if (typeof document.id !== 'string' || document.id.length === 0) {
+    throw new InvalidArgumentError({ where, argument: 'document.id', message: `must be a non-empty string (got ${JSON.stringify(document.id)})` });
+  }
+  if (typeof document.text !== 'string') {
+    throw new InvalidArgumentError({ where, argument: 'document.text', message: `must be a string (got ${typeof document.text}) for document "${document.id}"` });
+  }
+  const problems: ItemProblem[] = [];
+  const cleaned = replaceLoneSurrogates(document.text);
+  if (cleaned.replaced > 0) {
+    problems.push({
+      id: document.id,
+      code: 'invalid-text',
+      message: `${cleaned.replaced} lone UTF-16 surrogate(s) (invalid UTF-8 once encoded), first at offset ${cleaned.firstIndex}, replaced by U+FFFD; offsets are unchanged`,
+    });
+  }
+  const empty = cleaned.text.trim().length === 0;
+  if (empty) problems.push({ id: document.id, code: 'empty-document', message: `document "${document.id}" has no text; no chunks` });
+  return { text: cleaned.text, problems, empty };
+}
+
+export function makeChunk(documentId: string, text: string, start: number, end: number, metadata: ChunkMetadata): Chunk {
+  return { id: `${documentId}#${metadata.ordinal}`, documentId, text: text.slice(start, end), start, end, metadata: { ...metadata } };
+}
+
+export function checkPositiveInteger(value: number, argument: string, where: string): void {
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError({ where, argument, message: `must be an integer >= 1 (got ${String(value)})` });
+}
+
+export function checkNonNegativeInteger(value: number, argument: string, where: string): void {
+  if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError({ where, argument, message: `must be an integer >= 0 (got ${String(value)})` });
+}

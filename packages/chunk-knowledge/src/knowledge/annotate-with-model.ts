@@ -1,0 +1,196 @@
+import { InvalidArgumentError, isRefusal, runPromptedStep } from '@factkit/core';
+import type { Chunk, GenerationProvenance, ItemProblem, LanguageModel, ParseOutcome, StepItem } from '@factkit/core';
+import { computeBaselineTitle } from './offline-annotator.js';
+import { parseChunkKnowledge } from './parse-chunk-knowledge.js';
+import { CHUNK_KNOWLEDGE_PROMPT, TEXT2TEXT_QUESTIONS_PREFIX, TEXT2TEXT_TITLE_PREFIX } from './prompts.js';
+import type { AnnotatedChunk, ChunkKnowledgeFields } from './types.js';
+
+/** An annotated chunk from a model, with the provenance of its call(s) and the raw replies. */
+export interface ModelAnnotatedChunk extends AnnotatedChunk {
+  readonly provenance: readonly GenerationProvenance[];
+  readonly raw: readonly string[];
+}
+
+/** A chunk the model gave nothing usable for: the call failed, or the reply was empty or a refusal. */
+export interface FailedChunkAnnotation {
+  readonly index: number;
+  readonly chunkId: string;
+  readonly reason: string;
+  readonly problems: readonly ItemProblem[];
+}
+
+export interface ChunkAnnotationResult {
+  /** Annotated chunks, in input order, without the failed ones. */
+  readonly items: ModelAnnotatedChunk[];
+  readonly failed: FailedChunkAnnotation[];
+}
+
+export interface ModelAnnotatorOptions {
+  readonly model: LanguageModel;
+  /** @default 3 */
+  readonly questionCount?: number;
+  /** Placeholders `{{chunk}}` and `{{questionCount}}`. @default CHUNK_KNOWLEDGE_PROMPT */
+  readonly prompt?: string;
+  readonly system?: string;
+  /** @default 0 */
+  readonly temperature?: number;
+  /** @default 400 */
+  readonly maxTokens?: number;
+  /** Model calls at once. @default 4 */
+  readonly concurrency?: number;
+  /** A reply without a title gets the baseline lead-sentence title (`titleSource: 'fallback'`) or an empty one. @default 'baseline' */
+  readonly titleFallback?: 'baseline' | 'none';
+  readonly abortSignal?: AbortSignal;
+  readonly onProgress?: (progress: { readonly done: number; readonly total: number; readonly failed: number }) => void;
+}
+
+export const MODEL_ANNOTATION_STEP = 'chunk-knowledge.annotate';
+export const TEXT2TEXT_ANNOTATION_STEP = 'chunk-knowledge.text2text';
+
+function checkCommon(chunks: readonly Chunk[], model: LanguageModel, questionCount: number, where: string): void {
+  if (!Array.isArray(chunks)) throw new InvalidArgumentError({ where, argument: 'chunks', message: 'must be an array of chunks' });
+  chunks.forEach((chunk, index) => {
+    if (typeof chunk?.text !== 'string' || typeof chunk.id !== 'string') throw new InvalidArgumentError({ where, argument: `chunks[${index}]`, message: 'must be a Chunk with string id and text' });
+  });
+  if (typeof model?.generate !== 'function') throw new InvalidArgumentError({ where, argument: 'model', message: 'must be a LanguageModel' });
+  if (!Number.isInteger(questionCount) || questionCount < 1) throw new InvalidArgumentError({ where, argument: 'questionCount', message: `must be an integer >= 1 (got ${String(questionCount)})` });
+}
+
+function unusable(reply: string): ItemProblem | undefined {
+  if (reply.trim() === '') return { code: 'empty-reply', message: 'the model returned no text' };
+  if (isRefusal(reply)) return { code: 'refusal', message: 'the model refused', raw: reply.slice(0, 500) };
+  return undefined;
+}
+
+function finish(
+  chunk: Chunk,
+  fields: ChunkKnowledgeFields,
+  problems: ItemProblem[],
+  method: string,
+  titleFallback: 'baseline' | 'none',
+  extra: { provenance: readonly GenerationProvenance[]; raw: readonly string[] },
+): ModelAnnotatedChunk {
+  let title = fields.title ?? '';
+  let titleSource: AnnotatedChunk['titleSource'] = 'model';
+  if (fields.title === undefined) {
+    if (titleFallback === 'baseline') {
+      title = computeBaselineTitle(chunk.text);
+      titleSource = 'fallback';
+      problems.push({ id: chunk.id, code: 'title-fallback', message: 'no model title; the baseline lead sentence stands in' });
+    }
+  }
+  return { chunk, title, questions: fields.questions, titleSource, method, problems: problems.map((problem) => ({ id: chunk.id, ...problem })), ...extra };
+}
+
+/**
+ * The paper's chunk knowledge through a chat/completion model: ONE call per chunk returns a one-sentence title and
+ * `questionCount` candidate questions (`CHUNK_KNOWLEDGE_PROMPT`, parsed by `parseChunkKnowledge`). Runs in batches
+ * with bounded concurrency (core `runPromptedStep`); wrap `model` with core `withCache` to resume a stopped run from
+ * the call cache and `withRetry` for transient errors. Failed calls, empty replies and refusals go to `failed`, never
+ * into `items`; partial replies keep per-field problems (a missing title falls back to the baseline's).
+ */
+export async function annotateChunksWithModel(chunks: readonly Chunk[], options: ModelAnnotatorOptions): Promise<ChunkAnnotationResult> {
+  const { model, questionCount = 3, prompt = CHUNK_KNOWLEDGE_PROMPT, system, temperature = 0, maxTokens = 400, concurrency = 4, titleFallback = 'baseline', abortSignal, onProgress } = options;
+  checkCommon(chunks, model, questionCount, 'annotateChunksWithModel');
+  const steps = await runPromptedStep(chunks, {
+    step: MODEL_ANNOTATION_STEP,
+    model,
+    template: prompt,
+    variables: (chunk) => ({ chunk: chunk.text, questionCount }),
+    parse: (reply): ParseOutcome<ChunkKnowledgeFields> => {
+      const bad = unusable(reply);
+      if (bad) return { problems: [bad] };
+      return parseChunkKnowledge(reply, { questionCount });
+    },
+    ...(system === undefined ? {} : { system }),
+    temperature,
+    maxTokens,
+    concurrency,
+    ...(abortSignal ? { abortSignal } : {}),
+    ...(onProgress ? { onProgress } : {}),
+  });
+  const items: ModelAnnotatedChunk[] = [];
+  const failed: FailedChunkAnnotation[] = [];
+  steps.forEach((step, index) => {
+    const chunk = chunks[index]!;
+    if (step.status === 'failed' || step.value === undefined) {
+      failed.push({ index, chunkId: chunk.id, reason: step.problems[0]?.message ?? 'no usable reply', problems: step.problems });
+      return;
+    }
+    items.push(finish(chunk, step.value, [...step.problems], MODEL_ANNOTATION_STEP, titleFallback, { provenance: [step.provenance], raw: step.raw }));
+  });
+  return { items, failed };
+}
+
+export interface Text2TextAnnotatorOptions extends Omit<ModelAnnotatorOptions, 'prompt' | 'system'> {
+  /** Input prefix of the title task. @default TEXT2TEXT_TITLE_PREFIX ('title: ') */
+  readonly titlePrefix?: string;
+  /** Input prefix of the question task. @default TEXT2TEXT_QUESTIONS_PREFIX ('questions: ') */
+  readonly questionsPrefix?: string;
+}
+
+/** Splits a seq2seq question output ("q1? q2? q3?", one per line, or `<sep>`-separated) into questions. */
+export function splitGeneratedQuestions(reply: string): string[] {
+  return reply
+    .split(/\s*(?:<sep>|\|\||\n|;)\s*|(?<=[?？])\s+/u)
+    .map((part) => part.replace(/^\s*(?:\d{1,2}[.)]|[-*•])\s*/u, '').trim())
+    .filter((part) => part.length > 0);
+}
+
+/**
+ * The text2text path: a local seq2seq model (e.g. @factkit/transformers' text2text model over an exported T5) with
+ * the paper's two decoders as two tasks on the same chunk, `title: <chunk>` and `questions: <chunk>`, and the same
+ * output contract as `annotateChunksWithModel`.
+ */
+export async function annotateChunksWithText2Text(chunks: readonly Chunk[], options: Text2TextAnnotatorOptions): Promise<ChunkAnnotationResult> {
+  const { model, questionCount = 3, titlePrefix = TEXT2TEXT_TITLE_PREFIX, questionsPrefix = TEXT2TEXT_QUESTIONS_PREFIX, temperature, maxTokens = 128, concurrency = 4, titleFallback = 'baseline', abortSignal, onProgress } = options;
+  checkCommon(chunks, model, questionCount, 'annotateChunksWithText2Text');
+  const common = {
+    model,
+    variables: (chunk: Chunk) => ({ chunk: chunk.text }),
+    ...(temperature === undefined ? {} : { temperature }),
+    maxTokens,
+    concurrency,
+    ...(abortSignal ? { abortSignal } : {}),
+  };
+  const escape = (prefix: string) => prefix.replaceAll('{{', '{ {');
+  // Progress counts both tasks: `total` = 2 × chunks.
+  const total = chunks.length * 2;
+  const titles: StepItem<string>[] = await runPromptedStep(chunks, {
+    ...common,
+    onProgress: ({ done, failed }) => onProgress?.({ done, total, failed }),
+    step: `${TEXT2TEXT_ANNOTATION_STEP}.title`,
+    template: `${escape(titlePrefix)}{{chunk}}`,
+    parse: (reply) => {
+      const bad = unusable(reply);
+      if (bad) return { problems: [bad] };
+      const parsed = parseChunkKnowledge(`Title: ${reply.split(/\r?\n/u).find((line) => line.trim() !== '') ?? ''}`, { questionCount: 1 });
+      return { ...(parsed.value.title === undefined ? {} : { value: parsed.value.title }), problems: parsed.problems.filter((problem) => problem.code !== 'missing-questions') };
+    },
+  });
+  const questions: StepItem<string[]>[] = await runPromptedStep(chunks, {
+    ...common,
+    step: `${TEXT2TEXT_ANNOTATION_STEP}.questions`,
+    template: `${escape(questionsPrefix)}{{chunk}}`,
+    parse: (reply) => {
+      const bad = unusable(reply);
+      if (bad) return { problems: [bad] };
+      const parsed = parseChunkKnowledge(splitGeneratedQuestions(reply).map((question, i) => `${i + 1}. ${question.endsWith('?') ? question : `${question}?`}`).join('\n'), { questionCount });
+      return { value: [...parsed.value.questions], problems: parsed.problems.filter((problem) => problem.code !== 'missing-title') };
+    },
+    onProgress: ({ done, failed }) => onProgress?.({ done: chunks.length + done, total, failed }),
+  });
+  const items: ModelAnnotatedChunk[] = [];
+  const failed: FailedChunkAnnotation[] = [];
+  chunks.forEach((chunk, index) => {
+    const title = titles[index]!;
+    const question = questions[index]!;
+    if (question.status === 'failed' || question.value === undefined || question.value.length === 0 || title.status === 'failed') {
+      failed.push({ index, chunkId: chunk.id, reason: [...title.problems, ...question.problems][0]?.message ?? 'no usable reply', problems: [...title.problems, ...question.problems] });
+      return;
+    }
+    const fields: ChunkKnowledgeFields = { ...(title.value === undefined ? {} : { title: title.value }), questions: question.value };
+    items.push(finish(chunk, fields, [...title.problems, ...question.problems], TEXT2TEXT_ANNOTATION_STEP, titleFallback, { provenance: [title.provenance, question.provenance], raw: [...title.raw, ...question.raw] }));
+  });
+  return { items, failed };
+}

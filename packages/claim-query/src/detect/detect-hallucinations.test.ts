@@ -1,0 +1,120 @@
+import { createMockNliModel } from '@factkit/core/testing';
+import { describe, expect, it } from 'vitest';
+import { evaluateDetections } from '../metrics/evaluate-detections.js';
+import { createBagOfWordsEmbedder, createTableRetriever } from '../../test/support.js';
+import { createNliVerifier } from '../verify/create-nli-verifier.js';
+import type { ClaimVerifier } from '../verify/create-nli-verifier.js';
+import { createDrafterGenerator, createWholeResponseGenerator, withClaimsAsQueries } from './baseline-generators.js';
+import { detectHallucinations } from './detect-hallucinations.js';
+import type { ClaimQueryGenerator } from './generator.js';
+
+// Mock NLI: entailment if the snippet contains the claim's year, contradiction if it contains another 4-digit year.
+const nli = createMockNliModel({
+  label: ({ premise, hypothesis }) => {
+    const year = /\d{4}/.exec(hypothesis)?.[0];
+    if (!year) return 'neutral';
+    if (premise.includes(year)) return 'entailment';
+    return /\d{4}/.test(premise) ? 'contradiction' : 'neutral';
+  },
+});
+
+const fixedGenerator = (pairs: { claim: string; query?: string }[]): ClaimQueryGenerator => ({
+  id: 'fixed',
+  async generate({ items }) {
+    return items.map(() => ({ status: 'ok' as const, pairs, noClaims: pairs.length === 0, problems: [] }));
+  },
+});
+
+describe('detectHallucinations', () => {
+  const item = { id: 'q1', question: 'When was the Acqua Felice built?', answer: 'The Acqua Felice was completed in 1586. The Acqua Felice was started in 1550.' };
+  const retriever = createTableRetriever(
+    { 'Acqua Felice completion': ['The Acqua Felice was completed in 1586.'], 'Acqua Felice start': ['Work on the Acqua Felice began in 1585.'] },
+    ['broken query'],
+  );
+
+  it('keeps the whole chain and labels sentences and the response', async () => {
+    const [result] = await detectHallucinations({
+      items: [item],
+      generator: fixedGenerator([
+        { claim: 'The Acqua Felice was completed in 1586.', query: 'Acqua Felice completion' },
+        { claim: 'The Acqua Felice was started in 1550.', query: 'Acqua Felice start' },
+        { claim: 'The Acqua Felice is in Rome.' },
+        { claim: 'The Acqua Felice has arches.', query: 'broken query' },
+      ]),
+      retriever,
+      verifier: createNliVerifier({ nli }),
+      embedder: createBagOfWordsEmbedder(),
+    });
+    expect(result?.status).toBe('ok');
+    expect(result?.claims.map((c) => c.verdict.label)).toEqual(['correct', 'hallucinated', 'unverifiable', 'unverifiable']);
+    expect(result?.claims[0]?.snippets[0]).toMatchObject({ text: 'The Acqua Felice was completed in 1586.', source: 'https://example.org/0', rank: 1 });
+    expect(result?.claims[2]?.verdict.reason).toBe('no query');
+    expect(result?.claims[3]?.verdict.reason).toMatch(/^search failed: search backend down/);
+    expect(result?.claims[3]?.verdict.problems[0]?.code).toBe('search-failed');
+    // Claims 2 and 3 share 4 of their words with sentence 0: cosine 4/sqrt(6*7) = 0.62 >= 0.5.
+    expect(result?.claims.map((c) => c.sentenceIndex)).toEqual([0, 1, 0, 0]);
+    expect(result?.sentences.map((s) => s.label)).toEqual(['not-hallucinated', 'hallucinated']);
+    expect(result?.responseLabel).toBe('hallucinated');
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+
+  it('a failed verifier call never becomes a label', async () => {
+    const broken: ClaimVerifier = { id: 'broken', verify: async () => { throw new Error('HTTP 500'); } };
+    const [result] = await detectHallucinations({
+      items: [item],
+      generator: fixedGenerator([{ claim: 'The Acqua Felice was completed in 1586.', query: 'Acqua Felice completion' }]),
+      retriever,
+      verifier: broken,
+      embedder: createBagOfWordsEmbedder(),
+    });
+    expect(result?.status).toBe('incomplete');
+    expect(result?.responseLabel).toBeUndefined();
+    expect(result?.claims[0]?.verdict).toMatchObject({ status: 'failed' });
+    expect(result?.sentences[0]?.incomplete).toBe(true);
+    const evaluation = evaluateDetections(result ? [result] : [], new Map([['q1', { response: true, sentences: [false, true] }]]));
+    expect(evaluation.response.nFailed).toBe(1);
+    expect(evaluation.response.overall.n).toBe(0);
+    expect(evaluation.sentence?.nFailed).toBe(1);
+  });
+
+  it('a failed generator call marks the item failed and the batch goes on', async () => {
+    let calls = 0;
+    const flaky: ClaimQueryGenerator = {
+      id: 'flaky',
+      async generate({ items }) {
+        calls += 1;
+        if (items[0]?.id === 'bad') throw new Error('429 Too Many Requests');
+        return items.map(() => ({ status: 'ok' as const, pairs: [{ claim: 'The Acqua Felice was completed in 1586.', query: 'Acqua Felice completion' }], noClaims: false, problems: [] }));
+      },
+    };
+    const results = await detectHallucinations({ items: [{ ...item, id: 'bad' }, item], generator: flaky, retriever, verifier: createNliVerifier({ nli }), embedder: createBagOfWordsEmbedder() });
+    expect(calls).toBe(2);
+    expect(results.map((r) => r.status)).toEqual(['failed', 'ok']);
+    expect(results[0]?.problems[0]).toMatchObject({ code: 'call-failed', message: '429 Too Many Requests' });
+    expect(results[1]?.responseLabel).toBe('not-hallucinated');
+  });
+
+  it('baselines: whole response as one claim, and query = claim', async () => {
+    const whole = await detectHallucinations({ items: [item], generator: createWholeResponseGenerator(), retriever, verifier: createNliVerifier({ nli }) });
+    expect(whole[0]?.claims).toHaveLength(1);
+    expect(whole[0]?.claims[0]?.query).toBe(item.answer);
+    const noQ = await detectHallucinations({ items: [item], generator: withClaimsAsQueries(createDrafterGenerator()), retriever, verifier: createNliVerifier({ nli }) });
+    for (const claim of noQ[0]?.claims ?? []) expect(claim.query).toBe(claim.claim);
+    expect(noQ[0]?.claims.map((c) => c.sentenceIndex)).toEqual([0, 1]);
+  });
+
+  it('empty answers and bad options', async () => {
+    const [empty] = await detectHallucinations({ items: [{ question: 'q', answer: '' }], generator: createDrafterGenerator(), retriever, verifier: createNliVerifier({ nli }) });
+    expect(empty?.responseLabel).toBe('unverifiable');
+    expect(empty?.problems.map((p) => p.code)).toContain('empty-answer');
+    await expect(detectHallucinations({ items: [], generator: createDrafterGenerator(), retriever, verifier: createNliVerifier({ nli }), topK: 0 })).rejects.toThrow(/topK/);
+  });
+
+  it('rethrows an abort', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await expect(
+      detectHallucinations({ items: [item], generator: createDrafterGenerator(), retriever, verifier: createNliVerifier({ nli }), abortSignal: controller.signal }),
+    ).rejects.toThrow('stop');
+  });
+});

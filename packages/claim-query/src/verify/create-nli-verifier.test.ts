@@ -1,0 +1,55 @@
+import { createMockNliModel } from '@factkit/core/testing';
+import { describe, expect, it } from 'vitest';
+import { aggregateNliLabels, createNliVerifier } from './create-nli-verifier.js';
+import { formatReference } from './format-reference.js';
+
+describe('aggregateNliLabels', () => {
+  it('decisive majority: neutral abstains, ties are conflicting', () => {
+    expect(aggregateNliLabels(['neutral', 'entailment', 'neutral'], 'decisive-majority').label).toBe('correct');
+    expect(aggregateNliLabels(['contradiction', 'contradiction', 'entailment'], 'decisive-majority').label).toBe('hallucinated');
+    const tie = aggregateNliLabels(['contradiction', 'entailment'], 'decisive-majority');
+    expect(tie.label).toBe('unverifiable');
+    expect(tie.problems[0]?.code).toBe('conflicting-evidence');
+    expect(aggregateNliLabels(['neutral', null], 'decisive-majority').label).toBe('unverifiable');
+  });
+  it('any-contradiction and any-entailment', () => {
+    expect(aggregateNliLabels(['entailment', 'contradiction'], 'any-contradiction').label).toBe('hallucinated');
+    expect(aggregateNliLabels(['entailment', 'contradiction'], 'any-entailment').label).toBe('correct');
+  });
+});
+
+describe('createNliVerifier', () => {
+  it('maps entailment/contradiction/neutral and judges only the top snippets', async () => {
+    const nli = createMockNliModel({ label: (pair) => (pair.premise.includes('1586') ? 'entailment' : pair.premise.includes('1600') ? 'contradiction' : 'neutral') });
+    const verifier = createNliVerifier({ nli, topSnippets: 2 });
+    const [a, b, c] = await verifier.verify({
+      items: [
+        { claim: 'Built in 1586.', snippets: [{ text: 'It was finished in 1586.', source: 's' }] },
+        { claim: 'Built in 1586.', snippets: [{ text: 'unrelated', source: 's' }, { text: 'in 1600', source: 's' }, { text: 'in 1586', source: 's' }] },
+        { claim: 'x', snippets: [] },
+      ],
+    });
+    expect(a?.label).toBe('correct');
+    expect(b?.label).toBe('hallucinated'); // third snippet (entailing) is beyond topSnippets = 2
+    expect(b?.raw).toEqual(['neutral', 'contradiction']);
+    expect(c).toMatchObject({ label: 'unverifiable', reason: 'no snippets' });
+  });
+  it('a failing NLI call is a failed verdict, not a label', async () => {
+    const verifier = createNliVerifier({ nli: { id: 'broken', classify: async () => { throw new Error('boom'); } } });
+    const [verdict] = await verifier.verify({ items: [{ claim: 'x', snippets: [{ text: 'y', source: 's' }] }] });
+    expect(verdict?.status).toBe('failed');
+    expect(verdict?.label).toBeUndefined();
+    expect(verdict?.problems[0]?.code).toBe('call-failed');
+  });
+  it('rejects bad options', () => {
+    expect(() => createNliVerifier({ nli: createMockNliModel({ label: () => 'neutral' }), topSnippets: 0 })).toThrow(/topSnippets/);
+  });
+});
+
+describe('formatReference', () => {
+  it('builds the authors\' reference block', () => {
+    expect(formatReference('q?', [{ text: 'a\nb', source: 'x' }, { text: 'c', source: 'y' }])).toBe('Query: q?\n1. a b\n2. c');
+    expect(formatReference('查询内容', [{ text: '甲', source: 'x' }], { language: 'zh' })).toBe('查询: 查询内容\n1. 甲');
+    expect(formatReference('q', [{ text: 'x'.repeat(50), source: 'a' }, { text: 'y', source: 'b' }], { maxChars: 20 })).toBe('Query: q');
+  });
+});

@@ -1,0 +1,15 @@
+import { createMockNliModel, createMockRetriever } from '@factkit/core/testing';
+import { expect, it } from 'vitest';
+import { createDrafterGenerator, createNliVerifier, detectHallucinations } from '../src/index.js';
+
+it('README quick start runs on the mocks', async () => {
+  const retriever = createMockRetriever([{ id: 'd1', text: 'The Acqua Felice aqueduct was completed in 1586.' }]);
+  const [result] = await detectHallucinations({
+    items: [{ question: 'When was the Acqua Felice completed?', answer: 'The Acqua Felice aqueduct was completed in 1586.' }],
+    generator: createDrafterGenerator(),
+    retriever,
+    verifier: createNliVerifier({ nli: createMockNliModel() }),
+  });
+  expect(result?.responseLabel).toBe('not-hallucinated');
+  expect(result?.claims[0]?.snippets[0]?.source).toBe('d1');
+});

@@ -1,0 +1,40 @@
+// Test-only helpers (not exported from index.ts).
+import type { Embedder, Evidence, Retriever } from '@factkit/core';
+
+/** Bag-of-words embedder over a fixed vocabulary built from the texts seen: cosine = word-overlap cosine. */
+export function createBagOfWordsEmbedder(): Embedder {
+  const vocabulary = new Map<string, number>();
+  const dimensions = 4096;
+  return {
+    id: 'test-bag-of-words',
+    dimensions,
+    async embed({ texts }) {
+      return {
+        embeddings: texts.map((text) => {
+          const vector = new Float32Array(dimensions);
+          for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+            if (!vocabulary.has(word)) vocabulary.set(word, vocabulary.size % dimensions);
+            vector[vocabulary.get(word)!]! += 1;
+          }
+          return vector;
+        }),
+      };
+    },
+  };
+}
+
+/** A retriever answering from a query → evidence table, throwing for listed queries. */
+export function createTableRetriever(table: Readonly<Record<string, readonly string[]>>, failing: readonly string[] = []): Retriever & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    id: 'table',
+    calls,
+    async retrieve({ query, topK = 10 }) {
+      calls.push(query.text);
+      if (failing.includes(query.text)) throw new Error(`search backend down for "${query.text}"`);
+      const texts = table[query.text] ?? [];
+      const evidence: Evidence[] = texts.slice(0, topK).map((text, index) => ({ documentId: `doc-${index}`, text, score: 10 - index, rank: index + 1, metadata: { source: `https://example.org/${index}` } }));
+      return { evidence };
+    },
+  };
+}

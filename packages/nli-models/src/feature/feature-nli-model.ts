@@ -1,0 +1,104 @@
+import type { Embedder, NliLabel, NliModel, NliPrediction } from '@factkit/core';
+import { InvalidArgumentError } from '@factkit/core';
+import defaultWeightsJson from './glove-nli-weights.json';
+import type { FeatureNliWeights } from './feature-nli-weights.js';
+import { validateFeatureNliWeights } from './feature-nli-weights.js';
+import { buildNliFeatureVector, embedForNli, nliInputSize } from './nli-features.js';
+
+/**
+ * The weights shipped with this package, for `createGloveEmbedder()` of `@factkit/glove` (id `glove-100d`): trained
+ * by `examples/nli-classifier` (`pnpm --filter nli-classifier train-all`) on FEVER-lite, Climate-FEVER, SciFact
+ * rationales, VitaminC and MultiNLI pairs, split by claim. `training` inside records the data, the split and the
+ * held-out scores per source.
+ */
+export const GLOVE_NLI_WEIGHTS: FeatureNliWeights = validateFeatureNliWeights(defaultWeightsJson, '@factkit/nli-models glove-nli-weights.json');
+
+export interface FeatureNliModelOptions {
+  /** Word and sentence encoder; its `id` and `dimensions` must equal the ones the weights were trained with. */
+  readonly embedder: Embedder;
+  /** @default GLOVE_NLI_WEIGHTS (for `createGloveEmbedder()` from @factkit/glove) */
+  readonly weights?: FeatureNliWeights;
+  /** Pairs per `classify` call that callers should send. @default 64 */
+  readonly maxBatchSize?: number;
+  /** Premise words beyond which callers should split premises (trained on sentence-level evidence). @default 128 */
+  readonly maxInputLength?: number;
+}
+
+function softmax(logits: readonly number[]): number[] {
+  const max = Math.max(...logits);
+  const exps = logits.map((value) => Math.exp(value - max));
+  const total = exps.reduce((sum, value) => sum + value, 0);
+  return exps.map((value) => value / total);
+}
+
+/**
+ * An offline, classical NLI classifier that needs no downloaded model: multinomial logistic regression over
+ * hand-designed features (content-word overlap, word alignment through the embedder's word vectors, WordNet antonyms,
+ * negation, number / year / month / entity mismatches, exclusivity and hedge cues; see NLI_FEATURE_NAMES). Returns a
+ * label and the three class probabilities per pair. Works with the embedder it was trained with (GloVe by default).
+ * @throws InvalidArgumentError when the embedder's id or dimensions differ from the weights'; CorruptDataError for malformed weights.
+ * @example createFeatureNliModel({ embedder: createGloveEmbedder() })
+ */
+export function createFeatureNliModel(options: FeatureNliModelOptions): NliModel {
+  const { embedder, maxBatchSize = 64, maxInputLength = 128 } = options ?? ({} as FeatureNliModelOptions);
+  const weights = options?.weights === undefined ? GLOVE_NLI_WEIGHTS : validateFeatureNliWeights(options.weights);
+  if (!embedder || typeof embedder.embed !== 'function') {
+    throw new InvalidArgumentError({ where: 'createFeatureNliModel', argument: 'embedder', message: 'must be an Embedder' });
+  }
+  if (embedder.id !== weights.embedderId) {
+    throw new InvalidArgumentError({
+      where: 'createFeatureNliModel',
+      argument: 'embedder',
+      message: `has id "${embedder.id}" but the weights were trained with "${weights.embedderId}"; pass that embedder or weights trained for this one`,
+    });
+  }
+  if (embedder.dimensions !== weights.dimensions) {
+    throw new InvalidArgumentError({ where: 'createFeatureNliModel', argument: 'embedder', message: `has ${embedder.dimensions} dimensions, the weights expect ${weights.dimensions}` });
+  }
+  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
+    throw new InvalidArgumentError({ where: 'createFeatureNliModel', argument: 'maxBatchSize', message: `must be an integer >= 1 (got ${maxBatchSize})` });
+  }
+  const { mean, std, bias, labels, dimensions } = weights;
+  const layout = { pairEmbedding: weights.pairEmbedding, interactions: weights.interactions, dimensions };
+  const rows = weights.weights;
+  const size = nliInputSize(layout);
+
+  const predict = (features: Float64Array): NliPrediction => {
+    const logits = rows.map((row, classIndex) => {
+      let sum = bias[classIndex] as number;
+      for (let i = 0; i < size; i += 1) sum += (row[i] as number) * (((features[i] as number) - (mean[i] as number)) / (std[i] as number));
+      return sum;
+    });
+    const probabilities = softmax(logits);
+    let best = 0;
+    for (let i = 1; i < probabilities.length; i += 1) if ((probabilities[i] as number) > (probabilities[best] as number)) best = i;
+    const scores: Partial<Record<NliLabel, number>> = {};
+    labels.forEach((label, index) => {
+      scores[label] = probabilities[index] as number;
+    });
+    return { label: labels[best] as NliLabel, scores };
+  };
+
+  return {
+    id: `feature-nli(${weights.embedderId})`,
+    maxBatchSize,
+    maxInputLength,
+    async classify({ pairs, abortSignal }) {
+      abortSignal?.throwIfAborted();
+      if (!Array.isArray(pairs)) throw new InvalidArgumentError({ where: 'FeatureNliModel.classify', argument: 'pairs', message: 'must be an array of { premise, hypothesis }' });
+      if (pairs.length === 0) return { results: [] };
+      const texts = pairs.map((pair) => ({ premise: String(pair?.premise ?? ''), hypothesis: String(pair?.hypothesis ?? '') }));
+      const vectors = await embedForNli(embedder, texts, abortSignal);
+      abortSignal?.throwIfAborted();
+      const results = texts.map((pair): NliPrediction => {
+        const u = vectors.sentence.get(pair.premise);
+        const v = vectors.sentence.get(pair.hypothesis);
+        if (!u || !v || u.length !== dimensions || v.length !== dimensions) {
+          return { label: null, problem: `embedder "${embedder.id}" returned no ${dimensions}-d vector for this pair` };
+        }
+        return predict(buildNliFeatureVector(pair, vectors, layout));
+      });
+      return { results };
+    },
+  };
+}

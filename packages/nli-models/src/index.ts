@@ -1,0 +1,19 @@
+// LLM NLI judge (Yoon et al., Figure A3 prompt)
+export { NLI_PROMPT } from './llm/nli-prompt.js';
+export { NLI_LABEL_PARSE_OPTIONS } from './llm/nli-label.js';
+export type { LlmNliJudgeOptions, LlmNliPrediction } from './llm/llm-nli-judge.js';
+export { LLM_NLI_STEP, createLlmNliJudge } from './llm/llm-nli-judge.js';
+
+// Lexical baseline
+export type { LexicalNliModelOptions } from './lexical/lexical-nli-model.js';
+export { createLexicalNliModel } from './lexical/lexical-nli-model.js';
+export type { LexicalFeatureName, LexicalFeatures } from './lexical/lexical-features.js';
+export { LEXICAL_FEATURE_NAMES, computeLexicalFeatures } from './lexical/lexical-features.js';
+
+// Classical feature NLI classifier (weights shipped)
+export type { NliFeatureInput, NliFeatureLayout, NliFeatureName, NliVectors } from './feature/nli-features.js';
+export { NLI_FEATURE_NAMES, alignmentWords, buildNliFeatureVector, computeNliFeatures, embedForNli, nliInputSize } from './feature/nli-features.js';
+export type { FeatureNliWeights } from './feature/feature-nli-weights.js';
+export { validateFeatureNliWeights } from './feature/feature-nli-weights.js';
+export type { FeatureNliModelOptions } from './feature/feature-nli-model.js';
+export { GLOVE_NLI_WEIGHTS, createFeatureNliModel } from './feature/feature-nli-model.js';
