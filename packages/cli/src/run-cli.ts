@@ -1,5 +1,7 @@
-import { FactkitError } from '@factkit/core';
+import { CorruptDataError, FactkitError, InvalidArgumentError, redactSecrets } from '@factkit/core';
+import { CHECK_USAGE, runCheckCommand } from './commands/check.js';
 import { EVAL_USAGE, runEvalCommand } from './commands/eval.js';
+import { EXIT_CODES } from './exit-codes.js';
 
 /** Where a command writes. The bin passes process streams; tests and embedders can capture. */
 export interface CliIo {
@@ -7,24 +9,43 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   /** A one-line progress status (overwritten in place on a terminal); `undefined` ends it. */
   readonly progress: (status: string | undefined) => void;
+  /** Aborted on Ctrl-C: long jobs stop, finished model calls stay in the call cache. */
+  readonly abortSignal?: AbortSignal;
+  /** Environment (OPENAI_BASE_URL, OPENAI_API_KEY, FACTKIT_MODEL). @default {} */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export const USAGE = `usage: factkit <command> [options]
 
 commands:
+  check   hallucination detection (JointCQ) of answers against a local corpus, with an HTML report
   eval    BM25 (± RM3) on a BEIR folder, scored like trec_eval
+
+exit codes: 0 done, 1 unexpected failure, 2 bad input, 3 partial failure, 130 interrupted
+
+${CHECK_USAGE}
 
 ${EVAL_USAGE}`;
 
+function isBadInput(error: unknown): boolean {
+  if (InvalidArgumentError.isInstance(error) || CorruptDataError.isInstance(error)) return true;
+  // node:util parseArgs errors (unknown option, missing value).
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}
+
 /**
- * Runs the `factkit` command line with `args` (without `node` and the script) and returns the exit code: 0 done,
- * 1 failed (one-line error on stderr, `factkit: <message>`), 2 usage error.
- * @example process.exitCode = await runCli(['eval', '--beir', 'datasets/scifact'], io)
+ * Runs the `factkit` command line with `args` (without `node` and the script) and returns the exit code (see
+ * EXIT_CODES): 0 done, 1 unexpected failure, 2 bad input, 3 partial failure, 130 interrupted. Errors are one line on
+ * stderr (`factkit: <message>`), secrets redacted.
+ * @example process.exitCode = await runCli(['check', '--answer', 'Paris is in Italy.'], io)
  */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = args;
   try {
     switch (command) {
+      case 'check':
+        return await runCheckCommand(rest, io);
       case 'eval':
         return await runEvalCommand(rest, io);
       case undefined:
@@ -32,14 +53,19 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
       case '--help':
       case '-h':
         (command === undefined ? io.stderr : io.stdout)(`${USAGE}\n`);
-        return command === undefined ? 2 : 0;
+        return command === undefined ? EXIT_CODES.badInput : EXIT_CODES.ok;
       default:
-        io.stderr(`factkit: unknown command "${command}"\n${USAGE}\n`);
-        return 2;
+        io.stderr(`factkit: unknown command "${command}" (try factkit --help)\n`);
+        return EXIT_CODES.badInput;
     }
   } catch (error) {
     io.progress(undefined);
-    io.stderr(`factkit: ${FactkitError.isInstance(error) ? error.message : error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    if (io.abortSignal?.aborted) {
+      io.stderr('factkit: interrupted; finished model calls are kept in the call cache, re-run to resume\n');
+      return EXIT_CODES.interrupted;
+    }
+    const message = FactkitError.isInstance(error) || error instanceof Error ? error.message : String(error);
+    io.stderr(`factkit: ${redactSecrets(message, [io.env?.['OPENAI_API_KEY']]).split('\n')[0]}\n`);
+    return isBadInput(error) ? EXIT_CODES.badInput : EXIT_CODES.failure;
   }
 }
