@@ -9,10 +9,10 @@ h1{margin-bottom:.2rem}h2{border-top:1px solid #ccc;padding-top:1rem}
 code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem;overflow-x:auto}
 dt{font-weight:600}dd{margin:0 0 .6rem 1rem}
 .answer{font-size:1.1em;line-height:1.9}
+.badge{display:inline-block;padding:0 .45rem;border-radius:1rem;font-size:.8em;font-weight:600;border:1px solid;background:var(--unk);border-color:var(--unkb)}
 .sentence{padding:.1rem .2rem;border-radius:3px;border-bottom:3px solid}
 .label-not-hallucinated{background:var(--ok);border-color:var(--okb)}.label-hallucinated{background:var(--bad);border-color:var(--badb)}
 .label-unverifiable{background:var(--unk);border-color:var(--unkb)}.label-incomplete{background:var(--inc);border-color:var(--incb)}
-.badge{display:inline-block;padding:0 .45rem;border-radius:1rem;font-size:.8em;font-weight:600;border:1px solid;background:var(--unk);border-color:var(--unkb)}
 .verdict-correct,.response-not-hallucinated{background:var(--ok);border-color:var(--okb)}
 .verdict-hallucinated,.response-hallucinated{background:var(--bad);border-color:var(--badb)}
 .verdict-failed,.verdict-unreadable,.label-incomplete.badge,[class*="response-undecided"]{background:var(--inc);border-color:var(--incb)}
