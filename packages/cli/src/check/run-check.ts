@@ -84,7 +84,7 @@ export async function loadJsonlCorpus(path: string): Promise<{ documents: Docume
 function connect(endpoint: CheckEndpoint, modelId: string): LanguageModel {
   const provider = createOpenAICompatible({ baseURL: endpoint.baseURL, ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}) });
   const model = withRetry(provider.languageModel(modelId), { maxRetries: endpoint.maxRetries ?? 2 });
-  return endpoint.cacheDirectory ? withCache(model, createFileCache({ directory: endpoint.cacheDirectory }), { namespace: `${provider.baseURL} ${modelId}` }) : model;
+  return endpoint.cacheDirectory ? withCache(model, createFileCache({ directory: endpoint.cacheDirectory })) : model;
 }
 
 /**
