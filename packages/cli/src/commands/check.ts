@@ -143,7 +143,7 @@ export async function runCheckCommand(args: readonly string[], io: CliIo): Promi
     for (const result of results) counts.set(result.responseLabel ?? `undecided (${result.status})`, (counts.get(result.responseLabel ?? `undecided (${result.status})`) ?? 0) + 1);
     io.stdout(`${results.length} answer(s) checked against ${corpusName} (${corpusSize} passages) in ${((Date.now() - started) / 1000).toFixed(1)} s: ${[...counts].map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
     if (!endpoint) io.stdout('offline: LLM-free drafter baseline + BM25 + lexical NLI verifier (baselines, not the paper\'s JointCQ model; pass --base-url/--model for it)\n');
-    if (htmlPath) io.stdout(`report: ${htmlPath}\n`);
+    if (htmlPath) io.stdout(`report: ${resolve(htmlPath)}\n`);
   }
   if (incomplete.length > 0 || input.problems.length > 0) {
     io.stderr(`factkit check: ${incomplete.length} answer(s) undecided (failed or incomplete model calls) and ${input.problems.length} input line(s) skipped; re-run to resume from the call cache\n`);
