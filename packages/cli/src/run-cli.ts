@@ -1,6 +1,7 @@
 import { CorruptDataError, FactkitError, InvalidArgumentError, redactSecrets } from '@factkit/core';
 import { CHECK_USAGE, runCheckCommand } from './commands/check.js';
 import { EVAL_USAGE, runEvalCommand } from './commands/eval.js';
+import { INDEX_USAGE, SEARCH_USAGE, runIndexCommand, runSearchCommand } from './commands/index-search.js';
 import { EXIT_CODES } from './exit-codes.js';
 
 /** Where a command writes. The bin passes process streams; tests and embedders can capture. */
@@ -20,12 +21,18 @@ export const USAGE = `usage: factkit <command> [options]
 commands:
   check   hallucination detection (JointCQ) of answers against a local corpus, with an HTML report
   eval    BM25 (± RM3) on a BEIR folder, scored like trec_eval
+  index   build and save a BM25 index from JSONL, a BEIR folder or a folder of text files
+  search  search a saved BM25 index
 
 exit codes: 0 done, 1 unexpected failure, 2 bad input, 3 partial failure, 130 interrupted
 
 ${CHECK_USAGE}
 
-${EVAL_USAGE}`;
+${EVAL_USAGE}
+
+${INDEX_USAGE}
+
+${SEARCH_USAGE}`;
 
 function isBadInput(error: unknown): boolean {
   if (InvalidArgumentError.isInstance(error) || CorruptDataError.isInstance(error)) return true;
@@ -48,6 +55,10 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
         return await runCheckCommand(rest, io);
       case 'eval':
         return await runEvalCommand(rest, io);
+      case 'index':
+        return await runIndexCommand(rest, io);
+      case 'search':
+        return await runSearchCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':
