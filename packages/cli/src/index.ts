@@ -4,6 +4,8 @@ export { USAGE, runCli } from './run-cli.js';
 export type { ExitCode } from './exit-codes.js';
 export { EXIT_CODES } from './exit-codes.js';
 export { EVAL_USAGE, runEvalCommand } from './commands/eval.js';
+export type { RunComparison } from './commands/eval-runs.js';
+export { EVAL_RUNS_USAGE, compareEvaluations, runEvalRunsCommand } from './commands/eval-runs.js';
 export { INDEX_USAGE, SEARCH_USAGE, runIndexCommand, runSearchCommand } from './commands/index-search.js';
 export { CHECK_USAGE, readQaJsonl, runCheckCommand } from './commands/check.js';
 export type { CheckAnswersOptions, CheckAnswersResult, CheckEndpoint } from './check/run-check.js';

@@ -1,6 +1,7 @@
 import { CorruptDataError, FactkitError, InvalidArgumentError, redactSecrets } from '@factkit/core';
 import { CHECK_USAGE, runCheckCommand } from './commands/check.js';
 import { EVAL_USAGE, runEvalCommand } from './commands/eval.js';
+import { EVAL_RUNS_USAGE, runEvalRunsCommand } from './commands/eval-runs.js';
 import { INDEX_USAGE, SEARCH_USAGE, runIndexCommand, runSearchCommand } from './commands/index-search.js';
 import { EXIT_CODES } from './exit-codes.js';
 
@@ -20,7 +21,7 @@ export const USAGE = `usage: factkit <command> [options]
 
 commands:
   check   hallucination detection (JointCQ) of answers against a local corpus, with an HTML report
-  eval    BM25 (± RM3) on a BEIR folder, scored like trec_eval
+  eval    BM25 (± RM3) on a BEIR folder, scored like trec_eval; or TREC run files with paired significance
   index   build and save a BM25 index from JSONL, a BEIR folder or a folder of text files
   search  search a saved BM25 index
 
@@ -30,6 +31,8 @@ ${CHECK_USAGE}
 
 ${EVAL_USAGE}
 
+${EVAL_RUNS_USAGE}
+
 ${INDEX_USAGE}
 
 ${SEARCH_USAGE}`;
@@ -38,7 +41,8 @@ function isBadInput(error: unknown): boolean {
   if (InvalidArgumentError.isInstance(error) || CorruptDataError.isInstance(error)) return true;
   // node:util parseArgs errors (unknown option, missing value).
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+  // A missing or unreadable input file named on the command line.
+  return typeof code === 'string' && (code.startsWith('ERR_PARSE_ARGS') || ['ENOENT', 'EISDIR', 'ENOTDIR', 'EACCES'].includes(code));
 }
 
 /**
@@ -54,7 +58,8 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
       case 'check':
         return await runCheckCommand(rest, io);
       case 'eval':
-        return await runEvalCommand(rest, io);
+        // Two modes: --beir (BM25 ± RM3 on a BEIR folder) or --qrels/--runs (score run files, paired significance).
+        return rest.some((argument) => argument === '--qrels' || argument.startsWith('--qrels=') || argument === '--runs' || argument.startsWith('--runs=')) ? await runEvalRunsCommand(rest, io) : await runEvalCommand(rest, io);
       case 'index':
         return await runIndexCommand(rest, io);
       case 'search':
