@@ -7,6 +7,8 @@ export { EVAL_USAGE, runEvalCommand } from './commands/eval.js';
 export type { RunComparison } from './commands/eval-runs.js';
 export { EVAL_RUNS_USAGE, compareEvaluations, runEvalRunsCommand } from './commands/eval-runs.js';
 export { INDEX_USAGE, SEARCH_USAGE, runIndexCommand, runSearchCommand } from './commands/index-search.js';
+export type { LocalModelReport } from './commands/models.js';
+export { MODELS_USAGE, inspectLocalModels, runModelsCommand } from './commands/models.js';
 export { CHECK_USAGE, readQaJsonl, runCheckCommand } from './commands/check.js';
 export type { CheckAnswersOptions, CheckAnswersResult, CheckEndpoint } from './check/run-check.js';
 export { DEFAULT_CHECK_CORPUS, checkAnswers, loadJsonlCorpus } from './check/run-check.js';
