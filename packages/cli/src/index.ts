@@ -9,6 +9,7 @@ export { EVAL_RUNS_USAGE, compareEvaluations, runEvalRunsCommand } from './comma
 export { INDEX_USAGE, SEARCH_USAGE, runIndexCommand, runSearchCommand } from './commands/index-search.js';
 export type { LocalModelReport } from './commands/models.js';
 export { MODELS_USAGE, inspectLocalModels, runModelsCommand } from './commands/models.js';
+export { AUDIT_USAGE, runAuditCommand } from './commands/audit.js';
 export { CHECK_USAGE, readQaJsonl, runCheckCommand } from './commands/check.js';
 export type { CheckAnswersOptions, CheckAnswersResult, CheckEndpoint } from './check/run-check.js';
 export { DEFAULT_CHECK_CORPUS, checkAnswers, loadJsonlCorpus } from './check/run-check.js';

@@ -4,6 +4,7 @@ import { EVAL_USAGE, runEvalCommand } from './commands/eval.js';
 import { EVAL_RUNS_USAGE, runEvalRunsCommand } from './commands/eval-runs.js';
 import { INDEX_USAGE, SEARCH_USAGE, runIndexCommand, runSearchCommand } from './commands/index-search.js';
 import { MODELS_USAGE, runModelsCommand } from './commands/models.js';
+import { AUDIT_USAGE, runAuditCommand } from './commands/audit.js';
 import { EXIT_CODES } from './exit-codes.js';
 
 /** Where a command writes. The bin passes process streams; tests and embedders can capture. */
@@ -25,6 +26,7 @@ commands:
   eval    BM25 (± RM3) on a BEIR folder, scored like trec_eval; or TREC run files with paired significance
   index   build and save a BM25 index from JSONL, a BEIR folder or a folder of text files
   search  search a saved BM25 index
+  audit   knowledge-leakage study of query expansion on a BEIR folder (@factkit/nli-match)
   models  list and verify local model folders and an OpenAI-compatible endpoint
 
 exit codes: 0 done, 1 unexpected failure, 2 bad input, 3 partial failure, 130 interrupted
@@ -39,7 +41,9 @@ ${INDEX_USAGE}
 
 ${SEARCH_USAGE}
 
-${MODELS_USAGE}`;
+${MODELS_USAGE}
+
+${AUDIT_USAGE}`;
 
 function isBadInput(error: unknown): boolean {
   if (InvalidArgumentError.isInstance(error) || CorruptDataError.isInstance(error)) return true;
@@ -68,6 +72,8 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
         return await runIndexCommand(rest, io);
       case 'search':
         return await runSearchCommand(rest, io);
+      case 'audit':
+        return await runAuditCommand(rest, io);
       case 'models':
         return await runModelsCommand(rest, io);
       case undefined:
