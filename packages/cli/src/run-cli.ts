@@ -5,6 +5,7 @@ import { EVAL_RUNS_USAGE, runEvalRunsCommand } from './commands/eval-runs.js';
 import { INDEX_USAGE, SEARCH_USAGE, runIndexCommand, runSearchCommand } from './commands/index-search.js';
 import { MODELS_USAGE, runModelsCommand } from './commands/models.js';
 import { AUDIT_USAGE, runAuditCommand } from './commands/audit.js';
+import { EXPAND_USAGE, runExpandCommand } from './commands/expand.js';
 import { EXIT_CODES } from './exit-codes.js';
 
 /** Where a command writes. The bin passes process streams; tests and embedders can capture. */
@@ -26,6 +27,7 @@ commands:
   eval    BM25 (± RM3) on a BEIR folder, scored like trec_eval; or TREC run files with paired significance
   index   build and save a BM25 index from JSONL, a BEIR folder or a folder of text files
   search  search a saved BM25 index
+  expand  query expansion: RM3 offline; Query2doc, HyDE, multi-query on an endpoint
   audit   knowledge-leakage study of query expansion on a BEIR folder (@factkit/nli-match)
   models  list and verify local model folders and an OpenAI-compatible endpoint
 
@@ -43,7 +45,9 @@ ${SEARCH_USAGE}
 
 ${MODELS_USAGE}
 
-${AUDIT_USAGE}`;
+${AUDIT_USAGE}
+
+${EXPAND_USAGE}`;
 
 function isBadInput(error: unknown): boolean {
   if (InvalidArgumentError.isInstance(error) || CorruptDataError.isInstance(error)) return true;
@@ -72,6 +76,8 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
         return await runIndexCommand(rest, io);
       case 'search':
         return await runSearchCommand(rest, io);
+      case 'expand':
+        return await runExpandCommand(rest, io);
       case 'audit':
         return await runAuditCommand(rest, io);
       case 'models':
