@@ -11,6 +11,7 @@ export type { LocalModelReport } from './commands/models.js';
 export { MODELS_USAGE, inspectLocalModels, runModelsCommand } from './commands/models.js';
 export { AUDIT_USAGE, runAuditCommand } from './commands/audit.js';
 export { EXPAND_USAGE, runExpandCommand } from './commands/expand.js';
+export { ENRICH_USAGE, runEnrichCommand } from './commands/enrich.js';
 export { CHECK_USAGE, readQaJsonl, runCheckCommand } from './commands/check.js';
 export type { CheckAnswersOptions, CheckAnswersResult, CheckEndpoint } from './check/run-check.js';
 export { DEFAULT_CHECK_CORPUS, checkAnswers, loadJsonlCorpus } from './check/run-check.js';

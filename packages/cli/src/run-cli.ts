@@ -6,6 +6,7 @@ import { INDEX_USAGE, SEARCH_USAGE, runIndexCommand, runSearchCommand } from './
 import { MODELS_USAGE, runModelsCommand } from './commands/models.js';
 import { AUDIT_USAGE, runAuditCommand } from './commands/audit.js';
 import { EXPAND_USAGE, runExpandCommand } from './commands/expand.js';
+import { ENRICH_USAGE, runEnrichCommand } from './commands/enrich.js';
 import { EXIT_CODES } from './exit-codes.js';
 
 /** Where a command writes. The bin passes process streams; tests and embedders can capture. */
@@ -29,6 +30,7 @@ commands:
   search  search a saved BM25 index
   expand  query expansion: RM3 offline; Query2doc, HyDE, multi-query on an endpoint
   audit   knowledge-leakage study of query expansion on a BEIR folder (@factkit/nli-match)
+  enrich  chunk documents and give each chunk a title and candidate questions (@factkit/chunk-knowledge)
   models  list and verify local model folders and an OpenAI-compatible endpoint
 
 exit codes: 0 done, 1 unexpected failure, 2 bad input, 3 partial failure, 130 interrupted
@@ -47,7 +49,9 @@ ${MODELS_USAGE}
 
 ${AUDIT_USAGE}
 
-${EXPAND_USAGE}`;
+${EXPAND_USAGE}
+
+${ENRICH_USAGE}`;
 
 function isBadInput(error: unknown): boolean {
   if (InvalidArgumentError.isInstance(error) || CorruptDataError.isInstance(error)) return true;
@@ -78,6 +82,8 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
         return await runSearchCommand(rest, io);
       case 'expand':
         return await runExpandCommand(rest, io);
+      case 'enrich':
+        return await runEnrichCommand(rest, io);
       case 'audit':
         return await runAuditCommand(rest, io);
       case 'models':
