@@ -19,6 +19,8 @@ export { formatDetectionText } from './check/format-detection-text.js';
 export type { CheckReportOptions } from './report/check-report.js';
 export { renderCheckReport } from './report/check-report.js';
 export { REPORT_CSS, renderHtmlPage } from './report/html-page.js';
+export type { ChartBar, ChartGroup } from './report/bar-chart.js';
+export { renderBarChartSvg } from './report/bar-chart.js';
 export { escapeHtml } from './report/escape-html.js';
 export { createProgress, formatDuration } from './progress.js';
 export type { EvaluateBm25OnBeirOptions, EvaluateBm25OnBeirResult } from './evaluate-bm25-on-beir.js';

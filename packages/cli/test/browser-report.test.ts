@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const qa = fileURLToPath(new URL('./fixtures/check/qa.jsonl', import.meta.url));
+const beir = fileURLToPath(new URL('./fixtures/tiny-beir', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`browser-report.test.ts skipped: ${CHROMIUM} is missing (CI installs it: apt-get install -y chromium)`);
@@ -65,6 +66,36 @@ describe.skipIf(!hasChromium)('factkit check HTML report in a real browser (Debi
       // Self-contained: the only request is the file itself; no script ran or failed.
       expect(requests).toEqual([pathToFileURL(html).href]);
       expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('the audit report: an inline SVG chart of baseline vs ALL/M/¬M with the hand-checked baseline bar, and the Markdown', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'factkit-browser-'));
+    const html = join(dir, 'audit.html');
+    await run(process.execPath, [bin, 'audit', '--beir', beir, '--html', html], { env: { ...process.env, OPENAI_BASE_URL: '' } });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+      await page.goto(pathToFileURL(html).href);
+      expect(await page.locator('h1').textContent()).toBe('factkit audit');
+      const chart = page.locator('svg.chart');
+      expect(await chart.isVisible()).toBe(true);
+      // 4 metrics × (baseline, ALL, ¬M) drawn; M has no claim (RM3 generates no text) → a gap.
+      expect(await chart.locator('rect.bar').count()).toBe(12);
+      expect(await chart.locator('text.missing').count()).toBe(4);
+      const baseline = await chart.locator('rect.bar[data-group="recall@5"]').first().getAttribute('data-value');
+      expect(Number(baseline)).toBeCloseTo(2.5 / 3, 10);
+      const box = await chart.locator('rect.bar[data-group="recall@5"]').first().boundingBox();
+      expect(box!.height).toBeGreaterThan(150); // 83 % of the 220 px axis
+      expect(await page.locator('details.markdown pre').textContent()).toMatch(/## Leakage study/);
+      const screenshot = join(dir, 'audit.png');
+      await page.screenshot({ path: screenshot });
+      console.log(`screenshot: ${screenshot}`);
     } finally {
       await browser.close();
     }

@@ -10,9 +10,12 @@ import { createOpenAICompatible } from '@factkit/openai';
 import { createBm25Retriever, createRm3Expander, loadBeirCorpus, loadBeirDataset } from '@factkit/retrieval';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
+import { renderBarChartSvg } from '../report/bar-chart.js';
+import { escapeHtml } from '../report/escape-html.js';
+import { renderHtmlPage } from '../report/html-page.js';
 import type { CliIo } from '../run-cli.js';
 
-export const AUDIT_USAGE = `usage: factkit audit --beir <folder> [--split test] [--limit 50] [--repeats 1] [--ks 5,10] [--out report.md] [--json]
+export const AUDIT_USAGE = `usage: factkit audit --beir <folder> [--split test] [--limit 50] [--repeats 1] [--ks 5,10] [--out report.md] [--svg chart.svg] [--html report.html] [--json]
                      [--base-url URL --model ID [--api-key KEY] [--cache-dir DIR]]
   The knowledge-leakage study (@factkit/nli-match runLeakageStudy) on a BEIR folder: each claim (query) is expanded,
   every generated sentence is matched against the claim's gold evidence (relevant documents) by NLI, and BM25
@@ -30,6 +33,8 @@ export async function runAuditCommand(args: readonly string[], io: CliIo): Promi
       repeats: { type: 'string', default: '1' },
       ks: { type: 'string', default: '5,10' },
       out: { type: 'string' },
+      html: { type: 'string' },
+      svg: { type: 'string' },
       json: { type: 'boolean', default: false },
       'base-url': { type: 'string' },
       model: { type: 'string' },
@@ -98,6 +103,20 @@ export async function runAuditCommand(args: readonly string[], io: CliIo): Promi
   if (values.out) {
     await mkdir(dirname(resolve(values.out)), { recursive: true });
     await writeFile(values.out, report);
+  }
+  if (values.svg || values.html) {
+    // Baseline vs ALL / M / ¬M per metric, mean ± SE over repeats.
+    const baselineName = `${result.retrieverId} (claim only)`;
+    const svg = renderBarChartSvg({
+      title: `Leakage study: ${values.beir}`,
+      groups: result.metricNames.map((metric) => {
+        const summary = result.summary[metric];
+        const bar = (label: string, value: { mean: number; standardError: number } | null | undefined) => ({ label, value: value ? value.mean : null, ...(value ? { error: value.standardError } : {}) });
+        return { label: metric, bars: [{ label: baselineName, value: result.baseline?.[metric] ?? null }, bar(`${result.expanderId} ALL`, summary?.all), bar('M (matched)', summary?.matched), bar('¬M (unmatched)', summary?.unmatched)] };
+      }),
+    });
+    if (values.svg) await writeFile(values.svg, svg);
+    if (values.html) await writeFile(values.html, renderHtmlPage({ title: 'factkit audit', body: `<header><h1>factkit audit</h1><p class="meta">${escapeHtml(values.beir)} · ${claims.length} claims · expander <code>${escapeHtml(result.expanderId)}</code> · NLI <code>${escapeHtml(result.nliId)}</code></p></header><figure>${svg}</figure><details class="markdown" open><summary>Markdown report</summary><pre>${escapeHtml(report)}</pre></details>` }));
   }
   if (values.json) io.stdout(`${JSON.stringify({ dataset: values.beir, claims: claims.length, expander: result.expanderId, nli: result.nliId, baseline: result.baseline, summary: result.summary, matchedProportion: result.matchedProportion, counts: result.counts, incomplete: result.incomplete, problems: result.problems.length }, null, 2)}\n`);
   else io.stdout(report.endsWith('\n') ? report : `${report}\n`);
