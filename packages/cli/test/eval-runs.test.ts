@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,14 @@ describe('factkit eval --qrels --runs (built bin)', () => {
     const map = report.comparison.find((row) => row.measure === 'map')!;
     expect(map.meanB).toBeCloseTo((1.5 + 2 / 3) / 5, 10);
     const table = (await run(process.execPath, [bin, 'eval', '--qrels', join(dir, 'qrels.txt'), '--runs', `${join(dir, 'a.trec')},${join(dir, 'b.trec')}`])).stdout;
+    const svg = join(dir, 'runs.svg');
+    await run(process.execPath, [bin, 'eval', '--qrels', join(dir, 'qrels.txt'), '--runs', `${join(dir, 'a.trec')},${join(dir, 'b.trec')}`, '--svg', svg]);
+    // Bars in measure-then-run order (ndcg_cut_10, recall_100, map), heights = the aggregates.
+    const bars = [...readFileSync(svg, 'utf8').matchAll(/<rect class="bar"[^>]*data-value="([\d.e-]+)"/g)].map((m) => Number(m[1]));
+    expect(bars).toHaveLength(6);
+    expect(bars[0]).toBeCloseTo(1, 10);
+    expect(bars[1]).toBeCloseTo(ndcgB, 10);
+    expect(bars[5]).toBeCloseTo((1.5 + 2 / 3) / 5, 10);
     expect(table).toMatch(/\| ndcg_cut_10 \| 1\.0000 \| 0\.\d{4} \| \+0\.\d{4} \| 0\.000\d \| 0\.0625 \|/);
   });
 

@@ -1,7 +1,11 @@
 import { parseArgs } from 'node:util';
 import { InvalidArgumentError } from '@factkit/core';
 import { type EvaluateRunResult, evaluateRun, pairedRandomizationTest, pairedTTest, readTrecQrelsFile, readTrecRunFile } from '@factkit/metrics';
+import { writeFile } from 'node:fs/promises';
 import { EXIT_CODES } from '../exit-codes.js';
+import { renderBarChartSvg } from '../report/bar-chart.js';
+import { escapeHtml } from '../report/escape-html.js';
+import { renderHtmlPage } from '../report/html-page.js';
 import type { CliIo } from '../run-cli.js';
 
 export const EVAL_RUNS_USAGE = `usage: factkit eval --qrels qrels.txt --runs a.trec[,b.trec] [--metrics ndcg_cut_10,recall_100,map] [--resamples 9999] [--seed 0] [--json]
@@ -54,6 +58,8 @@ export async function runEvalRunsCommand(args: readonly string[], io: CliIo): Pr
       resamples: { type: 'string', default: '9999' },
       seed: { type: 'string', default: '0' },
       json: { type: 'boolean', default: false },
+      svg: { type: 'string' },
+      html: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -74,16 +80,25 @@ export async function runEvalRunsCommand(args: readonly string[], io: CliIo): Pr
   const qrels = await readTrecQrelsFile(values.qrels);
   const evaluations = await Promise.all(paths.map(async (path) => evaluateRun(qrels, await readTrecRunFile(path), { metrics, completeQueries: true })));
   const comparison = evaluations.length === 2 ? compareEvaluations(evaluations[0]!, evaluations[1]!, { resamples, seed }) : undefined;
+  const lines: string[] = [];
+  const measures = evaluations[0]!.measures;
+  lines.push(`| run | queries | ${measures.join(' | ')} |`, `|---|---:|${measures.map(() => '---:').join('|')}|`);
+  paths.forEach((path, k) => lines.push(`| ${path} | ${evaluations[k]!.evaluatedQueries.length} | ${measures.map((m) => (evaluations[k]!.aggregate[m] ?? Number.NaN).toFixed(4)).join(' | ')} |`));
+  if (comparison) {
+    lines.push('', `Paired tests, a = ${paths[0]} vs b = ${paths[1]} (${comparison[0]?.queries ?? 0} queries; randomization: ${resamples} sign flips, seed ${seed}, exact when 2^n ≤ resamples)`, '', '| measure | a | b | a − b | t-test p | randomization p |', '|---|---:|---:|---:|---:|---:|');
+    for (const row of comparison) lines.push(`| ${row.measure} | ${row.meanA.toFixed(4)} | ${row.meanB.toFixed(4)} | ${row.difference >= 0 ? '+' : ''}${row.difference.toFixed(4)} | ${row.tTestP.toFixed(4)} | ${row.randomizationP.toFixed(4)} |`);
+  }
+  const markdown = `${lines.join('\n')}\n`;
+  if (values.svg || values.html) {
+    const rated = measures.filter((m) => !m.startsWith('num_'));
+    const svg = renderBarChartSvg({ title: `Runs on ${values.qrels}`, groups: rated.map((m) => ({ label: m, bars: paths.map((path, k) => ({ label: path.split('/').pop() ?? path, value: evaluations[k]!.aggregate[m] ?? null })) })) });
+    if (values.svg) await writeFile(values.svg, svg);
+    if (values.html) await writeFile(values.html, renderHtmlPage({ title: 'factkit eval', body: `<header><h1>factkit eval</h1><p class="meta">${escapeHtml(values.qrels)} · ${paths.map((p) => escapeHtml(p)).join(' vs ')}</p></header><figure>${svg}</figure><pre>${escapeHtml(markdown)}</pre>` }));
+  }
   if (values.json) {
     io.stdout(`${JSON.stringify({ qrels: values.qrels, runs: paths.map((path, k) => ({ path, queries: evaluations[k]!.evaluatedQueries.length, aggregate: evaluations[k]!.aggregate })), ...(comparison ? { comparison } : {}) }, null, 2)}\n`);
     return EXIT_CODES.ok;
   }
-  const measures = evaluations[0]!.measures;
-  io.stdout(`| run | queries | ${measures.join(' | ')} |\n|---|---:|${measures.map(() => '---:').join('|')}|\n`);
-  paths.forEach((path, k) => io.stdout(`| ${path} | ${evaluations[k]!.evaluatedQueries.length} | ${measures.map((m) => (evaluations[k]!.aggregate[m] ?? Number.NaN).toFixed(4)).join(' | ')} |\n`));
-  if (comparison) {
-    io.stdout(`\nPaired tests, a = ${paths[0]} vs b = ${paths[1]} (${comparison[0]?.queries ?? 0} queries; randomization: ${resamples} sign flips, seed ${seed}, exact when 2^n ≤ resamples)\n\n| measure | a | b | a − b | t-test p | randomization p |\n|---|---:|---:|---:|---:|---:|\n`);
-    for (const row of comparison) io.stdout(`| ${row.measure} | ${row.meanA.toFixed(4)} | ${row.meanB.toFixed(4)} | ${row.difference >= 0 ? '+' : ''}${row.difference.toFixed(4)} | ${row.tTestP.toFixed(4)} | ${row.randomizationP.toFixed(4)} |\n`);
-  }
+  io.stdout(markdown);
   return EXIT_CODES.ok;
 }
