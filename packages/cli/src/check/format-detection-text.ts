@@ -1,0 +1,34 @@
+import type { CheckedClaim, DetectionResult } from '@factkit/claim-query';
+
+const MARK: Record<string, string> = { correct: '✔ correct', hallucinated: '✘ HALLUCINATED', unverifiable: '? unverifiable' };
+
+function formatClaim(claim: CheckedClaim, snippetsPerClaim: number): string[] {
+  const verdict = claim.verdict;
+  const label = verdict.status === 'failed' ? `FAILED (${verdict.problems.map((p) => p.message).join('; ')})` : (MARK[verdict.label ?? ''] ?? String(verdict.label));
+  const out = [`    claim: ${claim.claim}`, `      query:   ${claim.query ?? '(none)'}`, `      verdict: ${label}${verdict.reason ? ` (${verdict.reason})` : ''}`];
+  if (verdict.reasoning) out.push(`      reasoning: ${verdict.reasoning.slice(0, 300)}`);
+  for (const snippet of claim.snippets.slice(0, snippetsPerClaim)) out.push(`      - ${snippet.text.slice(0, 160)}  <${snippet.source}>`);
+  if (claim.snippets.length > snippetsPerClaim) out.push(`      (+${claim.snippets.length - snippetsPerClaim} more snippets in the report)`);
+  return out;
+}
+
+/** Plain-text rendering of one detection result: sentence → claims → query → verdict → top snippets. */
+export function formatDetectionText(result: DetectionResult, snippetsPerClaim = 2): string {
+  const lines: string[] = [];
+  lines.push(`[${result.id}] Question: ${result.question || '(none)'}`);
+  lines.push(`Answer:   ${result.answer}`);
+  lines.push(`Pipeline: ${result.generatorId} → ${result.retrieverId} → ${result.verifierId}`);
+  lines.push(`Response: ${result.responseLabel ? result.responseLabel.toUpperCase() : `undecided (${result.status})`}`);
+  for (const sentence of result.sentences) {
+    lines.push(`  [S${sentence.index + 1}] ${sentence.label}${sentence.incomplete ? ' (incomplete)' : ''}: ${sentence.text}`);
+    for (const claim of result.claims.filter((c) => c.sentenceIndex === sentence.index)) lines.push(...formatClaim(claim, snippetsPerClaim));
+  }
+  const unaligned = result.claims.filter((c) => c.sentenceIndex === undefined);
+  if (unaligned.length > 0) {
+    lines.push('  [not aligned to a sentence]');
+    for (const claim of unaligned) lines.push(...formatClaim(claim, snippetsPerClaim));
+  }
+  if (result.noClaims) lines.push('  No claims to check.');
+  if (result.problems.length > 0) lines.push(`  Problems: ${result.problems.map((p) => `${p.code} (${p.message})`).join('; ')}`);
+  return `${lines.join('\n')}\n`;
+}

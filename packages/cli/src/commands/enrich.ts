@@ -1,0 +1,91 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type AnnotatedChunk, annotateChunksWithModel, chunkDocuments, createOfflineAnnotator, createSentenceChunker, createTokenChunker } from '@factkit/chunk-knowledge';
+import { InvalidArgumentError, createFileCache, withCache, withRetry } from '@factkit/core';
+import { createOpenAICompatible } from '@factkit/openai';
+import { loadJsonlCorpus } from '../check/run-check.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { createProgress } from '../progress.js';
+import type { CliIo } from '../run-cli.js';
+
+export const ENRICH_USAGE = `usage: factkit enrich --input docs.jsonl --out chunks.jsonl [--chunker sentence|token] [--max-tokens 128] [--questions 3] [--json]
+                      [--base-url URL --model ID [--api-key KEY] [--cache-dir DIR]]
+  Chunk knowledge (@factkit/chunk-knowledge): splits each document into chunks and gives every chunk a title and
+  candidate questions. Offline: the lead-sentence + RAKE annotator (a baseline); with an endpoint: the paper's
+  one-call-per-chunk model annotation (cached). --input lines: {"_id"|"id", "text", "title"?}. Writes one JSON line per
+  chunk: {id, documentId, start, end, text, title, questions, method, problems}.`;
+
+/** `factkit enrich`: chunks and annotates documents. Returns the exit code. */
+export async function runEnrichCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: args.filter((argument) => argument !== '--'),
+    options: {
+      input: { type: 'string' },
+      out: { type: 'string' },
+      chunker: { type: 'string', default: 'sentence' },
+      'max-tokens': { type: 'string', default: '128' },
+      questions: { type: 'string', default: '3' },
+      json: { type: 'boolean', default: false },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key': { type: 'string' },
+      'cache-dir': { type: 'string' },
+      offline: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout(`${ENRICH_USAGE}\n`);
+    return EXIT_CODES.ok;
+  }
+  if (!values.input || !values.out) {
+    io.stderr(`factkit enrich: give --input and --out\n${ENRICH_USAGE}\n`);
+    return EXIT_CODES.badInput;
+  }
+  const integer = (name: string, text: string, minimum: number) => {
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < minimum) throw new InvalidArgumentError({ where: 'factkit enrich', argument: `--${name}`, message: `must be an integer >= ${minimum} (got "${text}")` });
+    return value;
+  };
+  const maxTokens = integer('max-tokens', values['max-tokens'], 1);
+  const questionCount = integer('questions', values.questions, 0);
+  if (values.chunker !== 'sentence' && values.chunker !== 'token') throw new InvalidArgumentError({ where: 'factkit enrich', argument: '--chunker', message: `must be sentence or token (got "${values.chunker}")` });
+  const { documents, problems: readProblems } = await loadJsonlCorpus(values.input);
+  const chunker = values.chunker === 'token' ? createTokenChunker({ maxTokens }) : createSentenceChunker({ maxTokens });
+  const { chunks, problems: chunkProblems } = chunkDocuments(documents, { chunker, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
+  const env = io.env ?? {};
+  const baseURL = values['base-url'] ?? (values.offline ? undefined : env['OPENAI_BASE_URL'] || undefined);
+  const progress = createProgress(io, 'enrich');
+  let annotated: AnnotatedChunk[];
+  let failed: { chunkId: string; reason: string }[] = [];
+  let method: string;
+  if (baseURL) {
+    const modelId = values.model ?? (env['FACTKIT_MODEL'] || undefined);
+    if (!modelId) throw new InvalidArgumentError({ where: 'factkit enrich', argument: '--model', message: 'is needed with an endpoint (or set FACTKIT_MODEL)' });
+    const provider = createOpenAICompatible({ baseURL, ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
+    const model = withCache(withRetry(provider.languageModel(modelId), { maxRetries: 2 }), createFileCache({ directory: resolve(values['cache-dir'] ?? '.factkit-cache/enrich') }));
+    progress.update(0, chunks.length);
+    const result = await annotateChunksWithModel(chunks, { model, questionCount, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
+    annotated = result.items;
+    failed = result.failed;
+    method = `model ${modelId}`;
+  } else {
+    const annotator = createOfflineAnnotator({ questionCount });
+    annotated = chunks.map((chunk, k) => {
+      if (k % 500 === 0) progress.update(k, chunks.length);
+      return annotator.annotate(chunk);
+    });
+    method = annotator.id;
+  }
+  progress.end();
+  const lines = annotated.map((item) => JSON.stringify({ id: item.chunk.id, documentId: item.chunk.documentId, start: item.chunk.start, end: item.chunk.end, text: item.chunk.text, title: item.title, questions: item.questions, method: item.method, problems: item.problems }));
+  await mkdir(dirname(resolve(values.out)), { recursive: true });
+  await writeFile(values.out, lines.length > 0 ? `${lines.join('\n')}\n` : '');
+  const problems = [...readProblems, ...chunkProblems];
+  for (const problem of problems.slice(0, 20)) io.stderr(`warning: ${problem.message}\n`);
+  for (const failure of failed.slice(0, 20)) io.stderr(`warning: chunk ${failure.chunkId} not annotated: ${failure.reason}\n`);
+  const summary = { documents: documents.length, chunks: chunks.length, annotated: annotated.length, failed: failed.length, problems: problems.length, method, out: values.out };
+  io.stdout(values.json ? `${JSON.stringify(summary)}\n` : `${summary.documents} documents → ${summary.chunks} chunks; ${summary.annotated} annotated (${method}), ${summary.failed} failed → ${values.out}\n`);
+  return failed.length > 0 || readProblems.length > 0 ? EXIT_CODES.partialFailure : EXIT_CODES.ok;
+}

