@@ -2,11 +2,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { QueryExpander } from '@factkit/core';
-import { InvalidArgumentError, createFileCache, withCache, withRetry } from '@factkit/core';
+import { InvalidArgumentError } from '@factkit/core';
 import { createQuery2docExpander } from '@factkit/expansion';
 import { type LeakageDataset, formatLeakageReport, runLeakageStudy } from '@factkit/nli-match';
 import { createLexicalNliModel } from '@factkit/nli-models';
-import { createOpenAICompatible } from '@factkit/openai';
+import { ENDPOINT_OPTIONS, createEndpointModel, resolveBaseUrl } from '../endpoint.js';
 import { createBm25Retriever, createRm3Expander, loadBeirCorpus, loadBeirDataset } from '@factkit/retrieval';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
@@ -36,11 +36,7 @@ export async function runAuditCommand(args: readonly string[], io: CliIo): Promi
       html: { type: 'string' },
       svg: { type: 'string' },
       json: { type: 'boolean', default: false },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      'api-key': { type: 'string' },
-      'cache-dir': { type: 'string' },
-      offline: { type: 'boolean', default: false },
+      ...ENDPOINT_OPTIONS,
       help: { type: 'boolean', default: false },
     },
   });
@@ -78,15 +74,9 @@ export async function runAuditCommand(args: readonly string[], io: CliIo): Promi
   const dataset: LeakageDataset = { name: values.beir, claims: claims.map((claim) => ({ id: claim.id as string, text: claim.text })), evidence, qrels, corpus };
   const retriever = createBm25Retriever(corpus);
   const env = io.env ?? {};
-  const baseURL = values['base-url'] ?? (values.offline ? undefined : env['OPENAI_BASE_URL'] || undefined);
+  const baseURL = resolveBaseUrl(values, env);
   let expander: QueryExpander = createRm3Expander({ index: retriever.index });
-  if (baseURL) {
-    const model = values.model ?? (env['FACTKIT_MODEL'] || undefined);
-    if (!model) throw new InvalidArgumentError({ where: 'factkit audit', argument: '--model', message: 'is needed with an endpoint (or set FACTKIT_MODEL)' });
-    const provider = createOpenAICompatible({ baseURL, ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
-    const language = withCache(withRetry(provider.languageModel(model), { maxRetries: 2 }), createFileCache({ directory: resolve(values['cache-dir'] ?? '.factkit-cache/audit') }));
-    expander = createQuery2docExpander({ model: language });
-  }
+  if (baseURL) expander = createQuery2docExpander({ model: createEndpointModel('audit', baseURL, values, env) });
   const progress = createProgress(io, 'audit');
   const result = await runLeakageStudy({
     dataset,

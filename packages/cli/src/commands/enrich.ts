@@ -2,8 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type AnnotatedChunk, annotateChunksWithModel, chunkDocuments, createOfflineAnnotator, createSentenceChunker, createTokenChunker } from '@factkit/chunk-knowledge';
-import { InvalidArgumentError, createFileCache, withCache, withRetry } from '@factkit/core';
-import { createOpenAICompatible } from '@factkit/openai';
+import { InvalidArgumentError } from '@factkit/core';
+import { ENDPOINT_OPTIONS, createEndpointModel, resolveBaseUrl } from '../endpoint.js';
 import { loadJsonlCorpus } from '../check/run-check.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
@@ -27,11 +27,7 @@ export async function runEnrichCommand(args: readonly string[], io: CliIo): Prom
       'max-tokens': { type: 'string', default: '128' },
       questions: { type: 'string', default: '3' },
       json: { type: 'boolean', default: false },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      'api-key': { type: 'string' },
-      'cache-dir': { type: 'string' },
-      offline: { type: 'boolean', default: false },
+      ...ENDPOINT_OPTIONS,
       help: { type: 'boolean', default: false },
     },
   });
@@ -55,21 +51,18 @@ export async function runEnrichCommand(args: readonly string[], io: CliIo): Prom
   const chunker = values.chunker === 'token' ? createTokenChunker({ maxTokens }) : createSentenceChunker({ maxTokens });
   const { chunks, problems: chunkProblems } = chunkDocuments(documents, { chunker, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
   const env = io.env ?? {};
-  const baseURL = values['base-url'] ?? (values.offline ? undefined : env['OPENAI_BASE_URL'] || undefined);
+  const baseURL = resolveBaseUrl(values, env);
   const progress = createProgress(io, 'enrich');
   let annotated: AnnotatedChunk[];
   let failed: { chunkId: string; reason: string }[] = [];
   let method: string;
   if (baseURL) {
-    const modelId = values.model ?? (env['FACTKIT_MODEL'] || undefined);
-    if (!modelId) throw new InvalidArgumentError({ where: 'factkit enrich', argument: '--model', message: 'is needed with an endpoint (or set FACTKIT_MODEL)' });
-    const provider = createOpenAICompatible({ baseURL, ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
-    const model = withCache(withRetry(provider.languageModel(modelId), { maxRetries: 2 }), createFileCache({ directory: resolve(values['cache-dir'] ?? '.factkit-cache/enrich') }));
+    const model = createEndpointModel('enrich', baseURL, values, env);
     progress.update(0, chunks.length);
     const result = await annotateChunksWithModel(chunks, { model, questionCount, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
     annotated = result.items;
     failed = result.failed;
-    method = `model ${modelId}`;
+    method = `model ${values.model ?? env['FACTKIT_MODEL']}`;
   } else {
     const annotator = createOfflineAnnotator({ questionCount });
     annotated = chunks.map((chunk, k) => {

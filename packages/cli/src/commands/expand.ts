@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Query, QueryExpander } from '@factkit/core';
-import { InvalidArgumentError, createFileCache, withCache, withRetry } from '@factkit/core';
+import { InvalidArgumentError } from '@factkit/core';
 import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, expandQueries } from '@factkit/expansion';
-import { createOpenAICompatible } from '@factkit/openai';
+import { ENDPOINT_OPTIONS, createEndpointModel, resolveBaseUrl } from '../endpoint.js';
 import { createRm3Expander, loadBm25Index } from '@factkit/retrieval';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -31,10 +30,7 @@ export async function runExpandCommand(args: readonly string[], io: CliIo): Prom
       index: { type: 'string' },
       samples: { type: 'string', default: '1' },
       json: { type: 'boolean', default: false },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      'api-key': { type: 'string' },
-      'cache-dir': { type: 'string' },
+      ...ENDPOINT_OPTIONS,
       help: { type: 'boolean', default: false },
     },
   });
@@ -71,11 +67,10 @@ export async function runExpandCommand(args: readonly string[], io: CliIo): Prom
     expander = createRm3Expander({ index: await loadBm25Index(values.index) });
   } else {
     const env = io.env ?? {};
-    const baseURL = values['base-url'] ?? (env['OPENAI_BASE_URL'] || undefined);
+    const baseURL = resolveBaseUrl(values, env);
     const modelId = values.model ?? (env['FACTKIT_MODEL'] || undefined);
     if (!baseURL || !modelId) throw new InvalidArgumentError({ where: 'factkit expand', argument: '--base-url', message: `and --model (or OPENAI_BASE_URL and FACTKIT_MODEL) are needed for ${method}; rm3 runs offline` });
-    const provider = createOpenAICompatible({ baseURL, ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
-    const model = withCache(withRetry(provider.languageModel(modelId), { maxRetries: 2 }), createFileCache({ directory: resolve(values['cache-dir'] ?? '.factkit-cache/expand') }));
+    const model = createEndpointModel('expand', baseURL, values, env);
     expander = method === 'query2doc' ? createQuery2docExpander({ model }) : method === 'hyde' ? createHydeExpander({ model, embedder: createUseLiteEmbedder() }) : createMultiQueryExpander({ model });
   }
   const progress = createProgress(io, 'expand');
