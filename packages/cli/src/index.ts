@@ -4,6 +4,7 @@ export { USAGE, runCli } from './run-cli.js';
 export type { ExitCode } from './exit-codes.js';
 export { EXIT_CODES } from './exit-codes.js';
 export { EVAL_USAGE, runEvalCommand } from './commands/eval.js';
+export { TRACE_USAGE, runTraceCommand } from './commands/trace.js';
 export type { RunComparison } from './commands/eval-runs.js';
 export { EVAL_RUNS_USAGE, compareEvaluations, runEvalRunsCommand } from './commands/eval-runs.js';
 export { INDEX_USAGE, SEARCH_USAGE, runIndexCommand, runSearchCommand } from './commands/index-search.js';

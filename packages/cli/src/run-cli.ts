@@ -7,6 +7,7 @@ import { MODELS_USAGE, runModelsCommand } from './commands/models.js';
 import { AUDIT_USAGE, runAuditCommand } from './commands/audit.js';
 import { EXPAND_USAGE, runExpandCommand } from './commands/expand.js';
 import { ENRICH_USAGE, runEnrichCommand } from './commands/enrich.js';
+import { TRACE_USAGE, runTraceCommand } from './commands/trace.js';
 import { EXIT_CODES } from './exit-codes.js';
 
 /** Where a command writes. The bin passes process streams; tests and embedders can capture. */
@@ -31,6 +32,7 @@ commands:
   expand  query expansion: RM3 offline; Query2doc, HyDE, multi-query on an endpoint
   audit   knowledge-leakage study of query expansion on a BEIR folder (@factkit/nli-match)
   enrich  chunk documents and give each chunk a title and candidate questions (@factkit/chunk-knowledge)
+  trace   fact tracing: which documents of a corpus support a statement (@factkit/fasttrack)
   models  list and verify local model folders and an OpenAI-compatible endpoint
 
 exit codes: 0 done, 1 unexpected failure, 2 bad input, 3 partial failure, 130 interrupted
@@ -51,7 +53,9 @@ ${AUDIT_USAGE}
 
 ${EXPAND_USAGE}
 
-${ENRICH_USAGE}`;
+${ENRICH_USAGE}
+
+${TRACE_USAGE}`;
 
 function isBadInput(error: unknown): boolean {
   if (InvalidArgumentError.isInstance(error) || CorruptDataError.isInstance(error)) return true;
@@ -86,6 +90,8 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
         return await runEnrichCommand(rest, io);
       case 'audit':
         return await runAuditCommand(rest, io);
+      case 'trace':
+        return await runTraceCommand(rest, io);
       case 'models':
         return await runModelsCommand(rest, io);
       case undefined:
