@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../read-input-file.js';
 import { fileURLToPath } from 'node:url';
 import type { ClaimQueryGenerator, ClaimVerifier, DetectionResult, QaItem } from '@factkit/claim-query';
 import { createDrafterGenerator, createJointCqGenerator, createLlmVerifier, createNliVerifier, detectHallucinations } from '@factkit/claim-query';
@@ -52,12 +52,7 @@ export interface CheckAnswersResult {
 
 /** Reads a JSONL corpus into documents (`id` or `_id`, `text`, optional `title`, `source`); bad lines become problems. */
 export async function loadJsonlCorpus(path: string): Promise<{ documents: Document[]; problems: ItemProblem[] }> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new InvalidArgumentError({ where: 'factkit check', argument: '--corpus', message: `cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? String(error)}` });
-  }
+  const text = await readInputFile(path, { command: 'check', flag: '--corpus' });
   const documents: Document[] = [];
   const problems: ItemProblem[] = [];
   text.split('\n').forEach((line, position) => {

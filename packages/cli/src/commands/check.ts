@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { QaItem } from '@factkit/claim-query';
@@ -9,6 +9,7 @@ import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
 import { renderCheckReport } from '../report/check-report.js';
 import type { CliIo } from '../run-cli.js';
+import { readInputFile } from '../read-input-file.js';
 
 export const CHECK_USAGE = `usage: factkit check --question <text> --answer <text> | --input <qa.jsonl>
                      [--corpus corpus.jsonl] [--top-k 10] [--concurrency 4]
@@ -30,12 +31,7 @@ function positiveInteger(name: string, text: string): number {
 
 /** Reads `{"id"?, "question", "answer"}` lines; a bad line is reported, never fatal. */
 export async function readQaJsonl(path: string): Promise<{ items: QaItem[]; problems: { line: number; code: string; message: string }[] }> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new InvalidArgumentError({ where: 'factkit check', argument: '--input', message: `cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? String(error)}` });
-  }
+  const text = await readInputFile(path, { command: 'check', flag: '--input' });
   const items: QaItem[] = [];
   const problems: { line: number; code: string; message: string }[] = [];
   text.split('\n').forEach((line, position) => {

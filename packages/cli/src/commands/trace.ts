@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { InvalidArgumentError } from '@factkit/core';
 import { buildFastTrackIndex, createClassTfidfLabeller, createFastTrack, createLlmKeywordLabeller, createLlmSupportJudge, createNliSupportJudge, type TraceResult } from '@factkit/fasttrack';
@@ -7,6 +7,7 @@ import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { loadJsonlCorpus } from '../check/run-check.js';
 import { ENDPOINT_OPTIONS, createEndpointModel, resolveBaseUrl } from '../endpoint.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { readInputFile } from '../read-input-file.js';
 import { createProgress } from '../progress.js';
 import type { CliIo } from '../run-cli.js';
 
@@ -53,15 +54,7 @@ export async function runTraceCommand(args: readonly string[], io: CliIo): Promi
   const seed = integer('seed', values.seed, 0);
   let statements: string[];
   if (values.query !== undefined) statements = [values.query];
-  else {
-    let text: string;
-    try {
-      text = await readFile(values.queries as string, 'utf8');
-    } catch (error) {
-      throw new InvalidArgumentError({ where: 'factkit trace', argument: '--queries', message: `cannot read "${values.queries}": ${(error as NodeJS.ErrnoException).code ?? String(error)}` });
-    }
-    statements = text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
-  }
+  else statements = (await readInputFile(values.queries as string, { command: 'trace', flag: '--queries' })).split('\n').map((line) => line.trim()).filter((line) => line !== '');
   if (statements.some((statement) => statement.trim() === '') || statements.length === 0) throw new InvalidArgumentError({ where: 'factkit trace', argument: '--query', message: 'must not be empty' });
 
   const { documents, problems: readProblems } = await loadJsonlCorpus(values.corpus);
