@@ -2,31 +2,16 @@
 // listener per call to it: Node prints MaxListenersExceededWarning past 10. Before the fix, 30 concurrent generate calls
 // or 15 sequential streams on one signal each triggered the warning (one listener per in-flight call; streams never
 // removed theirs).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { settleWithConcurrency } from '@factkit/core';
 import type { GenerateStreamPart } from '@factkit/core';
+import { useListenerWarnings } from './listener-warnings.js';
 import { useScriptedServers } from './scripted-server.js';
 import { createOpenAICompatible, createOpenAICompatibleModel } from '../src/index.js';
 import { linkedListenerCount } from '../src/internal/abort-link.js';
 
 const serve = useScriptedServers();
-let warnings: Error[] = [];
-const onWarning = (warning: Error): void => {
-  warnings.push(warning);
-};
-beforeEach(() => {
-  warnings = [];
-  process.on('warning', onWarning);
-});
-afterEach(() => {
-  process.off('warning', onWarning);
-});
-
-/** Warnings are emitted on the next tick: let them arrive before looking. */
-async function listenerWarnings(): Promise<Error[]> {
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  return warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning');
-}
+const listenerWarnings = useListenerWarnings();
 
 async function drain(parts: AsyncIterable<GenerateStreamPart>): Promise<string> {
   let text = '';

@@ -5,10 +5,11 @@
 // Another seed: FACTKIT_FAULT_SEED=<n>.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSeededRandom, createUsageMeter, ProviderCallError, settleWithConcurrency, withRetry } from '@factkit/core';
 import type { GenerateResult, LanguageModel } from '@factkit/core';
 import type { ScriptedReply, ScriptedRequest } from '@factkit/test-utils';
+import { useListenerWarnings } from './listener-warnings.js';
 import { useScriptedServers } from './scripted-server.js';
 import { createOpenAICompatible } from '../src/index.js';
 import { linkedListenerCount } from '../src/internal/abort-link.js';
@@ -19,17 +20,7 @@ const TRUNCATED_SHARE = 0.05;
 const CONCURRENCY = 8;
 
 const serve = useScriptedServers();
-let warnings: Error[] = [];
-const onWarning = (warning: Error): void => {
-  warnings.push(warning);
-};
-beforeEach(() => {
-  warnings = [];
-  process.on('warning', onWarning);
-});
-afterEach(() => {
-  process.off('warning', onWarning);
-});
+const maxListenerWarnings = useListenerWarnings();
 
 /** `count` distinct indices in [0, range), chosen by a seeded partial Fisher–Yates shuffle. */
 function seededSample(range: number, count: number, seed: number): Set<number> {
@@ -123,7 +114,7 @@ describe(`a local server answering ${TRUNCATED_SHARE * 100}% of chat completions
     const done = run.filter((entry) => entry.status === 'fulfilled');
     const texts = run.map((entry) => (entry.status === 'fulfilled' ? entry.value.texts[0] : undefined));
     const report = meter.report();
-    const listenerWarnings = warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning');
+    const listenerWarnings = await maxListenerWarnings();
     const summary = {
       seed: SEED,
       generations: GENERATIONS,
