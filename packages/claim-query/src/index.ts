@@ -43,7 +43,7 @@ export type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel, S
 
 // Verification (Tables 23/24) and the offline NLI verifier
 export type { ClaimVerifier, NliAggregation, NliVerifierOptions, VerifyItem, VerifyRequest } from './verify/create-nli-verifier.js';
-export { aggregateNliLabels, createNliVerifier } from './verify/create-nli-verifier.js';
+export { aggregateNliLabels, createNliVerifier, decideNliLabels } from './verify/create-nli-verifier.js';
 export type { FormatReferenceOptions } from './verify/format-reference.js';
 export { formatReference } from './verify/format-reference.js';
 

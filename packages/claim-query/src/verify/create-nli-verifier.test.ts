@@ -1,6 +1,6 @@
 import { createMockNliModel } from '@factkit/core/testing';
 import { describe, expect, it } from 'vitest';
-import { aggregateNliLabels, createNliVerifier } from './create-nli-verifier.js';
+import { aggregateNliLabels, createNliVerifier, decideNliLabels } from './create-nli-verifier.js';
 import { formatReference } from './format-reference.js';
 
 describe('aggregateNliLabels', () => {
@@ -40,6 +40,16 @@ describe('createNliVerifier', () => {
     expect(verdict?.status).toBe('failed');
     expect(verdict?.label).toBeUndefined();
     expect(verdict?.problems[0]?.code).toBe('call-failed');
+  });
+  it('snippets without an NLI label make the verdict failed when they could change it, and never a default label', async () => {
+    expect(decideNliLabels(['neutral', null], 'decisive-majority')).toBeUndefined(); // the missing one could entail
+    expect(decideNliLabels(['entailment', 'entailment', 'entailment', null], 'decisive-majority')?.label).toBe('correct');
+    expect(decideNliLabels(['contradiction', null], 'any-contradiction')?.label).toBe('hallucinated');
+    const unreadable = { id: 'half', classify: async ({ pairs }: { pairs: readonly unknown[] }) => ({ results: pairs.map((_, i) => ({ label: i === 0 ? ('neutral' as const) : null })) }) };
+    const [verdict] = await createNliVerifier({ nli: unreadable }).verify({ items: [{ claim: 'x', snippets: [{ text: 'a', source: 's' }, { text: 'b', source: 's' }] }] });
+    expect(verdict?.status).toBe('failed');
+    expect(verdict?.label).toBeUndefined();
+    expect(verdict?.problems[0]?.code).toBe('nli-unreadable');
   });
   it('rejects bad options', () => {
     expect(() => createNliVerifier({ nli: createMockNliModel({ label: () => 'neutral' }), topSnippets: 0 })).toThrow(/topSnippets/);

@@ -55,6 +55,19 @@ export function aggregateNliLabels(labels: readonly (NliLabel | null)[], aggrega
 }
 
 /**
+ * Like {@link aggregateNliLabels}, but a snippet without a label (a failed or unreadable NLI answer) may have been any
+ * label: the result is decided only when filling every missing label with entailment, with contradiction and with
+ * neutral gives the same claim label (the rules are monotone in the counts, so these extremes cover every filling);
+ * otherwise `undefined` — the verdict is unknown, never a label by default.
+ */
+export function decideNliLabels(labels: readonly (NliLabel | null)[], aggregation: NliAggregation): { label: ClaimLabel; problems: ItemProblem[] } | undefined {
+  const known = aggregateNliLabels(labels, aggregation);
+  if (!labels.includes(null)) return known;
+  const filled = (['entailment', 'contradiction', 'neutral'] as const).map((fill) => aggregateNliLabels(labels.map((label) => label ?? fill), aggregation).label);
+  return filled.every((label) => label === known.label) ? known : undefined;
+}
+
+/**
  * An LLM-free verifier over any core `NliModel` (premise = snippet, hypothesis = claim): entailment → correct,
  * contradiction → hallucinated, neutral → unverifiable, aggregated over the top snippets (see {@link NliAggregation}).
  * A baseline for the paper's LLM verifier (Tables 23/24). A failed NLI call marks the items of that call failed.
@@ -81,11 +94,17 @@ export function createNliVerifier(options: NliVerifierOptions): ClaimVerifier {
         try {
           const { results } = await nli.classify({ pairs: snippets.map((s) => ({ premise: s.text, hypothesis: item.claim })), abortSignal });
           const labels = snippets.map((_, i) => results[i]?.label ?? null);
-          const { label, problems } = aggregateNliLabels(labels, aggregation);
+          const unread = labels.filter((l) => l === null).length;
+          const decided = decideNliLabels(labels, aggregation);
+          if (!decided) {
+            // The missing judgements could change the verdict: a failure, left out of every rate, never a label.
+            out.push({ status: 'failed', raw: labels.map((l) => l ?? 'null'), verifier: id, problems: [{ code: 'nli-unreadable', message: `${unread} of ${labels.length} snippet judgement(s) had no label and they could change the verdict` }] });
+            continue;
+          }
+          const { label, problems } = decided;
           const votes: Partial<Record<ClaimLabel, number>> = {};
           for (const l of labels) if (l) votes[LABEL_OF[l]] = (votes[LABEL_OF[l]] ?? 0) + 1;
-          const unread = labels.filter((l) => l === null).length;
-          if (unread > 0) problems.push({ code: 'nli-unreadable', message: `${unread} snippet judgement(s) had no label` });
+          if (unread > 0) problems.push({ code: 'nli-unreadable', message: `${unread} snippet judgement(s) had no label (they cannot change the verdict)` });
           out.push({ status: 'ok', label, raw: labels.map((l) => l ?? 'null'), votes, verifier: id, problems });
         } catch (error) {
           if (abortSignal?.aborted) throw abortSignal.reason;
