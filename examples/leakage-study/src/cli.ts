@@ -206,6 +206,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
   const cache = createFileCache({ directory: cacheDirectory });
   let useLite: Embedder | undefined;
   const getUseLite = () => (useLite ??= createUseLiteEmbedder());
+  // One GloVe embedder (its vectors load once) for the feature NLI model of every model's run.
+  let glove: Embedder | undefined;
+  const getGlove = () => (glove ??= createGloveEmbedder());
   // Connection settings once; model ids per use. Retries are core's withRetry (the provider makes one call per request).
   const provider = usesLlm
     ? createOpenAICompatible({
@@ -293,7 +296,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     const model: LanguageModel | undefined =
       modelName === undefined || !provider ? undefined : meter.track(withCache(withRetry(provider.languageModel(modelName), { maxRetries: 2 }), cache));
     let nli: NliModel;
-    if (values.nli === 'feature') nli = createFeatureNliModel({ embedder: createGloveEmbedder() });
+    if (values.nli === 'feature') nli = createFeatureNliModel({ embedder: getGlove() });
     else if (values.nli === 'lexical') nli = createLexicalNliModel();
     else if (values.nli === 'llm' && model) nli = createLlmNliJudge({ model });
     else throw new InvalidArgumentError({ where, argument: '--nli', message: `must be feature, lexical or llm (got ${values.nli})` });
