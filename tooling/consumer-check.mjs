@@ -42,6 +42,7 @@ const SMOKE = {
   '@factkit/chunk-knowledge': `assert.ok(m.chunkDocuments([{ id: 'd1', text: 'One sentence. Two sentences here. Three.' }], { chunker: m.createSentenceChunker({ maxTokens: 4 }) }).chunks.length >= 2);`,
   '@factkit/openai': `assert.equal(typeof m.createOpenAICompatible({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused' }).languageModel('m').generate, 'function');`,
   '@factkit/retrieval': `assert.equal((await m.createBm25Retriever(m.createBm25Index({ documents: [{ id: 'd1', text: 'vitamin d in winter' }, { id: 'd2', text: 'zinc and colds' }] })).retrieve({ query: { text: 'zinc' }, topK: 1 })).evidence[0]?.documentId, 'd2');`,
+  '@factkit/search-cluster': `assert.deepEqual(m.buildSearchRequest({ text: 'zinc colds' }, { topK: 3, fields: m.resolveFields('flat', 'smoke') }).body?.['query'], { match: { contents: { query: 'zinc colds', operator: 'or', boost: 1 } } });`,
   '@factkit/transformers': `assert.ok(m.renderText2TextInput({ system: 'Be brief.', prompt: 'Capital of France?' }).includes('Capital of France?'));`,
   '@factkit/use-lite': `assert.equal(m.USE_LITE_DIMENSIONS, 512);`,
 };
