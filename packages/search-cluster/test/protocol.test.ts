@@ -228,6 +228,47 @@ for (const flavor of FLAVORS) {
 }
 
 describe('protocol tests: request details', () => {
+  for (const flavor of FLAVORS) {
+    it(`passes the abort signal to a ${flavor} search in flight and rejects with its reason, unchanged`, async () => {
+      await withServer(flavor, { searchDelayMs: 2000 }, async (server, client) => {
+        const retriever = createSearchClusterRetriever({ client, index: 'slow' });
+        await retriever.ensureIndex();
+        await retriever.indexDocuments(CORPUS);
+        const controller = new AbortController();
+        const reason = new Error('user cancelled');
+        const started = Date.now();
+        const pending = retriever.retrieve({ query: { text: 'vitamin' }, abortSignal: controller.signal });
+        setTimeout(() => controller.abort(reason), 50);
+        await expect(pending).rejects.toBe(reason);
+        expect(Date.now() - started).toBeLessThan(1500);
+        expect(server.requests.filter((request) => request.path === '/slow/_search')).toHaveLength(1);
+      });
+    });
+  }
+
+  it('needs a flavor for a client it cannot recognise, and a valid index name', () => {
+    const client = createOfficialClient('opensearch', 'http://127.0.0.1:9');
+    const anonymous = { search: client.search.bind(client), bulk: client.bulk.bind(client), indices: client.indices };
+    expect(() => createSearchClusterRetriever({ client: anonymous, index: 'x' })).toThrow(expect.objectContaining({ argument: 'flavor' }));
+    expect(createSearchClusterRetriever({ client: anonymous, index: 'x', flavor: 'opensearch' }).flavor).toBe('opensearch');
+    for (const index of ['', 'Upper', 'a b', '_leading', 'a/b']) expect(() => createSearchClusterRetriever({ client, index })).toThrow(expect.objectContaining({ argument: 'index' }));
+    expect(() => createSearchClusterRetriever({ client, index: 'x', concurrency: 0 })).toThrow(expect.objectContaining({ argument: 'concurrency' }));
+    expect(() => createSearchClusterRetriever({ client: {} as never, index: 'x' })).toThrow(expect.objectContaining({ argument: 'client' }));
+  });
+
+  it('sends _bulk as NDJSON (the server refuses other content types) with one index action per document', async () => {
+    await withServer('elasticsearch', {}, async (server, client) => {
+      const retriever = createSearchClusterRetriever({ client, index: 'nd' });
+      await retriever.ensureIndex();
+      await retriever.indexDocuments(CORPUS.slice(0, 2));
+      const bulk = server.requests.find((request) => request.path === '/nd/_bulk');
+      expect(bulk?.headers['content-type']).toMatch(/x-ndjson/);
+      const lines = (bulk?.body ?? '').trim().split('\n').map((line) => JSON.parse(line));
+      expect(lines[0]).toEqual({ index: { _index: 'nd', _id: 'd01' } });
+      expect(lines[1]).toEqual({ id: 'd01', text: CORPUS[0]?.text, title: CORPUS[0]?.title, contents: `${CORPUS[0]?.title} ${CORPUS[0]?.text}`, metadata: { year: 2019 } });
+    });
+  });
+
   it('sends search_type=dfs_query_then_fetch for a multi-shard index, and per-field boosts when fields are weighted', async () => {
     await withServer('opensearch', {}, async (server, client) => {
       const retriever = createSearchClusterRetriever({ client, index: 'fields', fields: { title: 2, text: 1 }, numberOfShards: 3 });

@@ -37,6 +37,8 @@ export interface ScriptedClusterServerOptions {
   readonly bulkRequestStatuses?: number[];
   /** Delay of every `_bulk` answer, to observe in-flight requests. @default 0 */
   readonly bulkDelayMs?: number;
+  /** Delay of every `_search` answer (to abort a search in flight). @default 0 */
+  readonly searchDelayMs?: number;
 }
 
 export interface ScriptedClusterServer {
@@ -200,7 +202,7 @@ function searchIndex(state: IndexState, body: Record<string, unknown>): Record<s
 }
 
 export async function startScriptedClusterServer(options: ScriptedClusterServerOptions = {}): Promise<ScriptedClusterServer> {
-  const { flavor = 'opensearch', bulkItemStatus, bulkRequestStatuses = [], bulkDelayMs = 0 } = options;
+  const { flavor = 'opensearch', bulkItemStatus, bulkRequestStatuses = [], bulkDelayMs = 0, searchDelayMs = 0 } = options;
   const indices = new Map<string, IndexState>();
   const requests: RecordedRequest[] = [];
   const attempts = new Map<string, number>();
@@ -247,7 +249,10 @@ export async function startScriptedClusterServer(options: ScriptedClusterServerO
       state.indexes.clear();
       return { status: 200, body: { _shards: { total: 1, successful: 1, failed: 0 } } };
     }
-    if (action === '_search' && (method === 'POST' || method === 'GET')) return { status: 200, body: searchIndex(state, json()) };
+    if (action === '_search' && (method === 'POST' || method === 'GET')) {
+      if (searchDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, searchDelayMs));
+      return { status: 200, body: searchIndex(state, json()) };
+    }
     if (action === '_bulk' && (method === 'POST' || method === 'PUT')) {
       const contentType = String(request.headers['content-type'] ?? '');
       if (!/application\/(x-ndjson|vnd\.elasticsearch\+x-ndjson)/.test(contentType)) fail(`_bulk needs an NDJSON content type (got ${contentType})`);
