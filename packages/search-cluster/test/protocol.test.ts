@@ -10,15 +10,16 @@ import { InvalidArgumentError, ProviderCallError } from '@factkit/core';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { describeRetrieverContract } from '@factkit/test-utils';
 import { type IndexProgress, type SearchClusterRetriever, createSearchClusterRetriever } from '../src/index.js';
-import { FLAVORS, createOfficialClient } from './clients.js';
+import { type ClientUnderTest, CLIENTS, FLAVORS, createOfficialClient } from './clients.js';
 import { CORPUS, QUERIES } from './fixtures/corpus.js';
 import { type ScriptedClusterServer, type ScriptedClusterServerOptions, startScriptedClusterServer } from './scripted-cluster-server.js';
 
 const fast = { retryDelayMs: 1, maxRetryDelayMs: 5 };
 
-async function withServer<T>(flavor: (typeof FLAVORS)[number], options: ScriptedClusterServerOptions, run: (server: ScriptedClusterServer, client: ReturnType<typeof createOfficialClient>) => Promise<T>): Promise<T> {
+async function withServer<T>(under: ClientUnderTest | (typeof FLAVORS)[number], options: ScriptedClusterServerOptions, run: (server: ScriptedClusterServer, client: ReturnType<typeof createOfficialClient>) => Promise<T>): Promise<T> {
+  const flavor = typeof under === 'string' ? under : under.flavor;
   const server = await startScriptedClusterServer({ ...options, flavor });
-  const client = createOfficialClient(flavor, server.url);
+  const client = typeof under === 'string' ? createOfficialClient(flavor, server.url) : under.create(server.url);
   try {
     return await run(server, client);
   } finally {
@@ -29,14 +30,15 @@ async function withServer<T>(flavor: (typeof FLAVORS)[number], options: Scripted
 
 const ids = (evidence: readonly Evidence[]) => evidence.map((item) => item.documentId);
 
-for (const flavor of FLAVORS) {
-  describe(`protocol tests (scripted REST server, no real cluster) through the official ${flavor} client`, () => {
+for (const under of CLIENTS) {
+  const { flavor, label } = under;
+  describe(`protocol tests (scripted REST server, no real cluster) through the official client ${label}`, () => {
     let server: ScriptedClusterServer;
     let client: ReturnType<typeof createOfficialClient>;
     let retriever: SearchClusterRetriever;
     beforeAll(async () => {
       server = await startScriptedClusterServer({ flavor });
-      client = createOfficialClient(flavor, server.url);
+      client = under.create(server.url);
       retriever = createSearchClusterRetriever({ client, index: 'corpus', ...fast });
       expect(await retriever.ensureIndex()).toEqual({ created: true, problems: [] });
       const result = await retriever.indexDocuments(CORPUS);
@@ -47,7 +49,7 @@ for (const flavor of FLAVORS) {
       await server.close();
     });
 
-    describeRetrieverContract(`search-cluster via the ${flavor} client (protocol test)`, () => retriever, { query: 'vitamin D in winter', expectedId: 'd01' });
+    describeRetrieverContract(`search-cluster via ${label} (protocol test)`, () => retriever, { query: 'vitamin D in winter', expectedId: 'd01' });
 
     it('detects the flavor from the client and names it in the id', () => {
       expect(retriever.flavor).toBe(flavor);
@@ -112,11 +114,11 @@ for (const flavor of FLAVORS) {
     });
   });
 
-  describe(`protocol tests: bulk indexing through the official ${flavor} client`, () => {
+  describe(`protocol tests: bulk indexing through the official client ${label}`, () => {
     const many: Document[] = Array.from({ length: 57 }, (_, index) => ({ id: `doc-${String(index).padStart(3, '0')}`, text: `document number ${index} about vitamin ${index % 5}` }));
 
     it('retries 429 / rejected-execution items with backoff until they succeed, reporting progress', async () => {
-      await withServer(flavor, { bulkItemStatus: ({ id, attempt }) => (Number(id.slice(4)) % 7 === 0 && attempt <= 2 ? 429 : undefined) }, async (server, client) => {
+      await withServer(under, { bulkItemStatus: ({ id, attempt }) => (Number(id.slice(4)) % 7 === 0 && attempt <= 2 ? 429 : undefined) }, async (server, client) => {
         const retriever = createSearchClusterRetriever({ client, index: 'bulk', batchSize: 10, ...fast });
         await retriever.ensureIndex();
         const progress: IndexProgress[] = [];
@@ -132,7 +134,7 @@ for (const flavor of FLAVORS) {
 
     it('keeps finished work when items fail: retries-exhausted, item-rejected and invalid-document per item', async () => {
       const script = ({ id }: { id: string }) => (id === 'doc-003' ? 429 : id === 'doc-004' ? 400 : undefined);
-      await withServer(flavor, { bulkItemStatus: script }, async (server, client) => {
+      await withServer(under, { bulkItemStatus: script }, async (server, client) => {
         const retriever = createSearchClusterRetriever({ client, index: 'bulk', batchSize: 4, maxAttempts: 3, ...fast });
         await retriever.ensureIndex();
         const input = [...many.slice(0, 10), { id: '', text: 'no id' }, { id: 'bad-text', text: 42 } as unknown as Document];
@@ -154,7 +156,7 @@ for (const flavor of FLAVORS) {
     });
 
     it('bounds batches by count and by bytes', async () => {
-      await withServer(flavor, {}, async (server, client) => {
+      await withServer(under, {}, async (server, client) => {
         const maxBatchBytes = 600;
         const retriever = createSearchClusterRetriever({ client, index: 'bulk', batchSize: 8, maxBatchBytes, ...fast });
         await retriever.ensureIndex();
@@ -172,7 +174,7 @@ for (const flavor of FLAVORS) {
     });
 
     it('keeps at most `concurrency` bulk requests in flight and reads the input only as slots free up', async () => {
-      await withServer(flavor, { bulkDelayMs: 30 }, async (server, client) => {
+      await withServer(under, { bulkDelayMs: 30 }, async (server, client) => {
         const retriever = createSearchClusterRetriever({ client, index: 'bulk', batchSize: 5, concurrency: 2, ...fast });
         await retriever.ensureIndex();
         let read = 0;
@@ -194,14 +196,14 @@ for (const flavor of FLAVORS) {
     });
 
     it('retries a whole bulk request answered 429, and stops (complete: false) after a 401', async () => {
-      await withServer(flavor, { bulkRequestStatuses: [429, 429] }, async (server, client) => {
+      await withServer(under, { bulkRequestStatuses: [429, 429] }, async (server, client) => {
         const retriever = createSearchClusterRetriever({ client, index: 'bulk', batchSize: 100, ...fast });
         await retriever.ensureIndex();
         const result = await retriever.indexDocuments(many);
         expect(result).toMatchObject({ indexed: 57, failed: 0, retried: 114, complete: true });
         expect(server.requests.filter((request) => request.path === '/bulk/_bulk')).toHaveLength(3);
       });
-      await withServer(flavor, { bulkRequestStatuses: [200, 401] }, async (_server, client) => {
+      await withServer(under, { bulkRequestStatuses: [200, 401] }, async (_server, client) => {
         const retriever = createSearchClusterRetriever({ client, index: 'bulk', batchSize: 10, concurrency: 1, ...fast });
         await retriever.ensureIndex();
         const result = await retriever.indexDocuments(many);
@@ -213,7 +215,7 @@ for (const flavor of FLAVORS) {
     });
 
     it('rejects with the abort reason while bulk requests are in flight; acknowledged documents stay', async () => {
-      await withServer(flavor, { bulkDelayMs: 40 }, async (server, client) => {
+      await withServer(under, { bulkDelayMs: 40 }, async (server, client) => {
         const retriever = createSearchClusterRetriever({ client, index: 'bulk', batchSize: 5, concurrency: 1, ...fast });
         await retriever.ensureIndex();
         const controller = new AbortController();
@@ -228,9 +230,9 @@ for (const flavor of FLAVORS) {
 }
 
 describe('protocol tests: request details', () => {
-  for (const flavor of FLAVORS) {
-    it(`passes the abort signal to a ${flavor} search in flight and rejects with its reason, unchanged`, async () => {
-      await withServer(flavor, { searchDelayMs: 2000 }, async (server, client) => {
+  for (const under of CLIENTS) {
+    it(`passes the abort signal to a search in flight through ${under.label} and rejects with its reason, unchanged`, async () => {
+      await withServer(under, { searchDelayMs: 2000 }, async (server, client) => {
         const retriever = createSearchClusterRetriever({ client, index: 'slow' });
         await retriever.ensureIndex();
         await retriever.indexDocuments(CORPUS);
