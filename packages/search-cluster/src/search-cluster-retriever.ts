@@ -66,6 +66,15 @@ function compareExistingIndex(response: unknown, definition: IndexDefinition): I
   const wantedFilters = (expected.analysis.analyzer[SEARCH_CLUSTER_NAMES.analyzer] as { filter: string[] }).filter;
   if (!analyzer) differences.push(`no "${SEARCH_CLUSTER_NAMES.analyzer}" analyzer`);
   else if (JSON.stringify(analyzer.filter) !== JSON.stringify(wantedFilters)) differences.push(`analyzer filters ${JSON.stringify(analyzer.filter)} ≠ ${JSON.stringify(wantedFilters)}`);
+  const filters = (settings?.['analysis'] as { filter?: Record<string, Record<string, unknown>> } | undefined)?.filter ?? {};
+  const expectedFilters = (expected.analysis as unknown as { filter: Record<string, Record<string, unknown>> }).filter;
+  for (const name of [SEARCH_CLUSTER_NAMES.possessiveFilter, SEARCH_CLUSTER_NAMES.stopFilter]) {
+    const actual = filters[name];
+    const wantedFilter = expectedFilters[name] as Record<string, unknown>;
+    if (!actual) differences.push(`no "${name}" filter`);
+    else if (name === SEARCH_CLUSTER_NAMES.stopFilter && JSON.stringify(actual['stopwords']) !== JSON.stringify(wantedFilter['stopwords'])) differences.push(`stop words differ (${Array.isArray(actual['stopwords']) ? actual['stopwords'].length : 'none'} vs ${(wantedFilter['stopwords'] as string[]).length})`);
+    else if (name === SEARCH_CLUSTER_NAMES.possessiveFilter && actual['language'] !== wantedFilter['language']) differences.push(`${name} language ${String(actual['language'])} ≠ ${String(wantedFilter['language'])}`);
+  }
   const properties = (entry as { mappings?: { properties?: Record<string, unknown> } } | undefined)?.mappings?.properties ?? {};
   const wantedProperties = (definition.mappings['properties'] ?? {}) as Record<string, { index?: boolean }>;
   for (const field of ['contents', 'title', 'text'] as const) {

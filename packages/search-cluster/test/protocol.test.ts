@@ -101,6 +101,8 @@ for (const under of CLIENTS) {
       expect(problems).toHaveLength(1);
       expect(problems[0]?.code).toBe('index-settings-mismatch');
       expect(problems[0]?.message).toMatch(/k1 0\.9 ≠ 1\.2; b 0\.4 ≠ 0\.75/);
+      const fewerStopWords = await createSearchClusterRetriever({ client, index: 'corpus', stopWords: ['the'] }).ensureIndex();
+      expect(fewerStopWords.problems.map((problem) => problem.message)).toEqual([expect.stringMatching(/stop words differ \(33 vs 1\)$/)]);
     });
 
     it('rejects a bad topK and a query without text with InvalidArgumentError', async () => {
@@ -152,6 +154,19 @@ for (const under of CLIENTS) {
         );
         expect(server.storedIds('bulk')).toHaveLength(8);
         expect(server.requests.filter((request) => request.path === '/bulk/_bulk' && request.body.includes('"doc-003"'))).toHaveLength(3);
+      });
+    });
+
+    it('waits retryDelayMs × 2^(attempt − 1) before each retry (lower bounds only; the machine is shared)', async () => {
+      await withServer(under, { bulkItemStatus: ({ attempt }) => (attempt <= 3 ? 429 : undefined) }, async (server, client) => {
+        const retriever = createSearchClusterRetriever({ client, index: 'bulk', retryDelayMs: 40, maxRetryDelayMs: 100 });
+        await retriever.ensureIndex();
+        const result = await retriever.indexDocuments(many.slice(0, 3));
+        expect(result).toMatchObject({ indexed: 3, retried: 9 });
+        const times = server.requests.filter((request) => request.path === '/bulk/_bulk').map((request) => request.receivedAt);
+        expect(times).toHaveLength(4);
+        // 40, 80, then 160 capped at 100 (a small allowance for timer granularity)
+        [40, 80, 100].forEach((delay, index) => expect((times[index + 1] as number) - (times[index] as number)).toBeGreaterThanOrEqual(delay - 2));
       });
     });
 
@@ -232,7 +247,7 @@ for (const under of CLIENTS) {
 describe('protocol tests: request details', () => {
   for (const under of CLIENTS) {
     it(`passes the abort signal to a search in flight through ${under.label} and rejects with its reason, unchanged`, async () => {
-      await withServer(under, { searchDelayMs: 2000 }, async (server, client) => {
+      await withServer(under, { searchDelayMs: 10_000 }, async (server, client) => {
         const retriever = createSearchClusterRetriever({ client, index: 'slow' });
         await retriever.ensureIndex();
         await retriever.indexDocuments(CORPUS);
@@ -242,7 +257,8 @@ describe('protocol tests: request details', () => {
         const pending = retriever.retrieve({ query: { text: 'vitamin' }, abortSignal: controller.signal });
         setTimeout(() => controller.abort(reason), 50);
         await expect(pending).rejects.toBe(reason);
-        expect(Date.now() - started).toBeLessThan(1500);
+        // The server answers after 10 s; rejecting well before that shows the request was cut, not waited for.
+        expect(Date.now() - started).toBeLessThan(8000);
         expect(server.requests.filter((request) => request.path === '/slow/_search')).toHaveLength(1);
       });
     });

@@ -23,6 +23,8 @@ export interface RecordedRequest {
   readonly query: Readonly<Record<string, string>>;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly body: string;
+  /** `performance.now()` when the request body was complete. */
+  readonly receivedAt: number;
 }
 
 /** The status of one bulk item: a number overrides the default (201), undefined keeps it. */
@@ -310,7 +312,7 @@ export async function startScriptedClusterServer(options: ScriptedClusterServerO
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-      requests.push({ method: request.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers, body });
+      requests.push({ method: request.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers, body, receivedAt: performance.now() });
       handle(request, body).then(
         (reply) => send(response, reply.status, request.method === 'HEAD' ? undefined : reply.body),
         (error: unknown) => {
