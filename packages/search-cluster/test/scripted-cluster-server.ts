@@ -322,6 +322,8 @@ export async function startScriptedClusterServer(options: ScriptedClusterServerO
       );
     });
   });
+  // Node's default 5 s keep-alive closes idle sockets the clients then reuse (ECONNRESET); clusters keep them longer.
+  server.keepAliveTimeout = 120_000;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
