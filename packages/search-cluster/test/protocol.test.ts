@@ -4,6 +4,7 @@
  * scripted-cluster-server.ts). No OpenSearch or Elasticsearch ran here; these tests say the requests are right and the
  * responses are read right, not that a real cluster scores the same (test/live.test.ts does that when a URL is set).
  */
+import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Document, Evidence } from '@factkit/core';
 import { InvalidArgumentError, ProviderCallError } from '@factkit/core';
@@ -263,6 +264,30 @@ describe('protocol tests: request details', () => {
       });
     });
   }
+
+  it('keeps credentials out of errors and problems (401 with a wrong password, through both flavors)', async () => {
+    const expected = `Basic ${Buffer.from('factkit:right-password').toString('base64')}`;
+    for (const under of CLIENTS) {
+      const server = await startScriptedClusterServer({ flavor: under.flavor, requireAuthorization: expected });
+      const url = new URL(server.url);
+      url.username = 'factkit';
+      url.password = 'WRONG-SECRET-PASSWORD';
+      const client = under.create(url.toString());
+      try {
+        const retriever = createSearchClusterRetriever({ client, index: 'auth' });
+        const error = await retriever.retrieve({ query: { text: 'vitamin' } }).then(() => undefined, (caught: unknown) => caught);
+        expect(ProviderCallError.isInstance(error) && error.statusCode === 401).toBe(true);
+        const indexing = await retriever.indexDocuments(CORPUS.slice(0, 2));
+        expect(indexing).toMatchObject({ indexed: 0, complete: false });
+        const everything = `${inspect(error, { depth: 20 })}\n${JSON.stringify(indexing)}`;
+        const encoded = Buffer.from('factkit:WRONG-SECRET-PASSWORD').toString('base64');
+        expect(everything.includes('WRONG-SECRET-PASSWORD') || everything.includes(encoded), under.label).toBe(false);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    }
+  });
 
   it('needs a flavor for a client it cannot recognise, and a valid index name', () => {
     const client = createOfficialClient('opensearch', 'http://127.0.0.1:9');

@@ -41,6 +41,8 @@ export interface ScriptedClusterServerOptions {
   readonly bulkDelayMs?: number;
   /** Delay of every `_search` answer (to abort a search in flight). @default 0 */
   readonly searchDelayMs?: number;
+  /** When set, requests whose Authorization header differs get 401 `security_exception`. */
+  readonly requireAuthorization?: string;
 }
 
 export interface ScriptedClusterServer {
@@ -204,7 +206,7 @@ function searchIndex(state: IndexState, body: Record<string, unknown>): Record<s
 }
 
 export async function startScriptedClusterServer(options: ScriptedClusterServerOptions = {}): Promise<ScriptedClusterServer> {
-  const { flavor = 'opensearch', bulkItemStatus, bulkRequestStatuses = [], bulkDelayMs = 0, searchDelayMs = 0 } = options;
+  const { flavor = 'opensearch', bulkItemStatus, bulkRequestStatuses = [], bulkDelayMs = 0, searchDelayMs = 0, requireAuthorization } = options;
   const indices = new Map<string, IndexState>();
   const requests: RecordedRequest[] = [];
   const attempts = new Map<string, number>();
@@ -219,6 +221,7 @@ export async function startScriptedClusterServer(options: ScriptedClusterServerO
   };
 
   const handle = async (request: IncomingMessage, body: string): Promise<{ status: number; body?: unknown }> => {
+    if (requireAuthorization !== undefined && request.headers.authorization !== requireAuthorization) fail('missing authentication credentials for REST request', 'security_exception', 401);
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     const method = request.method ?? 'GET';
