@@ -28,7 +28,7 @@ export interface IndexProgress {
   readonly retried: number;
   /** `_bulk` responses received (retries included). */
   readonly requests: number;
-  /** `_bulk` requests in flight now. */
+  /** Batches holding an in-flight slot now (sent and unanswered, or waiting to retry). */
   readonly inFlight: number;
 }
 
@@ -135,7 +135,8 @@ export async function runBulkIndexing(input: {
   let requests = 0;
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
-  const report = () => onProgress?.({ read, indexed, failed, retried, requests, inFlight: inFlight.size });
+  // `settling` = the batch reporting is done and about to release its slot.
+  const report = (settling = false) => onProgress?.({ read, indexed, failed, retried, requests, inFlight: inFlight.size - (settling ? 1 : 0) });
   const fail = (entries: readonly Entry[], code: string, message: string) => {
     for (const entry of entries) problems.push({ index: entry.position, id: entry.id, code, message });
     failed += entries.length;
@@ -166,14 +167,14 @@ export async function runBulkIndexing(input: {
           stopped = true;
         }
         requests += 1;
-        report();
+        report(true);
         return;
       }
       requests += 1;
       const items = (response as { items?: unknown } | null)?.items;
       if (!Array.isArray(items) || items.length !== remaining.length) {
         fail(remaining, 'malformed-bulk-response', `expected ${remaining.length} bulk items, got ${Array.isArray(items) ? items.length : 'none'}`);
-        report();
+        report(true);
         return;
       }
       const again: Entry[] = [];
@@ -194,7 +195,7 @@ export async function runBulkIndexing(input: {
         const reason = typeof outcome?.error?.reason === 'string' ? outcome.error.reason : 'no reason given';
         fail([entry], 'item-rejected', `status ${status}${type ? ` ${type}` : ''}: ${reason}`);
       });
-      report();
+      report(again.length === 0);
       if (again.length === 0) return;
       retried += again.length;
       await abortableDelay(backoff(attempt), abortSignal);

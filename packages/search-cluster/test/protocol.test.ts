@@ -203,7 +203,16 @@ for (const under of CLIENTS) {
             yield document;
           }
         }
-        const result = await retriever.indexDocuments(documents(), { onProgress: (progress) => (acknowledged = progress.indexed) });
+        const inFlight: number[] = [];
+        const result = await retriever.indexDocuments(documents(), {
+          onProgress: (progress) => {
+            acknowledged = progress.indexed;
+            inFlight.push(progress.inFlight);
+          },
+        });
+        expect(Math.max(...inFlight)).toBeLessThanOrEqual(1); // reported after a response: the answered batch is leaving
+        expect(Math.min(...inFlight)).toBeGreaterThanOrEqual(0);
+        expect(inFlight.at(-1)).toBe(0);
         expect(result.indexed).toBe(57);
         expect(server.maxConcurrentBulk).toBe(2);
         // in flight (2 × 5) + the batch being filled (5) + the document that closed it
