@@ -4,6 +4,8 @@ import { Client as ElasticsearchClient9 } from 'elasticsearch-client-9';
 import { Client as OpenSearchClient2 } from 'opensearch-client-2';
 import type { SearchClusterClient, SearchClusterFlavor } from '../src/index.js';
 
+// Typing these four constructors as `OfficialClient` is the type test that every official client (two majors each) is
+// assignable to the structural `SearchClusterClient`: `pnpm --filter @factkit/search-cluster typecheck` fails otherwise.
 export type OfficialClient = SearchClusterClient & { close(): Promise<void> };
 
 /** The official clients the protocol tests drive: both majors of each (devDependencies, aliased for the older/newer one). */
