@@ -27,8 +27,8 @@ export const USAGE = `usage: factkit <command> [options]
 commands:
   check   hallucination detection (JointCQ) of answers against a local corpus, with an HTML report
   eval    BM25 (± RM3) on a BEIR folder, scored like trec_eval; or TREC run files with paired significance
-  index   build and save a BM25 index from JSONL, a BEIR folder or a folder of text files
-  search  search a saved BM25 index
+  index   build and save a BM25, dense (USE-lite, GloVe, endpoint) or hybrid index from JSONL, BEIR or a text folder
+  search  search a saved BM25, dense or hybrid index
   expand  query expansion: RM3 offline; Query2doc, HyDE, multi-query on an endpoint
   audit   knowledge-leakage study of query expansion on a BEIR folder (@factkit/nli-match)
   enrich  chunk documents and give each chunk a title and candidate questions (@factkit/chunk-knowledge)
