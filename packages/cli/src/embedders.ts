@@ -18,7 +18,9 @@ export interface CliEmbedderOptions {
 /**
  * The embedder named by `spec`, with `id` = the spec itself (`use-lite`, `glove`, `endpoint:<model>`), which is what a
  * saved dense index records, so `factkit search` can recreate it (an endpoint's URL may change between runs; its
- * model may not). GloVe is an optional peer dependency (its vectors are 294 MB): loaded only when asked for.
+ * model may not). GloVe is optional (its vectors are 294 MB): `@factkit/glove` is not a dependency of the CLI (a peer
+ * dependency would make changesets bump the CLI's major version on every GloVe release); users who want
+ * `--embedder glove` install it next to the CLI, and it is imported only when asked for.
  * @throws InvalidArgumentError naming `--embedder` / `--dimensions` / `--base-url` for an unknown spec or missing setting.
  */
 export async function createCliEmbedder(spec: string, options: CliEmbedderOptions): Promise<Embedder & { dispose?: () => void }> {

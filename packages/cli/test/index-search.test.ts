@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { createBm25Retriever, createDenseRetriever, loadBeirCorpus } from '@factkit/retrieval';
 import { startScriptedOpenAIServer } from '@factkit/test-utils';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
+import { createGloveEmbedder } from '@factkit/glove';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -78,6 +79,19 @@ describe('factkit index / search (built bin)', () => {
     writeFileSync(out, bytes);
     await expect(run(process.execPath, [bin, 'search', '--index', out, '--query', 'cats'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(`factkit: ${out}: checksum mismatch`) });
   }, 120_000);
+
+  it('a dense index with --embedder glove (the optional @factkit/glove, averaged GloVe 100-d) ranks like the in-memory retriever', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'factkit-index-'));
+    const out = join(dir, 'tiny.glove');
+    expect(JSON.parse((await run(process.execPath, [bin, 'index', '--beir', beir, '--kind', 'dense', '--embedder', 'glove', '--out', out, '--json'], { timeout: 300_000 })).stdout)).toMatchObject({ documents: 4, problems: 0 });
+    const searched = JSON.parse((await run(process.execPath, [bin, 'search', '--index', out, '--query', 'cats watching fish', '--json'], { timeout: 300_000 })).stdout) as SearchJson;
+    expect(searched.retriever).toBe('dense(glove)');
+    const expected = createDenseRetriever({ embedder: createGloveEmbedder() });
+    await expected.index({ documents: await loadBeirCorpus(join(beir, 'corpus.jsonl')) });
+    const { evidence } = await expected.retrieve({ query: { text: 'cats watching fish' }, topK: 10 });
+    expect(searched.hits.map((hit) => hit.id)).toEqual(evidence.map((hit) => hit.documentId));
+    searched.hits.forEach((hit, k) => expect(hit.score).toBeCloseTo(evidence[k]!.score, 5));
+  }, 600_000);
 
   it('a hybrid index (endpoint embedder on a local scripted server) fuses BM25 and dense ranks by RRF, checked by hand', async () => {
     const server = await startScriptedOpenAIServer({ defaultDimensions: 8 });
