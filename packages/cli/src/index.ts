@@ -20,6 +20,8 @@ export { formatDetectionText } from './check/format-detection-text.js';
 export type { CheckReportOptions } from './report/check-report.js';
 export { renderCheckReport } from './report/check-report.js';
 export { REPORT_CSS, renderHtmlPage } from './report/html-page.js';
+export type { StudyReportOptions, StudyReportSection } from './report/study-report.js';
+export { formatMarkdownTable, renderStudyReport } from './report/study-report.js';
 export type { ChartBar, ChartGroup } from './report/bar-chart.js';
 export { renderBarChartSvg } from './report/bar-chart.js';
 export { escapeHtml } from './report/escape-html.js';

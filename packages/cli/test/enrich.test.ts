@@ -63,9 +63,23 @@ describe('factkit enrich (built bin)', () => {
     }
   });
 
+  it('with --queries: Top@k per layout in --json and the Markdown report (hand-checked: the title-only layout misses 2 of 4)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'factkit-enrich-'));
+    const fixtures = fileURLToPath(new URL('./fixtures/enrich/', import.meta.url));
+    const md = join(dir, 'report.md');
+    const { stdout } = await run(process.execPath, [bin, 'enrich', '--input', join(fixtures, 'docs.jsonl'), '--out', join(dir, 'c.jsonl'), '--queries', join(fixtures, 'queries.jsonl'), '--max-tokens', '64', '--md', md, '--json'], { env });
+    const summary = JSON.parse(stdout) as { chunks: number; topK: Record<string, Record<string, number>> };
+    expect(summary.chunks).toBe(3);
+    expect(Object.keys(summary.topK)).toEqual(['case-1', 'case-2', 'case-3', 'case-4', 'case-5', 'case-6', 'case-7']);
+    expect(summary.topK['case-1']).toEqual({ 1: 1, 3: 1, 5: 1, 10: 1 });
+    expect(summary.topK['case-2']).toEqual({ 1: 0.5, 3: 0.5, 5: 0.5, 10: 0.5 });
+    expect(readFileSync(md, 'utf8')).toContain('| case-2 | passage: <s> title </s> | 50.0 | 50.0 | 50.0 | 50.0 |');
+  });
+
   it('bad input exits 2', async () => {
     await expect(run(process.execPath, [bin, 'enrich', '--input', 'x.jsonl'], { env })).rejects.toMatchObject({ code: 2 });
     await expect(run(process.execPath, [bin, 'enrich', '--input', '/nonexistent.jsonl', '--out', '/tmp/x'], { env })).rejects.toMatchObject({ code: 2 });
     await expect(run(process.execPath, [bin, 'enrich', '--input', 'x', '--out', 'y', '--chunker', 'page'], { env })).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/"--chunker" must be sentence or token/) });
+    await expect(run(process.execPath, [bin, 'enrich', '--input', 'x', '--out', 'y', '--html', 'r.html'], { env })).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/"--queries" is needed for a report/) });
   });
 });

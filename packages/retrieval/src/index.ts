@@ -47,6 +47,8 @@ export type { FlatIndex, FlatIndexOptions, FlatSearchHit, FlatSearchOptions, Vec
 export { createFlatIndex } from './dense/flat-index.js';
 export type { DenseIndexRequest, DenseIndexResult, DenseRetriever, DenseRetrieverOptions } from './dense/dense-retriever.js';
 export { createDenseRetriever } from './dense/dense-retriever.js';
+export type { DenseIndexSnapshot, DenseStoredDocument, DeserializeDenseIndexOptions, RestoreDenseRetrieverOptions } from './dense/dense-serialization.js';
+export { DENSE_INDEX_FORMAT_VERSION, deserializeDenseIndex, restoreDenseRetriever, serializeDenseIndex, snapshotFlatIndex } from './dense/dense-serialization.js';
 export type { InMemoryVectorStore, InMemoryVectorStoreOptions } from './stores/in-memory-vector-store.js';
 export { createInMemoryVectorStore } from './stores/in-memory-vector-store.js';
 export type { FusionMethod, FusionOptions, ScoreNormalization, ScoredId } from './fusion/fuse-scores.js';
@@ -63,3 +65,6 @@ export type { PgVectorStoreOptions, SqlClient } from './stores/pgvector-vector-s
 export { createPgVectorStore } from './stores/pgvector-vector-store.js';
 export type { QdrantClientLike, QdrantPoint, QdrantVectorStoreOptions } from './stores/qdrant-vector-store.js';
 export { QDRANT_ID_KEY, QDRANT_METADATA_KEY, createQdrantVectorStore, toQdrantPointId } from './stores/qdrant-vector-store.js';
+// Node file helpers for dense and hybrid indexes (to move to @factkit/retrieval/node with the other io/* exports).
+export type { HybridIndexManifest, LoadedHybridIndex, SaveHybridIndexOptions } from './io/dense-files.js';
+export { HYBRID_MANIFEST_FILE, loadDenseIndex, loadHybridIndex, saveDenseIndex, saveHybridIndex } from './io/dense-files.js';

@@ -11,8 +11,7 @@ import { createBm25Retriever, createRm3Expander, loadBeirCorpus, loadBeirDataset
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
 import { renderBarChartSvg } from '../report/bar-chart.js';
-import { escapeHtml } from '../report/escape-html.js';
-import { renderHtmlPage } from '../report/html-page.js';
+import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../run-cli.js';
 
 export const AUDIT_USAGE = `usage: factkit audit --beir <folder> [--split test] [--limit 50] [--repeats 1] [--ks 5,10] [--out report.md] [--svg chart.svg] [--html report.html] [--json]
@@ -105,8 +104,7 @@ export async function runAuditCommand(args: readonly string[], io: CliIo): Promi
         return { label: metric, bars: [{ label: baselineName, value: result.baseline?.[metric] ?? null }, bar(`${result.expanderId} ALL`, summary?.all), bar('M (matched)', summary?.matched), bar('¬M (unmatched)', summary?.unmatched)] };
       }),
     });
-    if (values.svg) await writeFile(values.svg, svg);
-    if (values.html) await writeFile(values.html, renderHtmlPage({ title: 'factkit audit', body: `<header><h1>factkit audit</h1><p class="meta">${escapeHtml(values.beir)} · ${claims.length} claims · expander <code>${escapeHtml(result.expanderId)}</code> · NLI <code>${escapeHtml(result.nliId)}</code></p></header><figure>${svg}</figure><details class="markdown" open><summary>Markdown report</summary><pre>${escapeHtml(report)}</pre></details>` }));
+    await writeStudyReportFiles({ svg: values.svg, html: values.html }, { title: 'factkit audit', meta: `${values.beir} · ${claims.length} claims · expander ${result.expanderId} · NLI ${result.nliId}`, charts: [svg], markdown: report });
   }
   if (values.json) io.stdout(`${JSON.stringify({ dataset: values.beir, claims: claims.length, expander: result.expanderId, nli: result.nliId, baseline: result.baseline, summary: result.summary, matchedProportion: result.matchedProportion, counts: result.counts, incomplete: result.incomplete, problems: result.problems.length }, null, 2)}\n`);
   else io.stdout(report.endsWith('\n') ? report : `${report}\n`);

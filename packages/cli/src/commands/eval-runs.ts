@@ -1,11 +1,9 @@
 import { parseArgs } from 'node:util';
 import { InvalidArgumentError } from '@factkit/core';
 import { type EvaluateRunResult, evaluateRun, pairedRandomizationTest, pairedTTest, readTrecQrelsFile, readTrecRunFile } from '@factkit/metrics';
-import { writeFile } from 'node:fs/promises';
 import { EXIT_CODES } from '../exit-codes.js';
 import { renderBarChartSvg } from '../report/bar-chart.js';
-import { escapeHtml } from '../report/escape-html.js';
-import { renderHtmlPage } from '../report/html-page.js';
+import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../run-cli.js';
 
 export const EVAL_RUNS_USAGE = `usage: factkit eval --qrels qrels.txt --runs a.trec[,b.trec] [--metrics ndcg_cut_10,recall_100,map] [--resamples 9999] [--seed 0] [--json]
@@ -92,8 +90,7 @@ export async function runEvalRunsCommand(args: readonly string[], io: CliIo): Pr
   if (values.svg || values.html) {
     const rated = measures.filter((m) => !m.startsWith('num_'));
     const svg = renderBarChartSvg({ title: `Runs on ${values.qrels}`, groups: rated.map((m) => ({ label: m, bars: paths.map((path, k) => ({ label: path.split('/').pop() ?? path, value: evaluations[k]!.aggregate[m] ?? null })) })) });
-    if (values.svg) await writeFile(values.svg, svg);
-    if (values.html) await writeFile(values.html, renderHtmlPage({ title: 'factkit eval', body: `<header><h1>factkit eval</h1><p class="meta">${escapeHtml(values.qrels)} · ${paths.map((p) => escapeHtml(p)).join(' vs ')}</p></header><figure>${svg}</figure><pre>${escapeHtml(markdown)}</pre>` }));
+    await writeStudyReportFiles({ svg: values.svg, html: values.html }, { title: 'factkit eval', meta: `${values.qrels} · ${paths.join(' vs ')}`, charts: [svg], markdown });
   }
   if (values.json) {
     io.stdout(`${JSON.stringify({ qrels: values.qrels, runs: paths.map((path, k) => ({ path, queries: evaluations[k]!.evaluatedQueries.length, aggregate: evaluations[k]!.aggregate })), ...(comparison ? { comparison } : {}) }, null, 2)}\n`);

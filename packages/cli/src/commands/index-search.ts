@@ -1,19 +1,52 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { InvalidArgumentError } from '@factkit/core';
-import { type Bm25Index, buildBm25IndexFromJsonl, createBm25Index, createBm25Retriever, loadBm25Index, saveBm25Index } from '@factkit/retrieval';
+import { CorruptDataError, type Document, type Embedder, InvalidArgumentError, type ItemProblem, type Retriever, type VectorStore } from '@factkit/core';
+import {
+  type Bm25Index,
+  type DenseIndexSnapshot,
+  type DenseStoredDocument,
+  type FusionMethod,
+  type FusionOptions,
+  buildBm25IndexFromJsonl,
+  createBm25Index,
+  createBm25Retriever,
+  createDenseRetriever,
+  createHybridRetriever,
+  fuseScores,
+  loadBm25Index,
+  loadDenseIndex,
+  loadHybridIndex,
+  restoreDenseRetriever,
+  saveBm25Index,
+  saveDenseIndex,
+  saveHybridIndex,
+  streamBeirCorpus,
+} from '@factkit/retrieval';
+import { createCliEmbedder } from '../embedders.js';
+import { ENDPOINT_OPTIONS, resolveBaseUrl } from '../endpoint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
 import type { CliIo } from '../run-cli.js';
 
-export const INDEX_USAGE = `usage: factkit index (--jsonl corpus.jsonl[.gz] | --beir <folder> | --folder <dir>) --out index.bm25 [--k1 0.9] [--b 0.4] [--json]
-  Builds a BM25 index (Lucene/Anserini-compatible, @factkit/retrieval) and saves it with saveBm25Index.
-  --jsonl/--beir: {"_id"|"id", "title"?, "text"|"contents"} lines; --folder: every .txt/.md file below it (id = relative path).
-  Dense and hybrid indexes are not available: @factkit/retrieval has no save function for them yet.`;
+export const INDEX_USAGE = `usage: factkit index (--jsonl corpus.jsonl[.gz] | --beir <folder> | --folder <dir>) --out <path> [--kind bm25|dense|hybrid]
+                     [--k1 0.9] [--b 0.4] [--embedder use-lite|glove|endpoint:<model>] [--dimensions N] [--batch-size 32]
+                     [--fusion rrf|min-max|z-score|comb-sum|comb-mnz] [--rrf-k 60] [--candidate-depth 100] [--json]
+                     [--base-url URL [--api-key KEY]]
+  Builds an index (@factkit/retrieval) and saves it. --kind bm25 (default): a Lucene/Anserini-compatible BM25 index file
+  (saveBm25Index). --kind dense: every document embedded (offline default USE-lite, 512-d; glove = averaged GloVe 100-d,
+  needs @factkit/glove installed; endpoint:<model> = an OpenAI-compatible /embeddings endpoint, give --dimensions) into a
+  checksummed flat index file (saveDenseIndex). --kind hybrid: a folder with both and a manifest of the fusion settings
+  (saveHybridIndex). --jsonl/--beir: {"_id"|"id", "title"?, "text"|"contents"} lines; --folder: every .txt/.md file
+  below it (id = relative path). Embedding shows progress with ETA on a terminal.`;
 
-export const SEARCH_USAGE = `usage: factkit search --index index.bm25 --query <text> [--top-k 10] [--json]
-  Searches a saved BM25 index (from factkit index) and prints the ranked documents.`;
+export const SEARCH_USAGE = `usage: factkit search --index <path> --query <text> [--top-k 10] [--json] [--base-url URL [--api-key KEY]]
+  Searches an index saved by factkit index and prints the ranked documents. The kind (BM25 file, dense file or hybrid
+  folder) is read from the index itself; dense and hybrid queries are embedded by the embedder the index was built with
+  (endpoint embedders need --base-url or OPENAI_BASE_URL).`;
+
+const INDEX_KINDS = ['bm25', 'dense', 'hybrid'] as const;
+type IndexKind = (typeof INDEX_KINDS)[number];
 
 function numberFlag(command: string, name: string, text: string, integer = false): number {
   const value = Number(text);
@@ -36,7 +69,90 @@ async function listTextFiles(root: string): Promise<string[]> {
   return out;
 }
 
-/** `factkit index`: builds and saves a BM25 index. Returns the exit code. */
+/** Reads the corpus named by --jsonl / --beir / --folder into memory (dense and hybrid indexes need every text). */
+async function readCorpus(values: { jsonl?: string | undefined; beir?: string | undefined; folder?: string | undefined }, io: CliIo): Promise<{ documents: Document[]; problems: ItemProblem[] }> {
+  if (values.folder) {
+    const root = values.folder;
+    if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new InvalidArgumentError({ where: 'factkit index', argument: '--folder', message: `is not a folder: "${root}"` });
+    const documents: Document[] = [];
+    for (const file of await listTextFiles(root)) {
+      io.abortSignal?.throwIfAborted();
+      documents.push({ id: relative(root, file), text: await readFile(file, 'utf8'), metadata: { source: file } });
+    }
+    return { documents, problems: [] };
+  }
+  const path = values.jsonl ?? join(values.beir!, 'corpus.jsonl');
+  const corpus = values.beir && !(await stat(path).catch(() => undefined)) ? `${path}.gz` : path;
+  const documents: Document[] = [];
+  const problems: ItemProblem[] = [];
+  const seen = new Set<string>();
+  for await (const document of streamBeirCorpus(corpus, io.abortSignal ? { abortSignal: io.abortSignal } : {})) {
+    if (seen.has(document.id)) throw new CorruptDataError({ source: corpus, message: `has duplicate document id "${document.id}"` });
+    seen.add(document.id);
+    documents.push(document);
+  }
+  return { documents, problems };
+}
+
+/**
+ * Embeds `documents` through createDenseRetriever (batching, per-document problems, progress) into a store that only
+ * collects the records, and returns them as a dense index snapshot with the text kept for search results.
+ */
+async function embedCorpus(documents: readonly Document[], embedder: Embedder, batchSize: number, io: CliIo): Promise<{ snapshot: DenseIndexSnapshot; problems: ItemProblem[] }> {
+  const records = new Map<string, { vector: Float32Array; metadata?: Readonly<Record<string, unknown>> }>();
+  const collector: VectorStore = {
+    id: 'collector',
+    dimensions: embedder.dimensions,
+    metric: 'cosine',
+    async upsert({ records: batch }) {
+      for (const record of batch) records.set(record.id, { vector: Float32Array.from(record.vector), ...(record.metadata ? { metadata: record.metadata } : {}) });
+    },
+    async query() {
+      return { matches: [] };
+    },
+    async delete() {},
+    async count() {
+      return records.size;
+    },
+  };
+  const progress = createProgress(io, `embedding (${embedder.id})`);
+  progress.update(0, documents.length);
+  const { problems } = await createDenseRetriever({ embedder, store: collector, batchSize }).index({
+    documents,
+    ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
+    onProgress: ({ completed, total }) => progress.update(completed, total),
+  });
+  progress.end();
+  const ids = [...records.keys()];
+  const vectors = new Float32Array(ids.length * embedder.dimensions);
+  const stored: DenseStoredDocument[] = [];
+  ids.forEach((id, row) => {
+    const record = records.get(id)!;
+    vectors.set(record.vector, row * embedder.dimensions);
+    const metadata = record.metadata ?? {};
+    stored.push({
+      text: typeof metadata['text'] === 'string' ? metadata['text'] : '',
+      ...(typeof metadata['title'] === 'string' ? { title: metadata['title'] } : {}),
+      ...(metadata['documentMetadata'] && typeof metadata['documentMetadata'] === 'object' ? { metadata: metadata['documentMetadata'] as Record<string, unknown> } : {}),
+    });
+  });
+  return { snapshot: { embedderId: embedder.id, dimensions: embedder.dimensions, metric: 'cosine', ids, vectors, documents: stored }, problems };
+}
+
+function buildBm25(documents: readonly Document[], parameters: { k1: number; b: number }, io: CliIo): { index: Bm25Index; problems: ItemProblem[] } {
+  const index = createBm25Index(parameters);
+  const problems: ItemProblem[] = [];
+  const progress = createProgress(io, 'bm25');
+  documents.forEach((document, position) => {
+    io.abortSignal?.throwIfAborted();
+    for (const problem of index.addDocument(document).problems) problems.push({ ...problem, index: position });
+    if (position % 1000 === 0) progress.update(position + 1, documents.length);
+  });
+  progress.end();
+  return { index, problems };
+}
+
+/** `factkit index`: builds and saves a BM25, dense or hybrid index. Returns the exit code. */
 export async function runIndexCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: args.filter((argument) => argument !== '--'),
@@ -45,10 +161,17 @@ export async function runIndexCommand(args: readonly string[], io: CliIo): Promi
       beir: { type: 'string' },
       folder: { type: 'string' },
       out: { type: 'string' },
-      k1: { type: 'string', default: '0.9' },
-      b: { type: 'string', default: '0.4' },
-      kind: { type: 'string', default: 'bm25' },
+      k1: { type: 'string' },
+      b: { type: 'string' },
+      kind: { type: 'string' },
+      embedder: { type: 'string' },
+      dimensions: { type: 'string' },
+      'batch-size': { type: 'string' },
+      fusion: { type: 'string' },
+      'rrf-k': { type: 'string' },
+      'candidate-depth': { type: 'string' },
       json: { type: 'boolean', default: false },
+      ...ENDPOINT_OPTIONS,
       help: { type: 'boolean', default: false },
     },
   });
@@ -56,54 +179,113 @@ export async function runIndexCommand(args: readonly string[], io: CliIo): Promi
     io.stdout(`${INDEX_USAGE}\n`);
     return EXIT_CODES.ok;
   }
+  const option = (name: string, fallback: string): string => ((values as Record<string, unknown>)[name] as string | undefined) ?? fallback;
+  const out = values.out;
   const sources = [values.jsonl, values.beir, values.folder].filter((value) => value !== undefined);
-  if (sources.length !== 1 || !values.out) {
+  if (sources.length !== 1 || !out) {
     io.stderr(`factkit index: give exactly one of --jsonl, --beir, --folder, and --out\n${INDEX_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
-  if (values.kind !== 'bm25') throw new InvalidArgumentError({ where: 'factkit index', argument: '--kind', message: `only "bm25" can be saved (got "${values.kind}"): @factkit/retrieval has no save function for dense or hybrid indexes` });
-  const parameters = { k1: numberFlag('index', 'k1', values.k1), b: numberFlag('index', 'b', values.b) };
-  const progress = createProgress(io, 'index');
+  const kind = option('kind', 'bm25');
+  if (!INDEX_KINDS.includes(kind as IndexKind)) throw new InvalidArgumentError({ where: 'factkit index', argument: '--kind', message: `must be one of ${INDEX_KINDS.join(', ')} (got "${kind}")` });
+  const parameters = { k1: numberFlag('index', 'k1', option('k1', '0.9')), b: numberFlag('index', 'b', option('b', '0.4')) };
   const started = Date.now();
-  let index: Bm25Index;
-  let problems: { message: string }[] = [];
   const signal = io.abortSignal ? { abortSignal: io.abortSignal } : {};
-  if (values.folder) {
-    const root = values.folder;
-    if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new InvalidArgumentError({ where: 'factkit index', argument: '--folder', message: `is not a folder: "${root}"` });
-    const files = await listTextFiles(root);
-    index = createBm25Index(parameters);
-    for (const [position, file] of files.entries()) {
-      io.abortSignal?.throwIfAborted();
-      const result = index.addDocument({ id: relative(root, file), text: await readFile(file, 'utf8'), metadata: { source: file } });
-      problems.push(...result.problems);
-      if (position % 100 === 0) progress.update(position + 1, files.length);
+  let problems: ItemProblem[] = [];
+  let documentCount: number;
+  let detail: string;
+  if (kind === 'bm25') {
+    const progress = createProgress(io, 'index');
+    let index: Bm25Index;
+    if (values.folder) {
+      const corpus = await readCorpus(values, io);
+      ({ index, problems } = buildBm25(corpus.documents, parameters, io));
+    } else {
+      const path = values.jsonl ?? join(values.beir!, 'corpus.jsonl');
+      const corpus = values.beir && !(await stat(path).catch(() => undefined)) ? `${path}.gz` : path;
+      const built = await buildBm25IndexFromJsonl(corpus, { ...parameters, ...signal, progressEvery: 1000, onProgress: ({ documents }) => progress.update(documents) });
+      index = built.index;
+      problems = built.problems;
     }
+    progress.end();
+    await saveBm25Index(index, out);
+    documentCount = index.documentCount;
+    detail = `BM25 k1=${parameters.k1} b=${parameters.b}`;
   } else {
-    const path = values.jsonl ?? join(values.beir!, 'corpus.jsonl');
-    const corpus = values.beir && !(await stat(path).catch(() => undefined)) ? `${path}.gz` : path;
-    const built = await buildBm25IndexFromJsonl(corpus, { ...parameters, ...signal, progressEvery: 1000, onProgress: ({ documents }) => progress.update(documents) });
-    index = built.index;
-    problems = built.problems;
+    const env = io.env ?? {};
+    const spec = option('embedder', 'use-lite');
+    const dimensionsText = values.dimensions;
+    const batchSize = numberFlag('index', 'batch-size', option('batch-size', '32'), true);
+    const embedder = await createCliEmbedder(spec, {
+      where: 'factkit index',
+      baseURL: resolveBaseUrl(values, env),
+      apiKey: values['api-key'] ?? (env['OPENAI_API_KEY'] || undefined),
+      ...(dimensionsText === undefined ? {} : { dimensions: numberFlag('index', 'dimensions', dimensionsText, true) }),
+    });
+    const fusion: FusionOptions = { method: option('fusion', 'rrf') as FusionMethod, k: numberFlag('index', 'rrf-k', option('rrf-k', '60')) };
+    const candidateDepth = numberFlag('index', 'candidate-depth', option('candidate-depth', '100'), true);
+    if (kind === 'hybrid') {
+      try {
+        fuseScores([[], []], fusion);
+      } catch (cause) {
+        throw new InvalidArgumentError({ where: 'factkit index', argument: '--fusion', message: `is invalid: ${(cause as Error).message}`, cause });
+      }
+    }
+    const corpus = await readCorpus(values, io);
+    try {
+      const { snapshot, problems: embedProblems } = await embedCorpus(corpus.documents, embedder, batchSize, io);
+      problems = [...corpus.problems, ...embedProblems];
+      if (kind === 'dense') await saveDenseIndex(snapshot, out);
+      else {
+        const bm25 = buildBm25(corpus.documents, parameters, io);
+        problems.push(...bm25.problems);
+        await saveHybridIndex(out, { bm25: bm25.index, dense: snapshot, fusion, candidateDepth });
+      }
+      documentCount = snapshot.ids.length;
+      detail = kind === 'dense' ? `dense ${embedder.id}, ${embedder.dimensions}-d` : `hybrid BM25 + dense ${embedder.id} (${embedder.dimensions}-d), fusion ${fusion.method}`;
+    } finally {
+      embedder.dispose?.();
+    }
   }
-  progress.end();
-  await saveBm25Index(index, values.out);
-  const { size } = await stat(values.out);
+  const size = kind === 'hybrid' ? await folderSize(out) : (await stat(out)).size;
   for (const problem of problems.slice(0, 20)) io.stderr(`warning: ${problem.message}\n`);
-  const summary = { out: values.out, documents: index.documentCount, bytes: size, seconds: (Date.now() - started) / 1000, problems: problems.length };
-  io.stdout(values.json ? `${JSON.stringify(summary)}\n` : `indexed ${summary.documents} documents (BM25 k1=${parameters.k1} b=${parameters.b}) into ${values.out} (${size} bytes) in ${summary.seconds.toFixed(1)} s\n`);
+  const summary = { out, kind, documents: documentCount, bytes: size, seconds: (Date.now() - started) / 1000, problems: problems.length };
+  io.stdout(values.json ? `${JSON.stringify(summary)}\n` : `indexed ${summary.documents} documents (${detail}) into ${out} (${size} bytes) in ${summary.seconds.toFixed(1)} s\n`);
   return problems.length > 0 ? EXIT_CODES.partialFailure : EXIT_CODES.ok;
 }
 
-/** `factkit search`: ranked documents of a saved BM25 index for one query. Returns the exit code. */
+async function folderSize(folder: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(folder, { withFileTypes: true })) if (entry.isFile()) total += (await stat(join(folder, entry.name))).size;
+  return total;
+}
+
+/** Which kind of index a path holds: a hybrid folder (manifest.json), or a file recognised by its magic bytes. */
+async function detectIndexKind(path: string): Promise<IndexKind> {
+  const info = await stat(path).catch((cause: unknown) => {
+    throw new InvalidArgumentError({ where: 'factkit search', argument: '--index', message: `cannot be read (${path})`, cause });
+  });
+  if (info.isDirectory()) return 'hybrid';
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(8);
+    await handle.read(head, 0, 8, 0);
+    return head.subarray(0, 6).toString('latin1') === 'FKDENS' ? 'dense' : 'bm25';
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `factkit search`: ranked documents of a saved BM25, dense or hybrid index for one query. Returns the exit code. */
 export async function runSearchCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: args.filter((argument) => argument !== '--'),
     options: {
       index: { type: 'string' },
       query: { type: 'string' },
-      'top-k': { type: 'string', default: '10' },
+      'top-k': { type: 'string' },
       json: { type: 'boolean', default: false },
+      ...ENDPOINT_OPTIONS,
       help: { type: 'boolean', default: false },
     },
   });
@@ -111,14 +293,36 @@ export async function runSearchCommand(args: readonly string[], io: CliIo): Prom
     io.stdout(`${SEARCH_USAGE}\n`);
     return EXIT_CODES.ok;
   }
-  if (!values.index || values.query === undefined) {
+  const indexPath = values.index;
+  if (!indexPath || values.query === undefined) {
     io.stderr(`factkit search: give --index and --query\n${SEARCH_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
-  const index = await loadBm25Index(values.index);
-  const result = await createBm25Retriever(index).retrieve({ query: { text: values.query }, topK: numberFlag('search', 'top-k', values['top-k'], true), ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
+  const topK = numberFlag('search', 'top-k', values['top-k'] ?? '10', true);
+  const kind = await detectIndexKind(indexPath);
+  const env = io.env ?? {};
+  const embedderFor = (embedderId: string, dimensions: number) =>
+    createCliEmbedder(embedderId, { where: 'factkit search', baseURL: resolveBaseUrl(values, env), apiKey: values['api-key'] ?? (env['OPENAI_API_KEY'] || undefined), dimensions });
+  let retriever: Retriever;
+  let embedder: (Embedder & { dispose?: () => void }) | undefined;
+  if (kind === 'bm25') retriever = createBm25Retriever(await loadBm25Index(indexPath));
+  else if (kind === 'dense') {
+    const snapshot = await loadDenseIndex(indexPath);
+    embedder = await embedderFor(snapshot.embedderId, snapshot.dimensions);
+    retriever = await restoreDenseRetriever(snapshot, { embedder });
+  } else {
+    const { manifest, bm25, dense } = await loadHybridIndex(indexPath);
+    embedder = await embedderFor(dense.embedderId, dense.dimensions);
+    retriever = createHybridRetriever({ retrievers: [createBm25Retriever(bm25), await restoreDenseRetriever(dense, { embedder })], fusion: manifest.fusion, candidateDepth: manifest.candidateDepth });
+  }
+  let result;
+  try {
+    result = await retriever.retrieve({ query: { text: values.query }, topK, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
+  } finally {
+    embedder?.dispose?.();
+  }
   const hits = result.evidence.map((hit, position) => ({ rank: hit.rank ?? position + 1, id: hit.documentId, score: hit.score, ...(hit.title ? { title: hit.title } : {}), text: hit.text }));
-  if (values.json) io.stdout(`${JSON.stringify({ query: values.query, hits, problems: result.problems ?? [] }, null, 2)}\n`);
+  if (values.json) io.stdout(`${JSON.stringify({ query: values.query, kind, retriever: retriever.id, hits, problems: result.problems ?? [] }, null, 2)}\n`);
   else {
     for (const hit of hits) io.stdout(`${String(hit.rank).padStart(3)}  ${hit.score.toFixed(4)}  ${hit.id}  ${(hit.title ? `${hit.title}: ` : '') + hit.text.replace(/\s+/g, ' ').slice(0, 120)}\n`);
     if (hits.length === 0) io.stdout('no hits\n');

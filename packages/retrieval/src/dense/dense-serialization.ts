@@ -1,0 +1,272 @@
+// Byte format of a saved dense (flat) index. Browser-safe: no Node imports (file helpers are in io/dense-files.ts).
+import { CorruptDataError, InvalidArgumentError, type Document, type Embedder } from '@factkit/core';
+import { computeCrc32 } from '../internal/crc32.js';
+import { checkStoreMetric } from '../stores/validate-records.js';
+import { createInMemoryVectorStore } from '../stores/in-memory-vector-store.js';
+import { createDenseRetriever, type DenseRetriever } from './dense-retriever.js';
+import type { FlatIndex, VectorMetric } from './flat-index.js';
+
+/** First 8 bytes of a saved dense index: `FKDENS` + CR LF (catches text-mode transfer damage). */
+const DENSE_INDEX_MAGIC = new Uint8Array([0x46, 0x4b, 0x44, 0x45, 0x4e, 0x53, 0x0d, 0x0a]);
+/** Binary format version written by {@link serializeDenseIndex}. */
+export const DENSE_INDEX_FORMAT_VERSION = 1;
+
+/** What a dense index keeps of a document besides its vector, so a loaded index can show hits without the corpus. */
+export type DenseStoredDocument = Pick<Document, 'text' | 'title' | 'metadata'>;
+
+/**
+ * A dense flat index as plain data: one vector per id (row-major in `vectors`), the similarity, and which embedder made
+ * the vectors (queries must be embedded by the same one). What {@link serializeDenseIndex} writes.
+ */
+export interface DenseIndexSnapshot {
+  /** `Embedder.id` of the model that embedded the documents. */
+  readonly embedderId: string;
+  readonly dimensions: number;
+  readonly metric: VectorMetric;
+  readonly ids: readonly string[];
+  /** `ids.length × dimensions` floats, row i = vector of `ids[i]`. */
+  readonly vectors: Float32Array;
+  /** Stored text (and title, metadata) per id, same order as `ids`; null where none was kept. */
+  readonly documents?: readonly (DenseStoredDocument | null)[];
+}
+
+interface SectionEntry {
+  name: string;
+  kind: 'f32' | 'json';
+  offset: number;
+  byteLength: number;
+}
+
+interface Header {
+  format: 'factkit-dense';
+  embedderId: string;
+  dimensions: number;
+  metric: VectorMetric;
+  count: number;
+  storeDocuments: boolean;
+  sections: SectionEntry[];
+}
+
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const align8 = (value: number): number => (value + 7) & ~7;
+
+/** Checks a snapshot's shape; `fail` decides the error type (bad argument on save, corrupt data on load). */
+function checkSnapshot(snapshot: DenseIndexSnapshot, fail: (argument: string, message: string) => never): void {
+  if (typeof snapshot !== 'object' || snapshot === null) fail('snapshot', 'must be an object');
+  const { embedderId, dimensions, metric, ids, vectors, documents } = snapshot;
+  if (typeof embedderId !== 'string' || embedderId.length === 0) fail('embedderId', 'must be a non-empty string');
+  if (!Number.isInteger(dimensions) || dimensions < 1) fail('dimensions', `must be a positive integer (got ${String(dimensions)})`);
+  if (metric !== 'cosine' && metric !== 'inner-product') fail('metric', `must be 'cosine' or 'inner-product' (got ${String(metric)})`);
+  if (!Array.isArray(ids)) fail('ids', 'must be an array of strings');
+  const seen = new Set<string>();
+  ids.forEach((id, position) => {
+    if (typeof id !== 'string' || id.length === 0) fail(`ids[${position}]`, 'must be a non-empty string');
+    if (seen.has(id)) fail(`ids[${position}]`, `duplicates id "${id}"`);
+    seen.add(id);
+  });
+  if (!(vectors instanceof Float32Array)) fail('vectors', 'must be a Float32Array');
+  if (vectors.length !== ids.length * dimensions) fail('vectors', `has ${vectors.length} floats; ${ids.length} ids × ${dimensions} dimensions need ${ids.length * dimensions}`);
+  for (let position = 0; position < vectors.length; position++) {
+    if (!Number.isFinite(vectors[position])) fail('vectors', `row ${Math.floor(position / dimensions)} ("${ids[Math.floor(position / dimensions)]}") has a non-finite value`);
+  }
+  if (documents !== undefined) {
+    if (!Array.isArray(documents) || documents.length !== ids.length) fail('documents', `must be an array of ${ids.length} entries (one per id)`);
+    documents.forEach((document, position) => {
+      if (document === null) return;
+      if (typeof document !== 'object' || typeof document.text !== 'string') fail(`documents[${position}]`, 'must be null or { text, title?, metadata? }');
+      if (document.title !== undefined && typeof document.title !== 'string') fail(`documents[${position}].title`, 'must be a string');
+    });
+  }
+}
+
+/**
+ * Encodes a dense index as bytes: magic, version, a JSON header (embedder id, dimensions, metric, count, section
+ * table), 8-byte-aligned sections (ids as JSON, vectors as little-endian float32, stored documents as JSON) and a
+ * CRC-32 + length footer. Works in browsers (no Node APIs).
+ * @throws InvalidArgumentError naming the field of a malformed snapshot (duplicate id, wrong vector length, NaN).
+ * @example await writeFile('corpus.dense', serializeDenseIndex(snapshotFlatIndex(index, { embedderId: embedder.id })))
+ */
+export function serializeDenseIndex(snapshot: DenseIndexSnapshot): Uint8Array {
+  const where = 'serializeDenseIndex';
+  if (!littleEndian) throw new InvalidArgumentError({ where, argument: 'snapshot', message: 'can only be serialized on little-endian platforms' });
+  checkSnapshot(snapshot, (argument, message) => {
+    throw new InvalidArgumentError({ where, argument, message });
+  });
+  const encoder = new TextEncoder();
+  const payloads: { name: string; kind: SectionEntry['kind']; bytes: Uint8Array }[] = [
+    { name: 'ids', kind: 'json', bytes: encoder.encode(JSON.stringify(snapshot.ids)) },
+    { name: 'vectors', kind: 'f32', bytes: new Uint8Array(snapshot.vectors.buffer, snapshot.vectors.byteOffset, snapshot.vectors.byteLength) },
+  ];
+  if (snapshot.documents) payloads.push({ name: 'documents', kind: 'json', bytes: encoder.encode(JSON.stringify(snapshot.documents)) });
+  const sections: SectionEntry[] = [];
+  let cursor = 0;
+  for (const payload of payloads) {
+    sections.push({ name: payload.name, kind: payload.kind, offset: cursor, byteLength: payload.bytes.byteLength });
+    cursor = align8(cursor + payload.bytes.byteLength);
+  }
+  const header: Header = {
+    format: 'factkit-dense',
+    embedderId: snapshot.embedderId,
+    dimensions: snapshot.dimensions,
+    metric: snapshot.metric,
+    count: snapshot.ids.length,
+    storeDocuments: snapshot.documents !== undefined,
+    sections,
+  };
+  const headerBytes = encoder.encode(JSON.stringify(header));
+  const dataStart = align8(16 + headerBytes.byteLength);
+  const total = dataStart + cursor + 8;
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  out.set(DENSE_INDEX_MAGIC, 0);
+  view.setUint32(8, DENSE_INDEX_FORMAT_VERSION, true);
+  view.setUint32(12, headerBytes.byteLength, true);
+  out.set(headerBytes, 16);
+  payloads.forEach((payload, position) => out.set(payload.bytes, dataStart + (sections[position] as SectionEntry).offset));
+  view.setUint32(total - 8, computeCrc32(out.subarray(0, total - 8)), true);
+  view.setUint32(total - 4, total >>> 0, true);
+  return out;
+}
+
+export interface DeserializeDenseIndexOptions {
+  /** Names the data in error messages (e.g. a file path). @default 'dense index' */
+  readonly source?: string;
+}
+
+/**
+ * Decodes bytes written by {@link serializeDenseIndex}, verifying magic, version, length, CRC-32 and the shape
+ * (ids unique, `count × dimensions` finite floats). Works in browsers.
+ * @throws CorruptDataError naming the source when the bytes are truncated, damaged or of another format/version.
+ */
+export function deserializeDenseIndex(bytes: Uint8Array, options: DeserializeDenseIndexOptions = {}): DenseIndexSnapshot {
+  const { source = 'dense index' } = options;
+  const fail = (message: string): never => {
+    throw new CorruptDataError({ source, message });
+  };
+  if (!(bytes instanceof Uint8Array)) throw new InvalidArgumentError({ where: 'deserializeDenseIndex', argument: 'bytes', message: 'must be a Uint8Array' });
+  if (bytes.byteLength < 24) fail(`is truncated (${bytes.byteLength} bytes; a saved dense index has at least 24)`);
+  for (let position = 0; position < DENSE_INDEX_MAGIC.length; position++) if (bytes[position] !== DENSE_INDEX_MAGIC[position]) fail('is not a factkit dense index (bad magic bytes)');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = view.getUint32(8, true);
+  if (version !== DENSE_INDEX_FORMAT_VERSION) fail(`has format version ${version}; this library reads version ${DENSE_INDEX_FORMAT_VERSION}`);
+  const declaredTotal = view.getUint32(bytes.byteLength - 4, true);
+  if (declaredTotal !== bytes.byteLength >>> 0) fail(`is truncated or has trailing data (footer says ${declaredTotal} bytes, got ${bytes.byteLength})`);
+  if (computeCrc32(bytes.subarray(0, bytes.byteLength - 8)) !== view.getUint32(bytes.byteLength - 8, true)) fail('checksum mismatch (the file is damaged)');
+  const headerLength = view.getUint32(12, true);
+  if (16 + headerLength > bytes.byteLength - 8) fail('header runs past the end of the data');
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let header: Header;
+  try {
+    header = JSON.parse(decoder.decode(bytes.subarray(16, 16 + headerLength))) as Header;
+  } catch (cause) {
+    throw new CorruptDataError({ source, message: 'header is not valid JSON', cause });
+  }
+  if (typeof header !== 'object' || header === null || header.format !== 'factkit-dense' || !Array.isArray(header.sections)) fail('header is not a factkit dense-index header');
+  const dataStart = align8(16 + headerLength);
+  const dataEnd = bytes.byteLength - 8;
+  const sectionBytes = new Map<string, { kind: SectionEntry['kind']; bytes: Uint8Array }>();
+  for (const section of header.sections) {
+    const start = dataStart + section.offset;
+    if (!Number.isInteger(section.offset) || !Number.isInteger(section.byteLength) || section.offset < 0 || section.byteLength < 0 || start + section.byteLength > dataEnd) fail(`section "${String(section.name)}" lies outside the data`);
+    sectionBytes.set(section.name, { kind: section.kind, bytes: bytes.subarray(start, start + section.byteLength) });
+  }
+  const readJson = (name: string): unknown => {
+    const section = sectionBytes.get(name);
+    if (!section || section.kind !== 'json') return fail(`section "${name}" is missing`);
+    try {
+      return JSON.parse(decoder.decode(section.bytes));
+    } catch (cause) {
+      throw new CorruptDataError({ source, message: `section "${name}" is not valid JSON`, cause });
+    }
+  };
+  const vectorSection = sectionBytes.get('vectors');
+  if (!vectorSection || vectorSection.kind !== 'f32' || vectorSection.bytes.byteLength % 4 !== 0) return fail('section "vectors" is missing or not float32');
+  // Copy into a fresh, aligned buffer (the section may sit at any offset of the caller's bytes).
+  const vectors = new Float32Array(vectorSection.bytes.byteLength / 4);
+  new Uint8Array(vectors.buffer).set(vectorSection.bytes);
+  const ids = readJson('ids') as string[];
+  if (!Array.isArray(ids) || ids.length !== header.count) fail(`has ${Array.isArray(ids) ? ids.length : 'no'} ids; the header says ${String(header.count)}`);
+  const documents = header.storeDocuments ? (readJson('documents') as (DenseStoredDocument | null)[]) : undefined;
+  const snapshot: DenseIndexSnapshot = {
+    embedderId: header.embedderId,
+    dimensions: header.dimensions,
+    metric: header.metric,
+    ids,
+    vectors,
+    ...(documents === undefined ? {} : { documents }),
+  };
+  checkSnapshot(snapshot, (argument, message) => fail(`${argument} ${message}`));
+  return snapshot;
+}
+
+/**
+ * Reads a FlatIndex out into a {@link DenseIndexSnapshot} (ids in storage order, vectors copied).
+ * @throws InvalidArgumentError when `embedderId` is empty or `documents` lacks an id of the index.
+ * @example const bytes = serializeDenseIndex(snapshotFlatIndex(index, { embedderId: 'use-lite' }))
+ */
+export function snapshotFlatIndex(
+  index: FlatIndex,
+  options: { readonly embedderId: string; readonly documents?: ReadonlyMap<string, DenseStoredDocument> },
+): DenseIndexSnapshot {
+  const { embedderId, documents } = options;
+  const ids = index.ids();
+  const vectors = new Float32Array(ids.length * index.dimensions);
+  ids.forEach((id, row) => vectors.set(index.getVector(id) as Float32Array, row * index.dimensions));
+  const stored = documents
+    ? ids.map((id) => {
+        const document = documents.get(id);
+        if (document === undefined) throw new InvalidArgumentError({ where: 'snapshotFlatIndex', argument: 'documents', message: `has no entry for id "${id}"` });
+        return document;
+      })
+    : undefined;
+  const snapshot: DenseIndexSnapshot = { embedderId, dimensions: index.dimensions, metric: index.metric, ids, vectors, ...(stored ? { documents: stored } : {}) };
+  checkSnapshot(snapshot, (argument, message) => {
+    throw new InvalidArgumentError({ where: 'snapshotFlatIndex', argument, message });
+  });
+  return snapshot;
+}
+
+export interface RestoreDenseRetrieverOptions {
+  /** Embeds queries; its `id` and `dimensions` must match the snapshot's. */
+  readonly embedder: Embedder;
+  /** @default `dense(${embedder.id})` */
+  readonly id?: string;
+}
+
+/**
+ * Turns a loaded snapshot back into a searchable DenseRetriever over an in-memory flat store; stored documents become
+ * the evidence text and title.
+ * @throws InvalidArgumentError when the embedder's id or dimensions differ from those that made the vectors.
+ * @example const retriever = await restoreDenseRetriever(deserializeDenseIndex(bytes), { embedder })
+ */
+export async function restoreDenseRetriever(snapshot: DenseIndexSnapshot, options: RestoreDenseRetrieverOptions): Promise<DenseRetriever> {
+  const where = 'restoreDenseRetriever';
+  const { embedder } = options;
+  if (embedder?.id !== snapshot.embedderId) {
+    throw new InvalidArgumentError({ where, argument: 'embedder', message: `has id "${String(embedder?.id)}" but the index was embedded with "${snapshot.embedderId}"` });
+  }
+  if (embedder.dimensions !== snapshot.dimensions) {
+    throw new InvalidArgumentError({ where, argument: 'embedder', message: `has ${embedder.dimensions} dimensions but the index has ${snapshot.dimensions}` });
+  }
+  checkStoreMetric(snapshot.metric, where);
+  const store = createInMemoryVectorStore({ dimensions: snapshot.dimensions, metric: snapshot.metric });
+  const { dimensions } = snapshot;
+  const records = snapshot.ids.map((id, row) => {
+    const document = snapshot.documents?.[row];
+    return {
+      id,
+      vector: snapshot.vectors.subarray(row * dimensions, (row + 1) * dimensions),
+      ...(document
+        ? {
+            metadata: {
+              text: document.text,
+              ...(document.title === undefined ? {} : { title: document.title }),
+              ...(document.metadata === undefined ? {} : { documentMetadata: document.metadata }),
+            },
+          }
+        : {}),
+    };
+  });
+  if (records.length > 0) await store.upsert({ records });
+  return createDenseRetriever({ embedder, store, ...(options.id === undefined ? {} : { id: options.id }) });
+}
