@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createBm25Retriever, loadBeirCorpus } from '@factkit/retrieval';
+import { createBm25Retriever } from '@factkit/retrieval';
+import { loadBeirCorpus } from '@factkit/retrieval/node';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
