@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// API reference from the TSDoc: TypeDoc over every published package's src/index.ts (packages/*/package.json
-// without "private": true), HTML into docs/api (not committed: generated in CI, then link-checked).
+// API reference from the TSDoc: TypeDoc over every published package's src/index.ts, and src/node.ts where a package
+// has a `/node` subpath (packages/*/package.json without "private": true), HTML into docs/api (not committed: generated in CI, then link-checked).
 // Fails on TypeDoc errors and on warnings about broken {@link} references.   node tooling/api-docs.mjs
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { elapsed, publishedPackages, root } from './lib/workspace.mjs';
 
 const started = process.hrtime.bigint();
-const entryPoints = publishedPackages().map((p) => join('packages', p.dir, 'src', 'index.ts')).filter((f) => existsSync(join(root, f)));
+const entryPoints = publishedPackages()
+  .flatMap((p) => [join('packages', p.dir, 'src', 'index.ts'), ...(p.manifest.exports?.['./node'] ? [join('packages', p.dir, 'src', 'node.ts')] : [])])
+  .filter((f) => existsSync(join(root, f)));
 const args = [
   join(root, 'node_modules', 'typedoc', 'bin', 'typedoc'),
   ...entryPoints.flatMap((e) => ['--entryPoints', e]),
@@ -32,5 +34,5 @@ execFile(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 
     console.error(`api docs failed${brokenLinks.length ? `: ${brokenLinks.length} broken TSDoc link(s)` : ''}`);
     process.exit(1);
   }
-  console.log(`api docs ok: ${entryPoints.length} packages -> docs/api (${elapsed(started)} s)`);
+  console.log(`api docs ok: ${entryPoints.length} entry points -> docs/api (${elapsed(started)} s)`);
 });

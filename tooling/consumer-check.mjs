@@ -45,6 +45,10 @@ const SMOKE = {
   '@factkit/search-cluster': `assert.deepEqual(m.buildSearchRequest({ text: 'zinc colds' }, { topK: 3, fields: m.resolveFields('flat', 'smoke') }).body?.['query'], { match: { contents: { query: 'zinc colds', operator: 'or', boost: 1 } } });`,
   '@factkit/transformers': `assert.ok(m.renderText2TextInput({ system: 'Be brief.', prompt: 'Capital of France?' }).includes('Capital of France?'));`,
   '@factkit/use-lite': `assert.equal(m.USE_LITE_DIMENSIONS, 512);`,
+  // Node-only subpaths (the main entries above must stay browser-safe: tooling/check-browser-entries.mjs).
+  '@factkit/core/node': `assert.equal(m.createFileCache({ directory: 'file-cache' }).id, 'file:file-cache');`,
+  '@factkit/metrics/node': `const file = \`qrels-\${Math.random().toString(36).slice(2)}.txt\`; await m.writeTrecQrelsFile(file, { q1: { d1: 1 } }); assert.deepEqual(await m.readTrecQrelsFile(file), { q1: { d1: 1 } });`,
+  '@factkit/retrieval/node': `assert.deepEqual(m.parseBeirQrels('query-id\\tcorpus-id\\tscore\\nq1\\td1\\t1\\n'), { q1: { d1: 1 } });`,
 };
 const stripTypes = (code) => code.replace(/\((\w+): string\)/g, '($1)');
 
@@ -101,15 +105,17 @@ try {
     }
   }
 
-  const names = packages.map((p) => p.manifest.name);
+  // Every package's main entry, plus each subpath export that has a SMOKE line (e.g. '@factkit/retrieval/node').
+  const packageNames = packages.map((p) => p.manifest.name);
+  const names = [...packageNames, ...Object.keys(SMOKE).filter((n) => !packageNames.includes(n) && packageNames.some((p) => n.startsWith(`${p}/`)))];
   const esm = ["import assert from 'node:assert/strict';", ...names.map((n, i) => `import * as p${i} from '${n}';`), '',
     ...names.map((n, i) => `{ const m = p${i}; assert.ok(Object.keys(m).length > 0, '${n} exports nothing');${n in SMOKE ? ` ${stripTypes(SMOKE[n])}` : ''} }`),
-    `console.log('esm ok: ${names.length} packages');`].join('\n');
+    `console.log('esm ok: ${names.length} entries');`].join('\n');
   writeFileSync(join(project, 'esm.mjs'), `${esm}\n`);
   const cjs = ["'use strict';", "const assert = require('node:assert/strict');",
     `if (!process.features.require_module) { console.error('this Node (' + process.version + ') cannot require() ES modules: process.features.require_module is ' + process.features.require_module); process.exit(2); }`,
     '(async () => {', ...names.map((n) => `  { const m = require('${n}'); assert.ok(Object.keys(m).length > 0, '${n} exports nothing');${n in SMOKE ? ` ${stripTypes(SMOKE[n])}` : ''} }`),
-    `  console.log('cjs ok: ${names.length} packages require()d on ' + process.version);`, '})().catch((error) => { console.error(error); process.exit(1); });'].join('\n');
+    `  console.log('cjs ok: ${names.length} entries require()d on ' + process.version);`, '})().catch((error) => { console.error(error); process.exit(1); });'].join('\n');
   writeFileSync(join(project, 'cjs.cjs'), `${cjs}\n`);
   const ts = ["import assert from 'node:assert/strict';", ...names.map((n, i) => `import * as p${i} from '${n}';`), '',
     ...names.map((n, i) => `{ const m = p${i}; assert.ok(Object.keys(m).length > 0);${n in SMOKE ? ` ${SMOKE[n]}` : ''} }`), 'export {};'].join('\n');

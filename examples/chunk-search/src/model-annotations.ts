@@ -1,5 +1,6 @@
 import type { Chunk } from '@factkit/core';
-import { createFileCache, withCache } from '@factkit/core';
+import { withCache } from '@factkit/core';
+import { createFileCache } from '@factkit/core/node';
 import type { ChunkAnnotationResult } from '@factkit/chunk-knowledge';
 import { annotateChunksWithModel } from '@factkit/chunk-knowledge';
 import { createOpenAICompatibleModel } from '@factkit/openai';

@@ -11,7 +11,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createFileCache, withCache, withRetry, type Embedder, type LanguageModel } from '@factkit/core';
+import { withCache, withRetry, type Embedder, type LanguageModel } from '@factkit/core';
+import { createFileCache } from '@factkit/core/node';
 import { createGloveEmbedder } from '@factkit/glove';
 import { createLexicalNliModel } from '@factkit/nli-models';
 import { createOpenAICompatibleModel } from '@factkit/openai';

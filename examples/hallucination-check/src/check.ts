@@ -7,7 +7,8 @@
 // SERPER_API_KEY for web search (see README).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createJointCqGenerator, createLlmVerifier, createSerperRetriever, detectHallucinations } from '@factkit/claim-query';
-import { createFileCache, withCache } from '@factkit/core';
+import { withCache } from '@factkit/core';
+import { createFileCache } from '@factkit/core/node';
 import { createGloveEmbedder } from '@factkit/glove';
 import { createOpenAICompatibleModel } from '@factkit/openai';
 import { formatDetection } from './format-detection.js';

@@ -20,7 +20,8 @@ import {
   formatClaimQueryResponse,
   type DetectionGold,
 } from '@factkit/claim-query';
-import { createFileCache, withCache, type Document, type Retriever } from '@factkit/core';
+import { withCache, type Document, type Retriever } from '@factkit/core';
+import { createFileCache } from '@factkit/core/node';
 import { createOpenAICompatibleModel } from '@factkit/openai';
 import { createBm25Retriever, createChineseAnalyzer } from '@factkit/retrieval';
 import { startLocalChatServer } from './local-chat-server.js';

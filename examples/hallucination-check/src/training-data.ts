@@ -17,7 +17,8 @@ import {
   type ClaimExample,
   type QueryExample,
 } from '@factkit/claim-query';
-import { createFileCache, withCache } from '@factkit/core';
+import { withCache } from '@factkit/core';
+import { createFileCache } from '@factkit/core/node';
 import { createGloveEmbedder } from '@factkit/glove';
 import { createOpenAICompatibleModel } from '@factkit/openai';
 import { composeFeverResponses, type FeverClaim } from './fever-compose.js';

@@ -5,7 +5,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  createFileCache,
   createUsageMeter,
   InvalidArgumentError,
   withCache,
@@ -18,12 +17,13 @@ import {
   type QueryExpander,
   type Retriever,
 } from '@factkit/core';
+import { createFileCache } from '@factkit/core/node';
 import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, HYDE_PROMPTS } from '@factkit/expansion';
 import { createGloveEmbedder, loadGloveVectors, tokenizeForGlove } from '@factkit/glove';
 import { createFeatureNliModel, createLexicalNliModel, createLlmNliJudge } from '@factkit/nli-models';
 import { createOpenAICompatible } from '@factkit/openai';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
-import { loadWordNetSynonyms } from '@factkit/metrics';
+import { loadWordNetSynonyms } from '@factkit/metrics/node';
 import type { EvidenceScorer } from '@factkit/nli-match';
 import { createAveritecEvidenceScorer, createPerClaimWiring, loadAveritec, loadAveritecKnowledgeStore } from './averitec.js';
 import { DEFAULT_DATASETS_DIRECTORY, loadFeverLite, loadSciFact, verdictLabelsFor, type StudyDataset } from './datasets.js';

@@ -1,7 +1,8 @@
 import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { computeAveritecEvidenceScore, loadWordNetSynonyms } from '@factkit/metrics';
+import { computeAveritecEvidenceScore } from '@factkit/metrics';
+import { loadWordNetSynonyms } from '@factkit/metrics/node';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { describe, expect, it } from 'vitest';
 import { loadAveritec, loadAveritecKnowledgeStore } from '../src/averitec.js';

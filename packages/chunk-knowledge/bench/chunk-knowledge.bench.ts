@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import type { Embedder, VectorStore } from '@factkit/core';
 import { createMockEmbedder } from '@factkit/core/testing';
-import { createBm25Index, createHnswVectorStore, createInMemoryVectorStore } from '@factkit/retrieval';
+import { createBm25Index, createInMemoryVectorStore } from '@factkit/retrieval';
+import { createHnswVectorStore } from '@factkit/retrieval/node';
 import type { AnnotatedChunk, IndexMode } from '../src/index.js';
 import { PASSAGE_LAYOUTS, chunkDocuments, createOfflineAnnotator, createSentenceChunker, indexAnnotatedChunks, renderIndexPassages } from '../src/index.js';
 

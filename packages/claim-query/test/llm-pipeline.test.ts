@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFileCache, withCache } from '@factkit/core';
+import { withCache } from '@factkit/core';
+import { createFileCache } from '@factkit/core/node';
 import { createOpenAICompatibleModel } from '@factkit/openai';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest } from '@factkit/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';

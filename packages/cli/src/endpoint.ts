@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { createFileCache, InvalidArgumentError, withCache, withRetry, type LanguageModel } from '@factkit/core';
+import { InvalidArgumentError, withCache, withRetry, type LanguageModel } from '@factkit/core';
+import { createFileCache } from '@factkit/core/node';
 import { createOpenAICompatible } from '@factkit/openai';
 
 /** The endpoint flags every LLM-capable subcommand takes (node:util parseArgs option table). */

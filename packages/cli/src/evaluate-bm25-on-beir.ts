@@ -1,7 +1,8 @@
 import type { ItemProblem, QueryExpander, Run } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import { type EvaluateRunResult, evaluateRun } from '@factkit/metrics';
-import { type Bm25Index, type Bm25IndexOptions, buildBm25IndexFromJsonl, createBm25Retriever, createRm3Expander, findUnknownQrelsDocuments, loadBeirDataset } from '@factkit/retrieval';
+import { type Bm25Index, type Bm25IndexOptions, createBm25Retriever, createRm3Expander } from '@factkit/retrieval';
+import { buildBm25IndexFromJsonl, findUnknownQrelsDocuments, loadBeirDataset } from '@factkit/retrieval/node';
 
 export interface EvaluateBm25OnBeirOptions extends Pick<Bm25IndexOptions, 'k1' | 'b' | 'variant' | 'fields' | 'analyzer' | 'lengthEncoding'> {
   /** qrels split (`qrels/<split>.tsv`). @default 'test' */

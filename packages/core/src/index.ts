@@ -68,8 +68,7 @@ export { stripCodeFences } from './parse/reply-text.js';
 
 // LLM plumbing
 export { sha256Hex, stableStringify } from './llm/stable-hash.js';
-export type { FileCacheOptions } from './llm/cache-stores.js';
-export { createFileCache, createMemoryCache } from './llm/cache-stores.js';
+export { createMemoryCache } from './llm/cache-stores.js';
 export type { WithCacheOptions } from './llm/with-cache.js';
 export { computeGenerateCacheKey, withCache, withEmbeddingCache } from './llm/with-cache.js';
 export type { RetryOptions } from './llm/with-retry.js';

@@ -20,7 +20,6 @@ export {
 } from './ir/ranking-metrics.js';
 export type { FormatTrecRunOptions, ParseTrecOptions } from './ir/trec-format.js';
 export { formatTrecQrels, formatTrecRun, parseQrelsJson, parseRunJson, parseTrecQrels, parseTrecRun } from './ir/trec-format.js';
-export { readTrecQrelsFile, readTrecRunFile, writeTrecQrelsFile, writeTrecRunFile } from './ir/trec-files.js';
 export type { FormatReportOptions } from './ir/format-report.js';
 export { formatJsonReport, formatMarkdownReport, formatTrecEvalReport } from './ir/format-report.js';
 
@@ -63,7 +62,7 @@ export type {
   HungarianMatchScore,
 } from './matching/averitec.js';
 export { buildAveritecReferences, computeAveritecEvidenceScore, computeHungarianMatchScore, evaluateAveritec } from './matching/averitec.js';
-export type { LoadWordNetSynonymsOptions, WordNetExceptions, WordNetFiles, WordNetSynonyms } from './text/wordnet-synonyms.js';
-export { createWordNetSynonyms, loadWordNetSynonyms, parseWordNetExceptions } from './text/wordnet-synonyms.js';
+export type { WordNetExceptions, WordNetFiles, WordNetSynonyms } from './text/wordnet-synonyms.js';
+export { createWordNetSynonyms, parseWordNetExceptions } from './text/wordnet-synonyms.js';
 export type { BertScore, BertScoreMatrixOptions, BertScoreOptions, BertScoreResult, BertScoreWeightOptions, IdfWeights, TokenEmbeddingFunction, TokenEmbeddings } from './text/bert-score.js';
 export { computeBertScore, computeBertScoreFromEmbeddings, computeBertScoreMatrix, computeIdfWeights } from './text/bert-score.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeAveritecEvidenceScore, computeMeteorMulti, createWordNetSynonyms, loadWordNetSynonyms, tokenizeWordsNltk } from '../src/index.js';
+import { computeAveritecEvidenceScore, computeMeteorMulti, createWordNetSynonyms, tokenizeWordsNltk } from '../src/index.js';
+import { loadWordNetSynonyms } from '../src/node.js';
 import { closeTo, readGoldenJson } from './golden.js';
 
 interface Tokenized { hypothesis_tokens: string[]; reference_tokens: string[][]; meteor_score: number }

@@ -1,6 +1,8 @@
 // @factkit/retrieval public surface. Explicit named exports only (no `export *`).
 
-// --- lexical (BM25, analysis, RM3, loaders) ---
+// --- lexical (BM25, analysis, RM3) ---
+// Browser-safe: nothing here imports a Node built-in (tooling/check-browser-entries.mjs). Files, gzip, worker
+// threads and the native HNSW store are in `@factkit/retrieval/node` (src/node.ts).
 // Not exported on purpose: codecs and constants of the saved-index format (CRC-32, magic bytes, Lucene length
 // encoding), pgvector SQL text, BM25 query preparation and index state. See docs/retrieval.md "Public surface".
 export type { Analyzer, ChineseAnalyzerOptions, EnglishAnalyzerOptions } from './analysis/analyzer.js';
@@ -31,16 +33,8 @@ export type { Bm25IndexJson, DeserializeBm25IndexOptions } from './bm25/bm25-ser
 export { deserializeBm25Index, exportBm25IndexJson, importBm25IndexJson, serializeBm25Index } from './bm25/bm25-serialization.js';
 export type { Bm25Retriever, Bm25RetrieverOptions } from './bm25/bm25-retriever.js';
 export { createBm25Retriever } from './bm25/bm25-retriever.js';
-export type { Bm25WorkerPool, Bm25WorkerPoolOptions } from './bm25/bm25-worker-pool.js';
-export { createBm25WorkerPool } from './bm25/bm25-worker-pool.js';
 export type { Rm3ExpanderOptions, Rm3Model } from './feedback/rm3-expander.js';
 export { computeRm3Model, createRm3Expander } from './feedback/rm3-expander.js';
-export type { JsonLine, ReadJsonLinesOptions } from './io/json-lines.js';
-export { readJsonLines } from './io/json-lines.js';
-export type { BeirDataset, BeirReadOptions } from './io/beir.js';
-export { findUnknownQrelsDocuments, loadBeirCorpus, loadBeirDataset, loadBeirQrels, loadBeirQueries, parseBeirQrels, streamBeirCorpus } from './io/beir.js';
-export type { BuildBm25IndexFromJsonlOptions } from './io/bm25-files.js';
-export { buildBm25IndexFromJsonl, loadBm25Index, saveBm25Index } from './io/bm25-files.js';
 
 // --- dense (dense retrievers, fusion, stores, Rocchio) ---
 export type { FlatIndex, FlatIndexOptions, FlatSearchHit, FlatSearchOptions, VectorMetric } from './dense/flat-index.js';
@@ -59,12 +53,7 @@ export type { MultiQueryRetrieverOptions } from './fusion/multi-query-retriever.
 export { createMultiQueryRetriever } from './fusion/multi-query-retriever.js';
 export type { RocchioExpanderOptions } from './feedback/rocchio-expander.js';
 export { createRocchioExpander } from './feedback/rocchio-expander.js';
-export type { HnswVectorStoreOptions } from './dense/hnsw-vector-store.js';
-export { createHnswVectorStore } from './dense/hnsw-vector-store.js';
 export type { PgVectorStoreOptions, SqlClient } from './stores/pgvector-vector-store.js';
 export { createPgVectorStore } from './stores/pgvector-vector-store.js';
 export type { QdrantClientLike, QdrantPoint, QdrantVectorStoreOptions } from './stores/qdrant-vector-store.js';
 export { QDRANT_ID_KEY, QDRANT_METADATA_KEY, createQdrantVectorStore, toQdrantPointId } from './stores/qdrant-vector-store.js';
-// Node file helpers for dense and hybrid indexes (to move to @factkit/retrieval/node with the other io/* exports).
-export type { HybridIndexManifest, LoadedHybridIndex, SaveHybridIndexOptions } from './io/dense-files.js';
-export { HYBRID_MANIFEST_FILE, loadDenseIndex, loadHybridIndex, saveDenseIndex, saveHybridIndex } from './io/dense-files.js';

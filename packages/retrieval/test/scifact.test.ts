@@ -1,7 +1,8 @@
 import type { Run } from '@factkit/core';
 import { evaluateRun } from '@factkit/metrics';
 import { describe, expect, it } from 'vitest';
-import { buildBm25IndexFromJsonl, createBm25Retriever, loadBeirDataset } from '../src/index.js';
+import { createBm25Retriever } from '../src/index.js';
+import { buildBm25IndexFromJsonl, loadBeirDataset } from '../src/node.js';
 
 // Anserini's BEIR regression for SciFact "flat" (title + text, Lucene English analyzer, k1 = 0.9, b = 0.4) reports
 // nDCG@10 = 0.6789 and R@100 = 0.9253 over all 300 test queries. The repository holds 240 of the 300 (datasets/scifact),

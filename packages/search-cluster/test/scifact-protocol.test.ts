@@ -6,7 +6,8 @@
  * evaluation against one when OPENSEARCH_URL / ELASTICSEARCH_URL is set).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBm25Retriever, loadBeirCorpus, loadBeirDataset, streamBeirCorpus } from '@factkit/retrieval';
+import { createBm25Retriever } from '@factkit/retrieval';
+import { loadBeirCorpus, loadBeirDataset, streamBeirCorpus } from '@factkit/retrieval/node';
 import { createSearchClusterRetriever } from '../src/index.js';
 import { createOfficialClient } from './clients.js';
 import { SCIFACT_FOLDER } from './scifact-run.js';

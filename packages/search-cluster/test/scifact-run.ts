@@ -1,6 +1,6 @@
 import type { Qrels, Query, Run } from '@factkit/core';
 import { evaluateRun } from '@factkit/metrics';
-import { loadBeirDataset, streamBeirCorpus } from '@factkit/retrieval';
+import { loadBeirDataset, streamBeirCorpus } from '@factkit/retrieval/node';
 import type { IndexDocumentsResult, IndexProgress, SearchClusterRetriever } from '../src/index.js';
 
 /** `@factkit/retrieval`'s in-process BM25 on the repository's 240 SciFact test queries (packages/retrieval/test/scifact.test.ts). */

@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFileCache, createMemoryCache } from '@factkit/core';
+import { createMemoryCache } from '@factkit/core';
+import { createFileCache } from '@factkit/core/node';
 import {
   createMockEmbedder,
   createMockLanguageModel,

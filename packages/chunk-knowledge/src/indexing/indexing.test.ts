@@ -119,7 +119,8 @@ describe('createFieldedBm25Retriever', () => {
 
 describe('indexing into @factkit/retrieval stores (any core VectorStore)', () => {
   it('finds the same top chunk through the exact in-memory store, the HNSW store and pgvector (PGlite)', async () => {
-    const { createHnswVectorStore, createInMemoryVectorStore, createPgVectorStore } = await import('@factkit/retrieval');
+    const { createInMemoryVectorStore, createPgVectorStore } = await import('@factkit/retrieval');
+    const { createHnswVectorStore } = await import('@factkit/retrieval/node');
     const { PGlite } = await import('@electric-sql/pglite');
     const { vector } = await import('@electric-sql/pglite/vector');
     const database = await PGlite.create({ extensions: { vector } });

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { InvalidArgumentError } from '@factkit/core';
-import { type EvaluateRunResult, evaluateRun, pairedRandomizationTest, pairedTTest, readTrecQrelsFile, readTrecRunFile } from '@factkit/metrics';
+import { type EvaluateRunResult, evaluateRun, pairedRandomizationTest, pairedTTest } from '@factkit/metrics';
+import { readTrecQrelsFile, readTrecRunFile } from '@factkit/metrics/node';
 import { EXIT_CODES } from '../exit-codes.js';
 import { renderBarChartSvg } from '../report/bar-chart.js';
 import { writeStudyReportFiles } from '../report/study-report.js';

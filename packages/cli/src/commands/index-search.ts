@@ -8,21 +8,23 @@ import {
   type DenseStoredDocument,
   type FusionMethod,
   type FusionOptions,
-  buildBm25IndexFromJsonl,
   createBm25Index,
   createBm25Retriever,
   createDenseRetriever,
   createHybridRetriever,
   fuseScores,
+  restoreDenseRetriever,
+} from '@factkit/retrieval';
+import {
+  buildBm25IndexFromJsonl,
   loadBm25Index,
   loadDenseIndex,
   loadHybridIndex,
-  restoreDenseRetriever,
   saveBm25Index,
   saveDenseIndex,
   saveHybridIndex,
   streamBeirCorpus,
-} from '@factkit/retrieval';
+} from '@factkit/retrieval/node';
 import { createCliEmbedder } from '../embedders.js';
 import { ENDPOINT_OPTIONS, resolveBaseUrl } from '../endpoint.js';
 import { EXIT_CODES } from '../exit-codes.js';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockEmbedder, createMockLanguageModel } from '../testing/index.js';
-import { createFileCache, createMemoryCache } from './cache-stores.js';
+import { createMemoryCache } from './cache-stores.js';
+import { createFileCache } from './file-cache.js';
 import { settleWithConcurrency } from './concurrency.js';
 import { computeGenerateCacheKey, withCache, withEmbeddingCache } from './with-cache.js';
 

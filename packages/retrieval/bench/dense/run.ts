@@ -18,7 +18,8 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { cosineSimilarity } from '@factkit/core';
 import usearch from 'usearch';
-import { createFlatIndex, createHnswVectorStore } from '../../src/index.js';
+import { createFlatIndex } from '../../src/index.js';
+import { createHnswVectorStore } from '../../src/node.js';
 
 const rows = Number(process.env['BENCH_ROWS'] ?? 100_000);
 const dimensions = Number(process.env['BENCH_DIMENSIONS'] ?? 384);

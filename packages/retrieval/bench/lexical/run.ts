@@ -16,7 +16,8 @@ import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
 import MiniSearch from 'minisearch';
 // @ts-expect-error wink-bm25-text-search ships no types
 import winkBm25 from 'wink-bm25-text-search';
-import { type Analyzer, createBm25Index, createBm25WorkerPool, createEnglishAnalyzer } from '../../src/index.js';
+import { type Analyzer, createBm25Index, createEnglishAnalyzer } from '../../src/index.js';
+import { createBm25WorkerPool } from '../../src/node.js';
 import { createCompetentExhaustive } from './competent-exhaustive.js';
 import { generateDocuments, generateQueries } from './synthetic-corpus.js';
 

@@ -51,7 +51,10 @@ export function createScanWorkerPool(size: number): ScanWorkerPool {
   let nextId = 0;
 
   const start = async (): Promise<WorkerLike[]> => {
-    const { Worker } = await import('node:worker_threads');
+    // A variable specifier: bundlers for the browser leave it alone (the main entry stays free of Node built-ins);
+    // only `threads > 1`, which needs Node's worker_threads, ever reaches this line.
+    const workerThreads = 'node:worker_threads';
+    const { Worker } = (await import(/* @vite-ignore */ /* webpackIgnore: true */ workerThreads)) as typeof import('node:worker_threads');
     const workers: WorkerLike[] = [];
     for (let i = 0; i < size; i += 1) {
       const worker = new Worker(WORKER_SOURCE, { eval: true }) as unknown as WorkerLike;

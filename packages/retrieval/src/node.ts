@@ -1,0 +1,21 @@
+// @factkit/retrieval/node: the Node-only part of retrieval. The main entry `@factkit/retrieval` imports no Node
+// built-in and runs in browsers (tooling/check-browser-entries.mjs checks it); what needs the file system, gzip,
+// worker threads or a native module is here. Explicit named exports only (no `export *`).
+
+// --- files: JSONL, BEIR, saved BM25 indexes (node:fs, node:zlib, node:readline) ---
+export type { JsonLine, ReadJsonLinesOptions } from './io/json-lines.js';
+export { readJsonLines } from './io/json-lines.js';
+export type { BeirDataset, BeirReadOptions } from './io/beir.js';
+export { findUnknownQrelsDocuments, loadBeirCorpus, loadBeirDataset, loadBeirQrels, loadBeirQueries, parseBeirQrels, streamBeirCorpus } from './io/beir.js';
+export type { BuildBm25IndexFromJsonlOptions } from './io/bm25-files.js';
+export { buildBm25IndexFromJsonl, loadBm25Index, saveBm25Index } from './io/bm25-files.js';
+export type { HybridIndexManifest, LoadedHybridIndex, SaveHybridIndexOptions } from './io/dense-files.js';
+export { HYBRID_MANIFEST_FILE, loadDenseIndex, loadHybridIndex, saveDenseIndex, saveHybridIndex } from './io/dense-files.js';
+
+// --- worker threads (node:worker_threads) ---
+export type { Bm25WorkerPool, Bm25WorkerPoolOptions } from './bm25/bm25-worker-pool.js';
+export { createBm25WorkerPool } from './bm25/bm25-worker-pool.js';
+
+// --- native stores (usearch, a Node addon) ---
+export type { HnswVectorStoreOptions } from './dense/hnsw-vector-store.js';
+export { createHnswVectorStore } from './dense/hnsw-vector-store.js';
