@@ -45,6 +45,8 @@ export { buildBm25IndexFromJsonl, loadBm25Index, saveBm25Index } from './io/bm25
 // --- dense (dense retrievers, fusion, stores, Rocchio) ---
 export type { FlatIndex, FlatIndexOptions, FlatSearchHit, FlatSearchOptions, VectorMetric } from './dense/flat-index.js';
 export { createFlatIndex } from './dense/flat-index.js';
+export type { QuantizedFlatIndex, QuantizedFlatIndexOptions, QuantizedFlatSearchOptions, QuantizedIndexMemory } from './dense/quantized-flat-index.js';
+export { createQuantizedFlatIndex } from './dense/quantized-flat-index.js';
 export type { DenseIndexRequest, DenseIndexResult, DenseRetriever, DenseRetrieverOptions } from './dense/dense-retriever.js';
 export { createDenseRetriever } from './dense/dense-retriever.js';
 export type { InMemoryVectorStore, InMemoryVectorStoreOptions } from './stores/in-memory-vector-store.js';
