@@ -36,13 +36,13 @@ describe('createQuantizedFlatIndex', () => {
     const memory = index.memoryUsage();
     expect(memory.scannedBytes).toBe(10 * 384);
     expect(memory.floatBytes).toBe(10 * 384 * 4);
-    expect(memory.totalBytes).toBe(10 * 384 + 10 * 16 + 10 * 384 * 4);
+    expect(memory.totalBytes).toBe(10 * 384 + 10 * 24 + 10 * 384 * 4);
     const dropped = createQuantizedFlatIndex({ dimensions: 384, floatVectors: 'drop' });
     dropped.upsert([{ id: 'a', vector: new Float32Array(384).fill(1) }]);
     expect(dropped.memoryUsage().floatBytes).toBe(0);
   });
 
-  it('equals a float64 brute force when the shortlist is the whole set (property, both kernels and metrics, single and batched)', () => {
+  it('equals a float64 brute force when the shortlist is the whole set, and in exact mode (property, both kernels and metrics, single and batched)', () => {
     const arbitrary = fc.integer({ min: 1, max: 40 }).chain((dimensions) =>
       fc.record({
         dimensions: fc.constant(dimensions),
@@ -57,16 +57,22 @@ describe('createQuantizedFlatIndex', () => {
     fc.assert(
       fc.property(arbitrary, ({ dimensions, rows, queries, topK, metric, kernel, blockRows }) => {
         const index = createQuantizedFlatIndex({ dimensions, metric, kernel, blockRows, initialCapacity: 1, shortlist: rows.length });
+        const exact = createQuantizedFlatIndex({ dimensions, metric, kernel, blockRows, initialCapacity: 1 });
         const entries = rows.map((row, i) => ({ id: `doc-${String(i).padStart(3, '0')}`, vector: Float32Array.from(row) }));
         index.upsert(entries);
+        exact.upsert(entries);
         const queryVectors = queries.map((query) => Float32Array.from(query));
         const batched = index.searchBatch(queryVectors, { topK });
+        const exactBatched = exact.searchBatch(queryVectors, { topK });
         queryVectors.forEach((query, q) => {
           const expected = referenceSearch(entries, query, topK, metric);
           const single = index.search(query, { topK });
           expect(single.map((hit) => hit.id)).toEqual(expected.map((hit) => hit.id));
           single.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i]!.score, 9));
           expect(batched[q]).toEqual(single);
+          // 'exact' (the default) re-ranks only the rows its error bound cannot exclude, with the same result
+          expect(exact.search(query, { topK })).toEqual(single);
+          expect(exactBatched[q]).toEqual(single);
         });
       }),
       { numRuns: 150 },
@@ -108,7 +114,7 @@ describe('createQuantizedFlatIndex', () => {
       index.upsert(entries);
       let identical = 0;
       let foundTight = 0;
-      const defaults = index.searchBatch(queries, { topK: 10 });
+      const defaults = index.searchBatch(queries, { topK: 10, shortlist: 100 });
       const tight = index.searchBatch(queries, { topK: 10, shortlist: 10 });
       queries.forEach((query, q) => {
         const expected = referenceSearch(entries, query, 10, metric).map((hit) => hit.id);
@@ -118,6 +124,9 @@ describe('createQuantizedFlatIndex', () => {
       });
       // Shortlist 100: the true top 10 survive the int8 scan on every query (exact re-ranking orders them).
       expect(identical).toBe(queries.length);
+      // Exact mode: identical by construction, re-ranking far fewer rows than the whole set.
+      expect(index.searchBatch(queries, { topK: 10 })).toEqual(queries.map((query) => index.search(query, { topK: 10, shortlist: entries.length })));
+      expect(index.lastReranked).toBeLessThan(entries.length * queries.length * 0.2);
       // Shortlist 10 (no slack: the int8 estimates choose the 10 alone): still most of the true top 10.
       expect(foundTight / (10 * queries.length)).toBeGreaterThan(0.85);
     }
@@ -138,6 +147,23 @@ describe('createQuantizedFlatIndex', () => {
     flat.upsert(entries);
     quantized.upsert(entries);
     expect(quantized.searchBatch(queries, { topK: 10 })).toEqual(flat.searchBatch(queries, { topK: 10 }));
+  });
+
+  it('stays exact in exact mode where int8 rounding cannot order the rows (near-duplicates 1e-6 … 1e-2 apart)', () => {
+    const dimensions = 384;
+    const random = gaussianSource(99);
+    const base = Float32Array.from({ length: dimensions }, random);
+    for (const scale of [1e-2, 1e-3, 1e-4, 1e-6]) {
+      const entries = Array.from({ length: 1500 }, (_, i) => ({ id: `p${i}`, vector: Float32Array.from(base, (value) => value + random() * scale) }));
+      for (const metric of ['cosine', 'inner-product'] as const) {
+        const index = createQuantizedFlatIndex({ dimensions, metric });
+        index.upsert(entries);
+        for (let q = 0; q < 2; q += 1) {
+          const query = Float32Array.from(base, (value) => value + random() * scale);
+          expect(index.search(query, { topK: 10 }).map((hit) => hit.id)).toEqual(referenceSearch(entries, query, 10, metric).map((hit) => hit.id));
+        }
+      }
+    }
   });
 
   it('computes integer dot products at the 32-bit limit exactly (512 dimensions of ±127 codes and full-scale queries)', () => {
@@ -243,6 +269,8 @@ describe('createQuantizedFlatIndex', () => {
     expectInvalid(() => index.search(vec(Number.POSITIVE_INFINITY, 0, 0)), 'query', /NaN or Infinity/);
     expectInvalid(() => index.search(vec(1, 2, 3), { topK: -1 }), 'topK', />= 0/);
     expectInvalid(() => index.search(vec(1, 2, 3), { shortlist: 0 }), 'shortlist', /positive/);
+    expectInvalid(() => index.search(vec(1, 2, 3), { shortlist: 'approximate' as never }), 'shortlist', /'exact' or a positive integer/);
+    expectInvalid(() => createQuantizedFlatIndex({ dimensions: 3, floatVectors: 'drop', shortlist: 'exact' }), 'shortlist', /needs floatVectors 'keep'/);
     expectInvalid(() => index.searchBatch([vec(1, 2, 3), vec(1, 2)]), 'queries[1]', /dimension/);
     expectInvalid(() => index.delete('keep' as never), 'ids', /array/);
     expectInvalid(() => createQuantizedFlatIndex({ dimensions: 0 }), 'dimensions', /positive/);
