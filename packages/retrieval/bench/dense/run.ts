@@ -20,6 +20,7 @@ import { cosineSimilarity } from '@factkit/core';
 import usearch from 'usearch';
 import { createFlatIndex } from '../../src/index.js';
 import { createHnswVectorStore } from '../../src/node.js';
+import { createMixtureGenerator, MIXTURE_DESCRIPTION } from './synthetic.js';
 
 const rows = Number(process.env['BENCH_ROWS'] ?? 100_000);
 const dimensions = Number(process.env['BENCH_DIMENSIONS'] ?? 384);
@@ -28,21 +29,9 @@ const topK = 10;
 const singleQueries = 24;
 const batchSize = 64;
 
-let seed = 20261122;
-const random = () => {
-  // Park–Miller minimal standard generator: reproducible data on every machine.
-  seed = (seed * 48271) % 2147483647;
-  return seed / 2147483647 - 0.5;
-};
-const gaussian = () => Math.sqrt(-2 * Math.log(random() + 0.5 || 1e-12)) * Math.cos(2 * Math.PI * (random() + 0.5));
 // Embeddings are clustered, and uniform noise in 384-d is a degenerate case for graph indexes, so the data is a
-// Gaussian mixture: 1,000 centroids N(0, I), each point = centroid + N(0, 0.6² I). Queries come from the same mixture.
-const centroidCount = 1000;
-const centroids = Array.from({ length: centroidCount }, () => Float32Array.from({ length: dimensions }, gaussian));
-const samplePoint = (target: Float32Array, offset: number) => {
-  const centroid = centroids[Math.floor((random() + 0.5) * centroidCount) % centroidCount] as Float32Array;
-  for (let k = 0; k < dimensions; k += 1) target[offset + k] = (centroid[k] as number) + 0.6 * gaussian();
-};
+// Gaussian mixture (see synthetic.ts). Queries come from the same mixture.
+const { samplePoint } = createMixtureGenerator(dimensions);
 const progress = (message: string) => process.stderr.write(`[bench:dense] ${message}\n`);
 
 progress(`generating ${rows} × ${dimensions} vectors`);
@@ -163,7 +152,7 @@ function plainLoopSearch(unitQuery: Float32Array): number[] {
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadAverageAtStart: os.loadavg() },
-  data: { rows, dimensions, topK, repeats, singleQueries, batchSize, metric: 'cosine (factkit, raw vectors, normalised at insert) = inner product on L2-normalised vectors (usearch ip, plain JS)', generator: 'Park-Miller seed 20261122; Gaussian mixture, 1000 centroids N(0,I), noise N(0,0.36 I)' },
+  data: { rows, dimensions, topK, repeats, singleQueries, batchSize, metric: 'cosine (factkit, raw vectors, normalised at insert) = inner product on L2-normalised vectors (usearch ip, plain JS)', generator: MIXTURE_DESCRIPTION },
 };
 
 // --- factkit flat index -------------------------------------------------------------------------------------------

@@ -10,6 +10,11 @@ export interface InMemoryVectorStoreOptions {
   readonly id?: string;
   /** Threads scanning the matrix per query (see `createFlatIndex`); call `close()` when above 1. @default 1 */
   readonly threads?: number;
+  /**
+   * The index to store vectors in, empty, with the same `dimensions` and `metric` (e.g. `createQuantizedFlatIndex`).
+   * @default createFlatIndex({ dimensions, metric, threads })
+   */
+  readonly index?: FlatIndex;
 }
 
 /** The default VectorStore: an exact flat index in memory, plus direct access to stored vectors. */
@@ -29,10 +34,15 @@ export interface InMemoryVectorStore extends VectorStore {
  * const { matches } = await store.query({ vector, topK: 5 });
  */
 export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions): InMemoryVectorStore {
-  const { dimensions, metric = 'cosine', id = 'memory', threads = 1 } = options;
+  const { dimensions, metric = 'cosine', id = 'memory' } = options;
+  // A given index brings its own threads.
+  const threads = options.index ? options.index.threads : (options.threads ?? 1);
   const where = `VectorStore(${id})`;
   if (typeof id !== 'string' || id.length === 0) throw new InvalidArgumentError({ where: 'createInMemoryVectorStore', argument: 'id', message: 'must be a non-empty string' });
-  const index: FlatIndex = createFlatIndex({ dimensions, metric, threads });
+  const index: FlatIndex = options.index ?? createFlatIndex({ dimensions, metric, threads });
+  if (options.index !== undefined && (index.dimensions !== dimensions || index.metric !== metric || index.size !== 0)) {
+    throw new InvalidArgumentError({ where: 'createInMemoryVectorStore', argument: 'index', message: `must be empty with ${dimensions} dimensions and metric '${metric}' (got ${index.dimensions}, '${index.metric}', ${index.size} vectors)` });
+  }
   const metadataById = new Map<string, Readonly<Record<string, unknown>>>();
   // With worker threads a search runs across an await; writes wait for it (and each other) so nothing moves mid-scan.
   let tail: Promise<unknown> = Promise.resolve();
