@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../errors/factkit-error.js';
 /** A sentence with its character offsets in the source text. */
 export interface SentenceSpan {
   readonly text: string;
@@ -5,12 +6,29 @@ export interface SentenceSpan {
   readonly end: number;
 }
 
+/**
+ * Which segmentation to reproduce.
+ * - `'default'`: the best split of ordinary English/Chinese text (and scientific prose).
+ * - `'scifact'`: reproduces the segmentation of the SciFact corpus (`corpus_sentences`, Wadden et al. 2020), including
+ *   its known quirks: it splits after "+/-" followed by a space, before "refs. 5" / "p. Arg139Cys" / "An. gambiae"
+ *   (a period ends a sentence before any lower-case word unless the word before it is a listed abbreviation or an
+ *   initial), puts a lone quote mark after a sentence in a sentence of its own, never ends a sentence after a single
+ *   lower-case letter ("cytochrome c.") or a URL ending in "/.". Use it to index text the way SciFact's evidence
+ *   sentence ids count it; do not use it for ordinary text.
+ */
+export type SentenceProfile = 'default' | 'scifact';
+
 export interface SplitSentencesOptions {
   /**
    * Extra abbreviations (without the final period, case-insensitive) that must not end a sentence.
    * @default []
    */
   readonly abbreviations?: readonly string[];
+  /**
+   * The segmentation to reproduce; see {@link SentenceProfile}.
+   * @default 'default'
+   */
+  readonly profile?: SentenceProfile;
 }
 
 /** Abbreviations that, followed by a period, do not end an English sentence. Lower case, no final period. */
@@ -24,11 +42,33 @@ export const ENGLISH_ABBREVIATIONS: ReadonlySet<string> = new Set([
   'u.s', 'u.k', 'u.n', 'e.u', 'u.s.a', 'ph.d', 'm.d', 'b.a', 'm.a', 'b.sc', 'm.sc', 'd.c',
 ]);
 
+/**
+ * Abbreviations that are also words or often end a sentence ("etc.", "max."): they keep a sentence going only before a
+ * lower-case word ("max. value", "etc. and so on"), not before a capital.
+ */
+const LOWER_CONTINUING_ABBREVIATIONS: ReadonlySet<string> = new Set([
+  'etc', 'max', 'min', 'avg', 'conc', 'temp', 'assoc', 'cont', 'ext', 'tel', 'var', 'ssp', 'subsp', 'spp', 'sp', 'cv',
+  'sq', 'wt', 'dia', 'diam', 'abs', 'rel', 'corr', 'std', 'spec', 'prep', 'exp', 'obs', 'orig', 'syn', 'aff', 'nov',
+]);
+
 /** Titles that abbreviate only when capitalised ("Ms.", "Dr."); in lower case they are units or words ("20 ms."). */
 const TITLE_ABBREVIATIONS: ReadonlySet<string> = new Set([
   'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'mt', 'ft', 'rev', 'hon', 'gen', 'col', 'lt', 'capt', 'cmdr', 'sgt',
   'rep', 'sen', 'gov', 'pres', 'supt', 'messrs', 'mme', 'mlle',
 ]);
+
+/**
+ * Abbreviations that SciFact's split does not end a sentence after, even before a lower-case word ("vs. non-smokers",
+ * "e.g. aspirin"); every other word with a period does ("(ref. 4)", "s.c. injection", "An. gambiae").
+ */
+const SCIFACT_ABBREVIATIONS: ReadonlySet<string> = new Set([
+  'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'v', 'al', 'cf', 'ca', 'approx', 'e.g', 'i.e', 'a.m', 'p.m',
+  'fig', 'figs', 'eq', 'eqs', 'no', 'nos', 'inc', 'ltd', 'co', 'corp', 'u.s', 'u.k', 'u.n', 'e.u', 'u.s.a', 'ph.d',
+  'm.d', 'sp', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+]);
+
+/** Quote marks that, standing alone after a sentence end ("the term \"NETosis. \" Here"), close that sentence. */
+const LONE_QUOTES = `"'”’`;
 
 const CJK_TERMINATORS = '。！？';
 const CLOSERS = `"'”’」』）)]】》`;
@@ -52,6 +92,8 @@ function isUpperOrStart(char: string | undefined): boolean {
   if (char === undefined) return true;
   if (/[0-9]/.test(char)) return true;
   if (OPENERS.includes(char)) return true;
+  // A copyright line after an abstract ("… cells. © 2016 AACR.") is a sentence of its own.
+  if (char === '©') return true;
   if (/\p{Lu}/u.test(char)) return true;
   if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(char)) return true;
   return false;
@@ -64,9 +106,22 @@ function wordBefore(text: string, end: number): string {
   return text.slice(start, end).replace(/^\.+/, '');
 }
 
-function isAbbreviation(word: string, extra: ReadonlySet<string>, charBefore = '', afterNumber = false): boolean {
+interface AbbreviationContext {
+  readonly extra: ReadonlySet<string>;
+  /** The character before the word ("°", "/", "("). */
+  readonly charBefore: string;
+  /** The word follows a number and a space ("24 h."). */
+  readonly afterNumber: boolean;
+  /** The next sentence would start with a lower-case word. */
+  readonly lowerNext: boolean;
+  readonly profile: SentenceProfile;
+}
+
+function isAbbreviation(word: string, context: AbbreviationContext): boolean {
+  const { extra, charBefore, afterNumber, lowerNext, profile } = context;
   const lower = word.toLowerCase();
   if (extra.has(lower)) return true;
+  if (profile === 'scifact') return isSciFactAbbreviation(word, lower, context);
   // An all-capital acronym ("ED", "MS", "DR", "JUN") is not the abbreviation it spells in lower case ("ed.", "Ms.").
   const isAcronym = word.length >= 2 && !word.includes('.') && word === word.toUpperCase() && word !== lower;
   const isLowerTitle = TITLE_ABBREVIATIONS.has(lower) && word === lower;
@@ -77,13 +132,37 @@ function isAbbreviation(word: string, extra: ReadonlySet<string>, charBefore = '
   // last part ("TNF-α.").
   if (/^\p{Script=Greek}$/u.test(word)) return false;
   if (/^\p{Lu}$/u.test(word)) return charBefore !== '°';
-  if (/^\p{Ll}$/u.test(word)) return afterNumber && charBefore !== '/';
+  if (/^\p{Ll}$/u.test(word)) return (afterNumber || lowerNext) && charBefore !== '/';
   // A mixed-case name ending in one capital after a lower-case letter ("p65/RelA.", "NF-κB.", "HRQoL.", "5hmC."):
   // SciFact's reference split does not end a sentence on one (it does after "mRNA.", "mTOR.", which end in two).
   if (/\p{Ll}\p{Lu}$/u.test(word)) return true;
+  // A name whose last part after a period is one capital letter ("H2A.Z.", "J.R.R.") is not a sentence end.
+  if (/\.\p{Lu}$/u.test(word)) return true;
   // Dotted abbreviations: "U.S", "e.g", "Ph.D", "a.m".
   if (/^(?:\p{L}{1,2}\.)+\p{L}{1,2}$/u.test(word)) return true;
+  // Before a lower-case word only a known abbreviation keeps the sentence going; an unknown short word is taken for
+  // one ("approx. five", "Jan. through"), a word of three letters or more is not ("ticagrelor reduced…").
+  if (lowerNext) return word.length < 3 || /\./u.test(word) || LOWER_CONTINUING_ABBREVIATIONS.has(lower);
   return false;
+}
+
+/** SciFact's split: see {@link SentenceProfile}. */
+function isSciFactAbbreviation(word: string, lower: string, context: AbbreviationContext): boolean {
+  const { charBefore, lowerNext } = context;
+  // An all-capital acronym ("AL.", "SR.", "MS.") is not the abbreviation it spells; a title is one only capitalised.
+  const isAcronym = word.length >= 2 && !word.includes('.') && word === word.toUpperCase() && word !== lower;
+  const isLowerTitle = TITLE_ABBREVIATIONS.has(lower) && word === lower;
+  if (!isAcronym && !isLowerTitle && SCIFACT_ABBREVIATIONS.has(lower)) return true;
+  if (lower === 'etc') return lowerNext;
+  // Single letters: initials and name parts ("S. pneumoniae", "J. Smith", "RIG-I.", "nmol/L.", "25(OH)D.") and
+  // lower-case letters ("cytochrome c.", "24 h."), but not "°C." nor a lower-case letter after "/" or a bracket
+  // ("0.4 mg/d.", "A(H1N1)v."), nor "p." (the protein-change prefix in "p. Arg139Cys", where it splits too).
+  if (/^\p{Script=Greek}$/u.test(word)) return false;
+  if (/^\p{Lu}$/u.test(word)) return charBefore !== '°';
+  if (/^\p{Ll}$/u.test(word)) return word !== 'p' && charBefore !== '/' && charBefore !== ')';
+  if (/\p{Ll}\p{Lu}$/u.test(word) || /\.\p{Lu}$/u.test(word)) return true;
+  // Dotted initials ("J.G.", "I.-S.") but not dotted lower-case abbreviations, which it splits after ("s.c.", "i.p.").
+  return /^(?:\p{Lu}\.)+\p{Lu}$/u.test(word);
 }
 
 /**
@@ -94,8 +173,15 @@ function isAbbreviation(word: string, extra: ReadonlySet<string>, charBefore = '
  */
 export function segmentSentences(text: string, options: SplitSentencesOptions = {}): SentenceSpan[] {
   const extra = new Set((options.abbreviations ?? []).map((a) => a.toLowerCase().replace(/\.$/, '')));
+  const profile = options.profile ?? 'default';
+  if (profile !== 'default' && profile !== 'scifact') {
+    throw new InvalidArgumentError({ where: 'segmentSentences', argument: 'options.profile', message: `must be 'default' or 'scifact' (got ${String(profile)})` });
+  }
+  const scifact = profile === 'scifact';
   const spans: SentenceSpan[] = [];
   let sentenceStart = 0;
+  // Brackets opened and not yet closed in the current sentence: "(10. 4%)" and "[7. 1-10.5]" do not end it.
+  let openBrackets = 0;
   const push = (end: number): void => {
     let start = sentenceStart;
     let stop = end;
@@ -103,6 +189,12 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
     while (stop > start && /\s/u.test(text[stop - 1] ?? '')) stop -= 1;
     if (stop > start) spans.push({ text: text.slice(start, stop), start, end: stop });
     sentenceStart = end;
+    openBrackets = 0;
+  };
+  const skipSpace = (from: number): number => {
+    let k = from;
+    while (k < text.length && /[\s\p{Cf}]/u.test(text[k] ?? '')) k += 1;
+    return k;
   };
 
   let i = 0;
@@ -112,7 +204,10 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
       // Consume runs of terminators ("?!", "...") and closing quotes/brackets.
       let j = i + 1;
       while (j < text.length && (CJK_TERMINATORS.includes(text[j] ?? '') || '.!?…'.includes(text[j] ?? ''))) j += 1;
-      while (j < text.length && CLOSERS.includes(text[j] ?? '')) j += 1;
+      while (j < text.length && CLOSERS.includes(text[j] ?? '')) {
+        if ((text[j] === ')' || text[j] === ']') && openBrackets > 0) openBrackets -= 1;
+        j += 1;
+      }
       const run = text.slice(i, j);
       if (/[。！？]/u.test(run)) {
         push(j);
@@ -125,24 +220,62 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
         i = j;
         continue;
       }
-      let k = j;
-      while (k < text.length && /[\s\p{Cf}]/u.test(text[k] ?? '')) k += 1;
+      let k = skipSpace(j);
+      // A quote mark standing alone after the terminator ('the term "NETosis. " Here') closes this sentence: the
+      // default profile keeps it in the sentence, SciFact's split makes it a sentence of its own.
+      let loneQuoteEnd = -1;
+      if (k < text.length && LONE_QUOTES.includes(text[k] ?? '') && (k + 1 === text.length || /\s/u.test(text[k + 1] ?? ''))) {
+        loneQuoteEnd = k + 1;
+        k = skipSpace(k + 1);
+      }
       const following = text[k];
-      if (!isUpperOrStart(following) && !isIdentifierStart(text, k)) {
+      const lowerNext = following !== undefined && /\p{Ll}/u.test(following) && !isIdentifierStart(text, k);
+      const singlePeriod = run.startsWith('.') && !run.startsWith('..');
+      // Before a lower-case word only a bare period can end a sentence ("i.p.) and" does not).
+      const lowerMayEnd = lowerNext && (scifact ? run === '.' : singlePeriod);
+      if (!isUpperOrStart(following) && !isIdentifierStart(text, k) && !lowerMayEnd) {
         i = j;
         continue;
       }
-      if (run === '.' || run.startsWith('.') && !run.startsWith('..')) {
+      // Default profile: a number inside an open bracket continues it ("(P<. 001)", "(av. 441 mg/d)", "[7. 1-10.5]").
+      if (!scifact && openBrackets > 0 && following !== undefined && /\p{N}/u.test(following)) {
+        i = j;
+        continue;
+      }
+      if (singlePeriod) {
         const word = wordBefore(text, i);
         const before = i - word.length - 1;
         const afterNumber = /\p{N}/u.test(text[before - 1] ?? '') && /\s/u.test(text[before] ?? '');
-        if (word && isAbbreviation(word, extra, text[before] ?? '', afterNumber)) {
+        const context = { extra, charBefore: text[before] ?? '', afterNumber, lowerNext, profile };
+        if (word && isAbbreviation(word, context)) {
+          i = j;
+          continue;
+        }
+        if (!word && lowerNext && !scifact) {
+          i = j;
+          continue;
+        }
+        // A URL: SciFact's split keeps "http://x.org/db/." in the sentence; before a lower-case word it is broken.
+        if ((scifact ? text[i - 1] === '/' : lowerNext) && isUrlBefore(text, i)) {
           i = j;
           continue;
         }
       }
-      push(j);
-      i = j;
+      if (loneQuoteEnd >= 0 && scifact) {
+        push(j);
+        push(loneQuoteEnd);
+      } else {
+        push(loneQuoteEnd >= 0 ? loneQuoteEnd : j);
+      }
+      i = loneQuoteEnd >= 0 ? loneQuoteEnd : j;
+      continue;
+    }
+    if (char === '(' || char === '[') openBrackets += 1;
+    else if ((char === ')' || char === ']') && openBrackets > 0) openBrackets -= 1;
+    // SciFact's split ends a sentence after "+/-" followed by a space ("1.4 +/- 0.24" is two of its sentences).
+    if (scifact && char === '+' && text.startsWith('+/-', i) && /\s/u.test(text[i + 3] ?? '')) {
+      push(i + 3);
+      i += 3;
       continue;
     }
     if (char === '\n') {
@@ -159,6 +292,13 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
   }
   push(text.length);
   return spans;
+}
+
+/** The whitespace-delimited token that ends at `end` is a URL ("http://x.org/", "www.x.org/a/"). */
+function isUrlBefore(text: string, end: number): boolean {
+  let start = end;
+  while (start > 0 && !/\s/u.test(text[start - 1] ?? '')) start -= 1;
+  return /^\(?(?:https?:\/\/|www\.)/iu.test(text.slice(start, end));
 }
 
 /** Splits text into sentence strings; see {@link segmentSentences}. */
