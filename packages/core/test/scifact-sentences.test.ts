@@ -35,11 +35,11 @@ describe('splitSentences against SciFact corpus_sentences', () => {
     expect(rows).toHaveLength(5183);
   });
 
-  it("profile 'scifact' splits at least 5,039 of the 5,183 abstracts exactly as SciFact does (measured 97.22%)", () => {
-    expect(countIdentical('scifact')).toBeGreaterThanOrEqual(5039);
+  it("profile 'scifact' splits at least 5,057 of the 5,183 abstracts exactly as SciFact does (measured 97.57%)", () => {
+    expect(countIdentical('scifact')).toBeGreaterThanOrEqual(5057);
   });
 
-  it("profile 'default' splits at least 4,917 of them identically (measured 94.87%)", () => {
-    expect(countIdentical('default')).toBeGreaterThanOrEqual(4917);
+  it("profile 'default' splits at least 4,921 of them identically (measured 94.95%)", () => {
+    expect(countIdentical('default')).toBeGreaterThanOrEqual(4921);
   });
 });

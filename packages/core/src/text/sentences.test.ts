@@ -41,6 +41,10 @@ describe('splitSentences (English)', () => {
     // A quote mark standing alone after a sentence end closes that sentence.
     ['It was called the "stroma. " At day 4 it grew.', ['It was called the "stroma. "', 'At day 4 it grew.']],
     ['It is termed “necrosis. ” It results from injury.', ['It is termed “necrosis. ”', 'It results from injury.']],
+    // A Markdown heading, a `quoted` start, and a decade or possessive before the period.
+    ['Use is expanding. ### Diabetic retinopathy It grows.', ['Use is expanding.', '### Diabetic retinopathy It grows.']],
+    ["It is mutant p53-281G. `Gain of function' is measured.", ['It is mutant p53-281G.', "`Gain of function' is measured."]],
+    ["Rates fell since the 1980's. Selection helped.", ["Rates fell since the 1980's.", 'Selection helped.']],
     // A name whose last part after a period is one capital letter.
     ['It binds the histone variant H2A.Z. The structure is known.', ['It binds the histone variant H2A.Z. The structure is known.']],
     // A number inside an open bracket continues the sentence.
@@ -71,6 +75,12 @@ describe("splitSentences({ profile: 'scifact' })", () => {
     ['Doses reached 0.4 mg/d. High doses at 37°C. Failed.', ['Doses reached 0.4 mg/d.', 'High doses at 37°C.', 'Failed.']],
     // A lone quote mark after a sentence is a sentence of its own.
     ['It was called "NETosis. " Here we review it.', ['It was called "NETosis.', '"', 'Here we review it.']],
+    ['It is called a “baby machine. ” Mother cells stay.', ['It is called a “baby machine.', '” Mother cells stay.']],
+    ['Most were incident cases. …', ['Most were incident cases.', '…']],
+    // A listed abbreviation must stand alone: "c-Jun." and "A(H1N1)v." end sentences.
+    ['Na activates c-Jun. Our results differ from A(H1N1)v. The CDC agreed.', ['Na activates c-Jun.', 'Our results differ from A(H1N1)v.', 'The CDC agreed.']],
+    // "+/-" opening a bracketed comparison stays whole.
+    ['It fell (0.65 +/- 0.16 vs. 1.78 +/- 0.43 cells).', ['It fell (0.65 +/- 0.16 vs. 1.78 +/-', '0.43 cells).']],
     // A URL ending in "/." does not end a sentence; an all-capital word is not the title it spells.
     ['See http://x.org/db/. The database is free. Trials were run by SR. They ended.', ['See http://x.org/db/. The database is free.', 'Trials were run by SR.', 'They ended.']],
   ])('%j', (text, expected) => {

@@ -72,7 +72,7 @@ const LONE_QUOTES = `"'”’`;
 
 const CJK_TERMINATORS = '。！？';
 const CLOSERS = `"'”’」』）)]】》`;
-const OPENERS = `"'“‘「『（([【《`;
+const OPENERS = `"'“‘「『（([【《\``;
 
 /**
  * A lower-case token that still starts a sentence: a gene, protein or identifier name with a digit or an inner
@@ -92,8 +92,9 @@ function isUpperOrStart(char: string | undefined): boolean {
   if (char === undefined) return true;
   if (/[0-9]/.test(char)) return true;
   if (OPENERS.includes(char)) return true;
-  // A copyright line after an abstract ("… cells. © 2016 AACR.") is a sentence of its own.
-  if (char === '©') return true;
+  // A copyright line after an abstract ("… cells. © 2016 AACR.") and a Markdown heading ("### Methods") start a
+  // sentence of their own.
+  if (char === '©' || char === '#') return true;
   if (/\p{Lu}/u.test(char)) return true;
   if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(char)) return true;
   return false;
@@ -121,6 +122,8 @@ function isAbbreviation(word: string, context: AbbreviationContext): boolean {
   const { extra, charBefore, afterNumber, lowerNext, profile } = context;
   const lower = word.toLowerCase();
   if (extra.has(lower)) return true;
+  // "the 1980's." and "Smith's." end in a word, not an abbreviation.
+  if (charBefore === "'" || charBefore === '’') return false;
   if (profile === 'scifact') return isSciFactAbbreviation(word, lower, context);
   // An all-capital acronym ("ED", "MS", "DR", "JUN") is not the abbreviation it spells in lower case ("ed.", "Ms.").
   const isAcronym = word.length >= 2 && !word.includes('.') && word === word.toUpperCase() && word !== lower;
@@ -152,7 +155,9 @@ function isSciFactAbbreviation(word: string, lower: string, context: Abbreviatio
   // An all-capital acronym ("AL.", "SR.", "MS.") is not the abbreviation it spells; a title is one only capitalised.
   const isAcronym = word.length >= 2 && !word.includes('.') && word === word.toUpperCase() && word !== lower;
   const isLowerTitle = TITLE_ABBREVIATIONS.has(lower) && word === lower;
-  if (!isAcronym && !isLowerTitle && SCIFACT_ABBREVIATIONS.has(lower)) return true;
+  // A listed abbreviation is a word of its own ("vs.", "(e.g."), not the end of a name ("c-Jun.", "A(H1N1)v.").
+  const standsAlone = charBefore === '' || /[\s([]/u.test(charBefore);
+  if (!isAcronym && !isLowerTitle && standsAlone && SCIFACT_ABBREVIATIONS.has(lower)) return true;
   if (lower === 'etc') return lowerNext;
   // Single letters: initials and name parts ("S. pneumoniae", "J. Smith", "RIG-I.", "nmol/L.", "25(OH)D.") and
   // lower-case letters ("cytochrome c.", "24 h."), but not "°C." nor a lower-case letter after "/" or a bracket
@@ -224,7 +229,8 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
       // A quote mark standing alone after the terminator ('the term "NETosis. " Here') closes this sentence: the
       // default profile keeps it in the sentence, SciFact's split makes it a sentence of its own.
       let loneQuoteEnd = -1;
-      if (k < text.length && LONE_QUOTES.includes(text[k] ?? '') && (k + 1 === text.length || /\s/u.test(text[k + 1] ?? ''))) {
+      const loneMarks = scifact ? `${LONE_QUOTES}…■` : LONE_QUOTES;
+      if (k < text.length && loneMarks.includes(text[k] ?? '') && (k + 1 === text.length || /\s/u.test(text[k + 1] ?? ''))) {
         loneQuoteEnd = k + 1;
         k = skipSpace(k + 1);
       }
@@ -262,8 +268,9 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
         }
       }
       if (loneQuoteEnd >= 0 && scifact) {
+        // SciFact's split makes a straight quote a sentence of its own and lets a curly one start the next sentence.
         push(j);
-        push(loneQuoteEnd);
+        if (text[loneQuoteEnd - 1] !== '”' && text[loneQuoteEnd - 1] !== '’') push(loneQuoteEnd);
       } else {
         push(loneQuoteEnd >= 0 ? loneQuoteEnd : j);
       }
@@ -273,7 +280,7 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
     if (char === '(' || char === '[') openBrackets += 1;
     else if ((char === ')' || char === ']') && openBrackets > 0) openBrackets -= 1;
     // SciFact's split ends a sentence after "+/-" followed by a space ("1.4 +/- 0.24" is two of its sentences).
-    if (scifact && char === '+' && text.startsWith('+/-', i) && /\s/u.test(text[i + 3] ?? '')) {
+    if (scifact && char === '+' && text.startsWith('+/-', i) && /\s/u.test(text[i + 3] ?? '') && !isBracketedComparison(text, i)) {
       push(i + 3);
       i += 3;
       continue;
@@ -292,6 +299,16 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
   }
   push(text.length);
   return spans;
+}
+
+/**
+ * SciFact's split mostly keeps "+/-" whole when it opens a bracketed comparison: "(0.65 +/- 0.16 vs. 1.78 +/- 0.43)"
+ * splits after the second "+/-" only. Looks at most 40 characters either side.
+ */
+function isBracketedComparison(text: string, plusAt: number): boolean {
+  const before = text.slice(Math.max(0, plusAt - 40), plusAt);
+  const after = text.slice(plusAt + 3, plusAt + 43);
+  return /[([][\d.,]+%? ?$/u.test(before) && /^ [\d.,]+%?(?: [^\s()]+)? (?:vs\.?|versus|and|to) /u.test(after);
 }
 
 /** The whitespace-delimited token that ends at `end` is a URL ("http://x.org/", "www.x.org/a/"). */
