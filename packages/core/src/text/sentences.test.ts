@@ -70,7 +70,9 @@ describe("splitSentences({ profile: 'scifact' })", () => {
     ['It was given s.c. twice. polmu rose.', ['It was given s.c.', 'twice.', 'polmu rose.']],
     // "(ref. 4)" and "p. Arg139Cys" are split; single letters, "nmol/L." and "H2A.Z." are not.
     ['It binds HLA-DQ2 (ref. 3). We tested it.', ['It binds HLA-DQ2 (ref.', '3).', 'We tested it.']],
-    ['A SNP in NUDT15 (encoding p. Arg139Cys) was found.', ['A SNP in NUDT15 (encoding p.', 'Arg139Cys) was found.']],
+    ['A SNP in NUDT15 (encoding p. Arg139Cys) was found, see p. 561.', ['A SNP in NUDT15 (encoding p.', 'Arg139Cys) was found, see p. 561.']],
+    ['It rose to 8.3 [7. 1-10.5] (P<. 001) and (av. 441 mg/d) daily.', ['It rose to 8.3 [7. 1-10.5] (P<. 001) and (av.', '441 mg/d) daily.']],
+    ['It up-regulates Bcl-2 and Bcl-x. Up-regulation follows.', ['It up-regulates Bcl-2 and Bcl-x.', 'Up-regulation follows.']],
     ['It activates cytochrome c. In cells it rose to 86 nmol/L. The variant H2A.Z. Here.', ['It activates cytochrome c. In cells it rose to 86 nmol/L. The variant H2A.Z. Here.']],
     ['Doses reached 0.4 mg/d. High doses at 37°C. Failed.', ['Doses reached 0.4 mg/d.', 'High doses at 37°C.', 'Failed.']],
     // A lone quote mark after a sentence is a sentence of its own.

@@ -115,6 +115,8 @@ interface AbbreviationContext {
   readonly afterNumber: boolean;
   /** The next sentence would start with a lower-case word. */
   readonly lowerNext: boolean;
+  /** The next sentence would start with a digit. */
+  readonly digitNext: boolean;
   readonly profile: SentenceProfile;
 }
 
@@ -151,7 +153,7 @@ function isAbbreviation(word: string, context: AbbreviationContext): boolean {
 
 /** SciFact's split: see {@link SentenceProfile}. */
 function isSciFactAbbreviation(word: string, lower: string, context: AbbreviationContext): boolean {
-  const { charBefore, lowerNext } = context;
+  const { charBefore, lowerNext, digitNext } = context;
   // An all-capital acronym ("AL.", "SR.", "MS.") is not the abbreviation it spells; a title is one only capitalised.
   const isAcronym = word.length >= 2 && !word.includes('.') && word === word.toUpperCase() && word !== lower;
   const isLowerTitle = TITLE_ABBREVIATIONS.has(lower) && word === lower;
@@ -160,11 +162,13 @@ function isSciFactAbbreviation(word: string, lower: string, context: Abbreviatio
   if (!isAcronym && !isLowerTitle && standsAlone && SCIFACT_ABBREVIATIONS.has(lower)) return true;
   if (lower === 'etc') return lowerNext;
   // Single letters: initials and name parts ("S. pneumoniae", "J. Smith", "RIG-I.", "nmol/L.", "25(OH)D.") and
-  // lower-case letters ("cytochrome c.", "24 h."), but not "°C." nor a lower-case letter after "/" or a bracket
-  // ("0.4 mg/d.", "A(H1N1)v."), nor "p." (the protein-change prefix in "p. Arg139Cys", where it splits too).
+  // lower-case letters ("cytochrome c.", "24 h."), but not "°C." nor a lower-case letter after "/", "-" or a bracket
+  // ("0.4 mg/d.", "Bcl-x.", "A(H1N1)v."), nor "p." before a capital (the protein-change prefix in "p. Arg139Cys",
+  // where it splits too; "p. 561" is a page).
   if (/^\p{Script=Greek}$/u.test(word)) return false;
   if (/^\p{Lu}$/u.test(word)) return charBefore !== '°';
-  if (/^\p{Ll}$/u.test(word)) return word !== 'p' && charBefore !== '/' && charBefore !== ')';
+  if (word === 'p') return digitNext;
+  if (/^\p{Ll}$/u.test(word)) return !'/-)'.includes(charBefore) || charBefore === '';
   if (/\p{Ll}\p{Lu}$/u.test(word) || /\.\p{Lu}$/u.test(word)) return true;
   // Dotted initials ("J.G.", "I.-S.") but not dotted lower-case abbreviations, which it splits after ("s.c.", "i.p.").
   return /^(?:\p{Lu}\.)+\p{Lu}$/u.test(word);
@@ -243,8 +247,9 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
         i = j;
         continue;
       }
-      // Default profile: a number inside an open bracket continues it ("(P<. 001)", "(av. 441 mg/d)", "[7. 1-10.5]").
-      if (!scifact && openBrackets > 0 && following !== undefined && /\p{N}/u.test(following)) {
+      // A number inside an open bracket continues the sentence ("(P<. 001)", "(av. 441 mg/d)", "[7. 1-10.5]"); SciFact's
+      // split only keeps broken decimals and comparisons together ("(10. 4%)", "(P<. 001)"), not "(av. 441".
+      if (openBrackets > 0 && following !== undefined && /\p{N}/u.test(following) && (!scifact || /[\p{N}<>=]/u.test(text[i - 1] ?? ''))) {
         i = j;
         continue;
       }
@@ -252,7 +257,8 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
         const word = wordBefore(text, i);
         const before = i - word.length - 1;
         const afterNumber = /\p{N}/u.test(text[before - 1] ?? '') && /\s/u.test(text[before] ?? '');
-        const context = { extra, charBefore: text[before] ?? '', afterNumber, lowerNext, profile };
+        const digitNext = following !== undefined && /\p{N}/u.test(following);
+        const context = { extra, charBefore: text[before] ?? '', afterNumber, lowerNext, digitNext, profile };
         if (word && isAbbreviation(word, context)) {
           i = j;
           continue;
