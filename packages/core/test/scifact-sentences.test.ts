@@ -35,8 +35,8 @@ describe('splitSentences against SciFact corpus_sentences', () => {
     expect(rows).toHaveLength(5183);
   });
 
-  it("profile 'scifact' splits at least 5,064 of the 5,183 abstracts exactly as SciFact does (measured 97.70%)", () => {
-    expect(countIdentical('scifact')).toBeGreaterThanOrEqual(5064);
+  it("profile 'scifact' splits at least 5,066 of the 5,183 abstracts exactly as SciFact does (measured 97.74%)", () => {
+    expect(countIdentical('scifact')).toBeGreaterThanOrEqual(5066);
   });
 
   it("profile 'default' splits at least 4,921 of them identically (measured 94.95%)", () => {

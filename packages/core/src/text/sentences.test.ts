@@ -77,6 +77,7 @@ describe("splitSentences({ profile: 'scifact' })", () => {
     ['Doses reached 0.4 mg/d. High doses at 37°C. Failed.', ['Doses reached 0.4 mg/d.', 'High doses at 37°C.', 'Failed.']],
     // A lone quote mark after a sentence is a sentence of its own.
     ['It was called "NETosis. " Here we review it.', ['It was called "NETosis.', '"', 'Here we review it.']],
+    ['It is a new addition to the UseR! series. It was timed at 40 per sec. This held in Deinococcus spp. that survive.', ['It is a new addition to the UseR!', 'series.', 'It was timed at 40 per sec. This held in Deinococcus spp. that survive.']],
     ['It is called a “baby machine. ” Mother cells stay.', ['It is called a “baby machine.', '” Mother cells stay.']],
     ['Most were incident cases. …', ['Most were incident cases.', '…']],
     // A listed abbreviation must stand alone: "c-Jun." and "A(H1N1)v." end sentences.
@@ -116,9 +117,9 @@ describe('segmentSentences properties', () => {
           const sentences = splitSentences(text, { profile });
           expect(sentences.join('').replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
         }),
-        { numRuns: 8 },
+        { numRuns: 5 },
       );
-    });
+    }, 120_000);
   }
 
   it('spans point at their text, are ordered, and cover every non-space character', () => {

@@ -64,7 +64,7 @@ const TITLE_ABBREVIATIONS: ReadonlySet<string> = new Set([
 const SCIFACT_ABBREVIATIONS: ReadonlySet<string> = new Set([
   'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'v', 'al', 'cf', 'ca', 'approx', 'e.g', 'i.e', 'a.m', 'p.m',
   'fig', 'figs', 'eq', 'eqs', 'no', 'nos', 'inc', 'ltd', 'co', 'corp', 'u.s', 'u.k', 'u.n', 'e.u', 'u.s.a', 'ph.d',
-  'm.d', 'sp', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+  'm.d', 'sp', 'spp', 'sec', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
 ]);
 
 /** Quote marks that, standing alone after a sentence end ("the term \"NETosis. \" Here"), close that sentence. */
@@ -242,7 +242,8 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
       const lowerNext = following !== undefined && /\p{Ll}/u.test(following) && !isIdentifierStart(text, k);
       const singlePeriod = run.startsWith('.') && !run.startsWith('..');
       // Before a lower-case word only a bare period can end a sentence ("i.p.) and" does not).
-      const lowerMayEnd = lowerNext && (scifact ? run === '.' : singlePeriod);
+      // SciFact's split also ends a sentence at "!" or "?" before one ("the UseR! series").
+      const lowerMayEnd = lowerNext && (scifact ? run === '.' || run === '!' || run === '?' : singlePeriod);
       if (!isUpperOrStart(following) && !isIdentifierStart(text, k) && !lowerMayEnd) {
         i = j;
         continue;
