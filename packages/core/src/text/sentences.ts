@@ -12,9 +12,10 @@ export interface SentenceSpan {
  * - `'scifact'`: reproduces the segmentation of the SciFact corpus (`corpus_sentences`, Wadden et al. 2020), including
  *   its known quirks: it splits after "+/-" followed by a space, before "refs. 5" / "p. Arg139Cys" / "An. gambiae"
  *   (a period ends a sentence before any lower-case word unless the word before it is a listed abbreviation or an
- *   initial), puts a lone quote mark after a sentence in a sentence of its own, never ends a sentence after a single
- *   lower-case letter ("cytochrome c.") or a URL ending in "/.". Use it to index text the way SciFact's evidence
- *   sentence ids count it; do not use it for ordinary text.
+ *   initial), makes a lone straight quote or "…" after a sentence a sentence of its own (a lone curly quote starts
+ *   the next one), never ends a sentence after a single lower-case letter ("cytochrome c.") or a URL ending in "/.".
+ *   Measured: 5,066 of SciFact's 5,183 abstracts split identically (97.74%; 'default': 94.95%). Use it to index text
+ *   the way SciFact's evidence sentence ids count it; do not use it for ordinary text.
  */
 export type SentenceProfile = 'default' | 'scifact';
 
@@ -48,7 +49,7 @@ export const ENGLISH_ABBREVIATIONS: ReadonlySet<string> = new Set([
  */
 const LOWER_CONTINUING_ABBREVIATIONS: ReadonlySet<string> = new Set([
   'etc', 'max', 'min', 'avg', 'conc', 'temp', 'assoc', 'cont', 'ext', 'tel', 'var', 'ssp', 'subsp', 'spp', 'sp', 'cv',
-  'sq', 'wt', 'dia', 'diam', 'abs', 'rel', 'corr', 'std', 'spec', 'prep', 'exp', 'obs', 'orig', 'syn', 'aff', 'nov',
+  'sq', 'wt', 'dia', 'diam', 'abs', 'rel', 'corr', 'std', 'spec', 'prep', 'exp', 'obs', 'orig', 'syn', 'aff',
 ]);
 
 /** Titles that abbreviate only when capitalised ("Ms.", "Dr."); in lower case they are units or words ("20 ms."). */
@@ -132,7 +133,8 @@ function isAbbreviation(word: string, context: AbbreviationContext): boolean {
   const isLowerTitle = TITLE_ABBREVIATIONS.has(lower) && word === lower;
   if (!isAcronym && !isLowerTitle && ENGLISH_ABBREVIATIONS.has(lower)) return true;
   // Initials: a single capital letter ("John F. Kennedy", "J. R. R. Tolkien"); a single lower-case letter right after
-  // a number is a unit ("24 h.", "3 d."), elsewhere a word ("plan b.", "A b. C d."). A lower-case letter after "/"
+  // a number ("24 h.", "3 d.") or before a lower-case word ("e. g. on") is an abbreviation, elsewhere a word ("plan
+  // b.", "A b. C d."). A lower-case letter after "/"
   // and any letter after "°" are units that can end a sentence ("0.4 mg/d.", "37 °C."); a Greek letter is a name's
   // last part ("TNF-α.").
   if (/^\p{Script=Greek}$/u.test(word)) return false;
@@ -175,10 +177,14 @@ function isSciFactAbbreviation(word: string, lower: string, context: Abbreviatio
 }
 
 /**
- * Splits English and Chinese text (or a mix) into sentences with their offsets.
- * English: ., ! and ? end a sentence when followed by space and a capital, digit, quote or CJK character,
- * except after abbreviations ("Dr.", "U.S.", "et al.", "e.g."), initials ("F.") and inside decimals ("3.14").
+ * Splits English and Chinese text (or a mix) into sentences with their offsets, in time linear in the text's length.
+ * English: ., ! and ? end a sentence when followed by space and a capital, digit, quote, "©", "#" or CJK character,
+ * or a lower-case gene/identifier name ("p53", "mTOR"); a period also before any lower-case word when the word before
+ * it is not an abbreviation. Not after abbreviations ("Dr.", "U.S.", "et al.", "e.g."), initials ("F."), inside
+ * decimals ("3.14") or before a number inside an open bracket ("(10. 4%)").
  * Chinese: 。！？ always end a sentence (with any closing quotes that follow). Blank lines always split.
+ * `options.profile: 'scifact'` reproduces SciFact's split instead; see {@link SentenceProfile}.
+ * @throws InvalidArgumentError when `options.profile` is not a known profile.
  */
 export function segmentSentences(text: string, options: SplitSentencesOptions = {}): SentenceSpan[] {
   const extra = new Set((options.abbreviations ?? []).map((a) => a.toLowerCase().replace(/\.$/, '')));
