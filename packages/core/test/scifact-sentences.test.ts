@@ -35,11 +35,11 @@ describe('splitSentences against SciFact corpus_sentences', () => {
     expect(rows).toHaveLength(5183);
   });
 
-  it("profile 'scifact' splits at least 5,066 of the 5,183 abstracts exactly as SciFact does (measured 97.74%)", () => {
-    expect(countIdentical('scifact')).toBeGreaterThanOrEqual(5066);
+  it("profile 'scifact' splits at least 5,069 of the 5,183 abstracts exactly as SciFact does (measured 97.80%)", () => {
+    expect(countIdentical('scifact')).toBeGreaterThanOrEqual(5069);
   });
 
-  it("profile 'default' splits at least 4,921 of them identically (measured 94.95%)", () => {
-    expect(countIdentical('default')).toBeGreaterThanOrEqual(4921);
+  it("profile 'default' splits at least 4,922 of them identically (measured 94.96%)", () => {
+    expect(countIdentical('default')).toBeGreaterThanOrEqual(4922);
   });
 });

@@ -18,6 +18,7 @@ describe('splitSentences (English)', () => {
     ['We used approx. ten mice, e.g. a few, at max. dose, etc. and so on.', ['We used approx. ten mice, e.g. a few, at max. dose, etc. and so on.']],
     ['It reached the max. The end came.', ['It reached the max.', 'The end came.']],
     ['We saw it. Wait... then it left.', ['We saw it.', 'Wait... then it left.']],
+    ['It is in the database (http://www.ebi.ac.uk/embl. html ) online.', ['It is in the database (http://www.ebi.ac.uk/embl. html ) online.']],
     ['First paragraph without period\n\nSecond paragraph.', ['First paragraph without period', 'Second paragraph.']],
     ['No terminator at the end', ['No terminator at the end']],
     ['', []],
@@ -41,6 +42,7 @@ describe('splitSentences (English)', () => {
     // A quote mark standing alone after a sentence end closes that sentence.
     ['It was called the "stroma. " At day 4 it grew.', ['It was called the "stroma. "', 'At day 4 it grew.']],
     ['It is termed “necrosis. ” It results from injury.', ['It is termed “necrosis. ”', 'It results from injury.']],
+    ['Data came from 40 teams. Results. —Among whites, risk rose. It fell — slowly. Then — nothing.', ['Data came from 40 teams.', 'Results.', '—Among whites, risk rose.', 'It fell — slowly.', 'Then — nothing.']],
     // A Markdown heading, a `quoted` start, and a decade or possessive before the period.
     ['Use is expanding. ### Diabetic retinopathy It grows.', ['Use is expanding.', '### Diabetic retinopathy It grows.']],
     ["It is mutant p53-281G. `Gain of function' is measured.", ['It is mutant p53-281G.', "`Gain of function' is measured."]],
@@ -80,6 +82,7 @@ describe("splitSentences({ profile: 'scifact' })", () => {
     ['It is a new addition to the UseR! series. It was timed at 40 per sec. This held in Deinococcus spp. that survive.', ['It is a new addition to the UseR!', 'series.', 'It was timed at 40 per sec. This held in Deinococcus spp. that survive.']],
     ['It is called a “baby machine. ” Mother cells stay.', ['It is called a “baby machine.', '” Mother cells stay.']],
     ['Most were incident cases. …', ['Most were incident cases.', '…']],
+    ['Epicatechin (IC50 approx. 15 M) and E. coli (ca. 4 Mbp) but approx. ten.', ['Epicatechin (IC50 approx.', '15 M) and E. coli (ca.', '4 Mbp) but approx. ten.']],
     // A listed abbreviation must stand alone: "c-Jun." and "A(H1N1)v." end sentences.
     ['Na activates c-Jun. Our results differ from A(H1N1)v. The CDC agreed.', ['Na activates c-Jun.', 'Our results differ from A(H1N1)v.', 'The CDC agreed.']],
     // "+/-" opening a bracketed comparison stays whole.
