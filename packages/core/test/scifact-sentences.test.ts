@@ -27,6 +27,8 @@ function countIdentical(profile: SentenceProfile): number {
     const theirs = row.abstract.map((sentence) => sentence.trim());
     if (ours.length === theirs.length && ours.every((sentence, index) => sentence === theirs[index])) identical += 1;
   }
+  // The measured figure, for the report (`pnpm --filter @factkit/core exec vitest run test/scifact-sentences.test.ts`).
+  console.info(`splitSentences profile '${profile}': ${identical}/${rows.length} SciFact abstracts identical (${((100 * identical) / rows.length).toFixed(2)}%)`);
   return identical;
 }
 
