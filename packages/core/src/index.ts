@@ -38,7 +38,7 @@ export {
 export type { SafeResult } from './errors/safe.js';
 
 // Text
-export type { SentenceSpan, SplitSentencesOptions } from './text/sentences.js';
+export type { SentenceProfile, SentenceSpan, SplitSentencesOptions } from './text/sentences.js';
 export { ENGLISH_ABBREVIATIONS, segmentSentences, splitSentences } from './text/sentences.js';
 export type { TokenizeOptions } from './text/tokenize.js';
 export { hasCjk, ngrams, tokenizeWords } from './text/tokenize.js';

@@ -12,7 +12,13 @@ describe('splitSentences (English)', () => {
     ['Use e.g. aspirin, i.e. a drug. It works.', ['Use e.g. aspirin, i.e. a drug.', 'It works.']],
     ['He said "Stop." Then he left.', ['He said "Stop."', 'Then he left.']],
     ['Wait... What happened?', ['Wait...', 'What happened?']],
-    ['values like 0.5 and 1.25 are fine. lowercase after period stays.', ['values like 0.5 and 1.25 are fine. lowercase after period stays.']],
+    // A word (not an abbreviation) and a period end a sentence before a lower-case word too; an abbreviation does not.
+    ['values like 0.5 and 1.25 are fine. lowercase after period starts a sentence.', ['values like 0.5 and 1.25 are fine.', 'lowercase after period starts a sentence.']],
+    ['Dosing was daily. ticagrelor reduced events.', ['Dosing was daily.', 'ticagrelor reduced events.']],
+    ['We used approx. ten mice, e.g. a few, at max. dose, etc. and so on.', ['We used approx. ten mice, e.g. a few, at max. dose, etc. and so on.']],
+    ['It reached the max. The end came.', ['It reached the max.', 'The end came.']],
+    ['We saw it. Wait... then it left.', ['We saw it.', 'Wait... then it left.']],
+    ['It is in the database (http://www.ebi.ac.uk/embl. html ) online.', ['It is in the database (http://www.ebi.ac.uk/embl. html ) online.']],
     ['First paragraph without period\n\nSecond paragraph.', ['First paragraph without period', 'Second paragraph.']],
     ['No terminator at the end', ['No terminator at the end']],
     ['', []],
@@ -30,9 +36,65 @@ describe('splitSentences (English)', () => {
     expect(splitSentences(text)).toEqual(expected);
   });
 
+  it.each([
+    // A copyright line is a sentence of its own.
+    ['Cells died. © 2016 AACR.', ['Cells died.', '© 2016 AACR.']],
+    // A quote mark standing alone after a sentence end closes that sentence.
+    ['It was called the "stroma. " At day 4 it grew.', ['It was called the "stroma. "', 'At day 4 it grew.']],
+    ['It is termed “necrosis. ” It results from injury.', ['It is termed “necrosis. ”', 'It results from injury.']],
+    ['Data came from 40 teams. Results. —Among whites, risk rose. It fell — slowly. Then — nothing.', ['Data came from 40 teams.', 'Results.', '—Among whites, risk rose.', 'It fell — slowly.', 'Then — nothing.']],
+    // A Markdown heading, a `quoted` start, and a decade or possessive before the period.
+    ['Use is expanding. ### Diabetic retinopathy It grows.', ['Use is expanding.', '### Diabetic retinopathy It grows.']],
+    ["It is mutant p53-281G. `Gain of function' is measured.", ['It is mutant p53-281G.', "`Gain of function' is measured."]],
+    ["Rates fell since the 1980's. Selection helped.", ["Rates fell since the 1980's.", 'Selection helped.']],
+    // A name whose last part after a period is one capital letter.
+    ['It binds the histone variant H2A.Z. The structure is known.', ['It binds the histone variant H2A.Z. The structure is known.']],
+    // A number inside an open bracket continues the sentence.
+    ['Seventy-three (10. 4%) were treated. Fat fell (P<. 001) and rose (see no. 3).', ['Seventy-three (10. 4%) were treated.', 'Fat fell (P<. 001) and rose (see no. 3).']],
+    ['It was 0.43 (-0.61 to 1. 47; random effects). Results held.', ['It was 0.43 (-0.61 to 1. 47; random effects).', 'Results held.']],
+  ])('%j', (text, expected) => {
+    expect(splitSentences(text)).toEqual(expected);
+  });
+
   it('honours extra abbreviations', () => {
     expect(splitSentences('See Tab. 3 for details.', { abbreviations: ['tab'] })).toEqual(['See Tab. 3 for details.']);
     expect(splitSentences('See Tab. 3 for details.')).toEqual(['See Tab.', '3 for details.']);
+  });
+});
+
+describe("splitSentences({ profile: 'scifact' })", () => {
+  it.each([
+    // Splits after "+/-" followed by a space.
+    ['The mean was 1.4 +/- 0.24 versus 1.15 +/- 0.09 in controls.', ['The mean was 1.4 +/-', '0.24 versus 1.15 +/-', '0.09 in controls.']],
+    ['Twist1+/-mice and 39+/-11 years stay whole.', ['Twist1+/-mice and 39+/-11 years stay whole.']],
+    // A period before a lower-case word ends a sentence unless an abbreviation or initial precedes it.
+    ['They bite in An. gambiae s.l. and in S. pneumoniae, vs. non-smokers, e.g. mice.', ['They bite in An.', 'gambiae s.l.', 'and in S. pneumoniae, vs. non-smokers, e.g. mice.']],
+    ['It was given s.c. twice. polmu rose.', ['It was given s.c.', 'twice.', 'polmu rose.']],
+    // "(ref. 4)" and "p. Arg139Cys" are split; single letters, "nmol/L." and "H2A.Z." are not.
+    ['It binds HLA-DQ2 (ref. 3). We tested it.', ['It binds HLA-DQ2 (ref.', '3).', 'We tested it.']],
+    ['A SNP in NUDT15 (encoding p. Arg139Cys) was found, see p. 561.', ['A SNP in NUDT15 (encoding p.', 'Arg139Cys) was found, see p. 561.']],
+    ['It rose to 8.3 [7. 1-10.5] (P<. 001) and (av. 441 mg/d) daily.', ['It rose to 8.3 [7. 1-10.5] (P<. 001) and (av.', '441 mg/d) daily.']],
+    ['It up-regulates Bcl-2 and Bcl-x. Up-regulation follows.', ['It up-regulates Bcl-2 and Bcl-x.', 'Up-regulation follows.']],
+    ['It activates cytochrome c. In cells it rose to 86 nmol/L. The variant H2A.Z. Here.', ['It activates cytochrome c. In cells it rose to 86 nmol/L. The variant H2A.Z. Here.']],
+    ['Doses reached 0.4 mg/d. High doses at 37°C. Failed.', ['Doses reached 0.4 mg/d.', 'High doses at 37°C.', 'Failed.']],
+    // A lone quote mark after a sentence is a sentence of its own.
+    ['It was called "NETosis. " Here we review it.', ['It was called "NETosis.', '"', 'Here we review it.']],
+    ['It is a new addition to the UseR! series. It was timed at 40 per sec. This held in Deinococcus spp. that survive.', ['It is a new addition to the UseR!', 'series.', 'It was timed at 40 per sec. This held in Deinococcus spp. that survive.']],
+    ['It is called a “baby machine. ” Mother cells stay.', ['It is called a “baby machine.', '” Mother cells stay.']],
+    ['Most were incident cases. …', ['Most were incident cases.', '…']],
+    ['Epicatechin (IC50 approx. 15 M) and E. coli (ca. 4 Mbp) but approx. ten.', ['Epicatechin (IC50 approx.', '15 M) and E. coli (ca.', '4 Mbp) but approx. ten.']],
+    // A listed abbreviation must stand alone: "c-Jun." and "A(H1N1)v." end sentences.
+    ['Na activates c-Jun. Our results differ from A(H1N1)v. The CDC agreed.', ['Na activates c-Jun.', 'Our results differ from A(H1N1)v.', 'The CDC agreed.']],
+    // "+/-" opening a bracketed comparison stays whole.
+    ['It fell (0.65 +/- 0.16 vs. 1.78 +/- 0.43 cells).', ['It fell (0.65 +/- 0.16 vs. 1.78 +/-', '0.43 cells).']],
+    // A URL ending in "/." does not end a sentence; an all-capital word is not the title it spells.
+    ['See http://x.org/db/. The database is free. Trials were run by SR. They ended.', ['See http://x.org/db/. The database is free.', 'Trials were run by SR.', 'They ended.']],
+  ])('%j', (text, expected) => {
+    expect(splitSentences(text, { profile: 'scifact' })).toEqual(expected);
+  });
+
+  it('rejects an unknown profile with a typed error naming the option', () => {
+    expect(() => splitSentences('A. B.', { profile: 'spacy' as never })).toThrowError(/options\.profile/);
   });
 });
 
@@ -48,11 +110,26 @@ describe('splitSentences (Chinese and mixed)', () => {
 });
 
 describe('segmentSentences properties', () => {
+  const pieces = ['Dr.', 'Smith', 'U.S.', '3.14', 'ok.', 'Yes!', '是的。', 'e.g.', 'A.', '\n\n', 'word', '?', '"', '”', '+/-', '(', ')', '[', 'p.', 'An.', 'gambiae', 'p53', '©', '…', '...', 'http://x.org/', 'H2A.Z.', 'c.', 'ref.', '4'];
+  for (const profile of ['default', 'scifact'] as const) {
+    it(`${profile}: never throws on 1 MB of sentence-like text, and the sentences keep every non-space character`, () => {
+      fc.assert(
+        fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 40 }), fc.array(fc.constantFrom(' ', '', '\n', '  '), { minLength: 1, maxLength: 5 }), (parts, gaps) => {
+          const unit = parts.map((part, index) => part + (gaps[index % gaps.length] ?? ' ')).join('');
+          const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
+          const sentences = splitSentences(text, { profile });
+          expect(sentences.join('').replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
+        }),
+        { numRuns: 5 },
+      );
+    }, 120_000);
+  }
+
   it('spans point at their text, are ordered, and cover every non-space character', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('Dr.', 'Smith', 'U.S.', '3.14', 'ok.', 'Yes!', '是的。', 'e.g.', 'A.', '\n\n', 'word', '?', '"'), { maxLength: 30 }), (parts) => {
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), fc.constantFrom('default', 'scifact' as const), (parts, profile) => {
         const text = parts.join(' ');
-        const spans = segmentSentences(text);
+        const spans = segmentSentences(text, { profile });
         let last = 0;
         for (const span of spans) {
           expect(text.slice(span.start, span.end)).toBe(span.text);

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../errors/factkit-error.js';
 /** A sentence with its character offsets in the source text. */
 export interface SentenceSpan {
   readonly text: string;
@@ -5,12 +6,30 @@ export interface SentenceSpan {
   readonly end: number;
 }
 
+/**
+ * Which segmentation to reproduce.
+ * - `'default'`: the best split of ordinary English/Chinese text (and scientific prose).
+ * - `'scifact'`: reproduces the segmentation of the SciFact corpus (`corpus_sentences`, Wadden et al. 2020), including
+ *   its known quirks: it splits after "+/-" followed by a space, before "refs. 5" / "p. Arg139Cys" / "An. gambiae"
+ *   (a period ends a sentence before any lower-case word unless the word before it is a listed abbreviation or an
+ *   initial), makes a lone straight quote or "…" after a sentence a sentence of its own (a lone curly quote starts
+ *   the next one), never ends a sentence after a single lower-case letter ("cytochrome c.") or a URL ending in "/.".
+ *   Measured: 5,069 of SciFact's 5,183 abstracts split identically (97.80%; 'default': 94.96%). Use it to index text
+ *   the way SciFact's evidence sentence ids count it; do not use it for ordinary text.
+ */
+export type SentenceProfile = 'default' | 'scifact';
+
 export interface SplitSentencesOptions {
   /**
    * Extra abbreviations (without the final period, case-insensitive) that must not end a sentence.
    * @default []
    */
   readonly abbreviations?: readonly string[];
+  /**
+   * The segmentation to reproduce; see {@link SentenceProfile}.
+   * @default 'default'
+   */
+  readonly profile?: SentenceProfile;
 }
 
 /** Abbreviations that, followed by a period, do not end an English sentence. Lower case, no final period. */
@@ -24,15 +43,37 @@ export const ENGLISH_ABBREVIATIONS: ReadonlySet<string> = new Set([
   'u.s', 'u.k', 'u.n', 'e.u', 'u.s.a', 'ph.d', 'm.d', 'b.a', 'm.a', 'b.sc', 'm.sc', 'd.c',
 ]);
 
+/**
+ * Abbreviations that are also words or often end a sentence ("etc.", "max."): they keep a sentence going only before a
+ * lower-case word ("max. value", "etc. and so on"), not before a capital.
+ */
+const LOWER_CONTINUING_ABBREVIATIONS: ReadonlySet<string> = new Set([
+  'etc', 'max', 'min', 'avg', 'conc', 'temp', 'assoc', 'cont', 'ext', 'tel', 'var', 'ssp', 'subsp', 'spp', 'sp', 'cv',
+  'sq', 'wt', 'dia', 'diam', 'abs', 'rel', 'corr', 'std', 'spec', 'prep', 'exp', 'obs', 'orig', 'syn', 'aff',
+]);
+
 /** Titles that abbreviate only when capitalised ("Ms.", "Dr."); in lower case they are units or words ("20 ms."). */
 const TITLE_ABBREVIATIONS: ReadonlySet<string> = new Set([
   'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'mt', 'ft', 'rev', 'hon', 'gen', 'col', 'lt', 'capt', 'cmdr', 'sgt',
   'rep', 'sen', 'gov', 'pres', 'supt', 'messrs', 'mme', 'mlle',
 ]);
 
+/**
+ * Abbreviations that SciFact's split does not end a sentence after, even before a lower-case word ("vs. non-smokers",
+ * "e.g. aspirin"); every other word with a period does ("(ref. 4)", "s.c. injection", "An. gambiae").
+ */
+const SCIFACT_ABBREVIATIONS: ReadonlySet<string> = new Set([
+  'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'v', 'al', 'cf', 'ca', 'approx', 'e.g', 'i.e', 'a.m', 'p.m',
+  'fig', 'figs', 'eq', 'eqs', 'no', 'nos', 'inc', 'ltd', 'co', 'corp', 'u.s', 'u.k', 'u.n', 'e.u', 'u.s.a', 'ph.d',
+  'm.d', 'sp', 'spp', 'sec', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+]);
+
+/** Quote marks that, standing alone after a sentence end ("the term \"NETosis. \" Here"), close that sentence. */
+const LONE_QUOTES = `"'”’`;
+
 const CJK_TERMINATORS = '。！？';
 const CLOSERS = `"'”’」』）)]】》`;
-const OPENERS = `"'“‘「『（([【《`;
+const OPENERS = `"'“‘「『（([【《\``;
 
 /**
  * A lower-case token that still starts a sentence: a gene, protein or identifier name with a digit or an inner
@@ -48,10 +89,15 @@ function isIdentifierStart(text: string, index: number): boolean {
   return /\p{N}/u.test(token) || /^.\P{Lu}*\p{Lu}/u.test(token) || GREEK_PREFIX.test(token);
 }
 
-function isUpperOrStart(char: string | undefined): boolean {
+function isUpperOrStart(char: string | undefined, nextChar?: string): boolean {
   if (char === undefined) return true;
+  // An em dash opening a run-in section ("Results. —Among the subjects…").
+  if (char === '—') return nextChar !== undefined && /\p{L}/u.test(nextChar);
   if (/[0-9]/.test(char)) return true;
   if (OPENERS.includes(char)) return true;
+  // A copyright line after an abstract ("… cells. © 2016 AACR.") and a Markdown heading ("### Methods") start a
+  // sentence of their own.
+  if (char === '©' || char === '#') return true;
   if (/\p{Lu}/u.test(char)) return true;
   if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(char)) return true;
   return false;
@@ -64,38 +110,97 @@ function wordBefore(text: string, end: number): string {
   return text.slice(start, end).replace(/^\.+/, '');
 }
 
-function isAbbreviation(word: string, extra: ReadonlySet<string>, charBefore = '', afterNumber = false): boolean {
+interface AbbreviationContext {
+  readonly extra: ReadonlySet<string>;
+  /** The character before the word ("°", "/", "("). */
+  readonly charBefore: string;
+  /** The word follows a number and a space ("24 h."). */
+  readonly afterNumber: boolean;
+  /** The next sentence would start with a lower-case word. */
+  readonly lowerNext: boolean;
+  /** The next sentence would start with a digit. */
+  readonly digitNext: boolean;
+  readonly profile: SentenceProfile;
+}
+
+function isAbbreviation(word: string, context: AbbreviationContext): boolean {
+  const { extra, charBefore, afterNumber, lowerNext, profile } = context;
   const lower = word.toLowerCase();
   if (extra.has(lower)) return true;
+  // "the 1980's." and "Smith's." end in a word, not an abbreviation.
+  if (charBefore === "'" || charBefore === '’') return false;
+  if (profile === 'scifact') return isSciFactAbbreviation(word, lower, context);
   // An all-capital acronym ("ED", "MS", "DR", "JUN") is not the abbreviation it spells in lower case ("ed.", "Ms.").
   const isAcronym = word.length >= 2 && !word.includes('.') && word === word.toUpperCase() && word !== lower;
   const isLowerTitle = TITLE_ABBREVIATIONS.has(lower) && word === lower;
   if (!isAcronym && !isLowerTitle && ENGLISH_ABBREVIATIONS.has(lower)) return true;
   // Initials: a single capital letter ("John F. Kennedy", "J. R. R. Tolkien"); a single lower-case letter right after
-  // a number is a unit ("24 h.", "3 d."), elsewhere a word ("plan b.", "A b. C d."). A lower-case letter after "/"
+  // a number ("24 h.", "3 d.") or before a lower-case word ("e. g. on") is an abbreviation, elsewhere a word ("plan
+  // b.", "A b. C d."). A lower-case letter after "/"
   // and any letter after "°" are units that can end a sentence ("0.4 mg/d.", "37 °C."); a Greek letter is a name's
   // last part ("TNF-α.").
   if (/^\p{Script=Greek}$/u.test(word)) return false;
   if (/^\p{Lu}$/u.test(word)) return charBefore !== '°';
-  if (/^\p{Ll}$/u.test(word)) return afterNumber && charBefore !== '/';
+  if (/^\p{Ll}$/u.test(word)) return (afterNumber || lowerNext) && charBefore !== '/';
   // A mixed-case name ending in one capital after a lower-case letter ("p65/RelA.", "NF-κB.", "HRQoL.", "5hmC."):
   // SciFact's reference split does not end a sentence on one (it does after "mRNA.", "mTOR.", which end in two).
   if (/\p{Ll}\p{Lu}$/u.test(word)) return true;
+  // A name whose last part after a period is one capital letter ("H2A.Z.", "J.R.R.") is not a sentence end.
+  if (/\.\p{Lu}$/u.test(word)) return true;
   // Dotted abbreviations: "U.S", "e.g", "Ph.D", "a.m".
   if (/^(?:\p{L}{1,2}\.)+\p{L}{1,2}$/u.test(word)) return true;
+  // Before a lower-case word only a known abbreviation keeps the sentence going; an unknown short word is taken for
+  // one ("approx. five", "Jan. through"), a word of three letters or more is not ("ticagrelor reduced…").
+  if (lowerNext) return word.length < 3 || /\./u.test(word) || LOWER_CONTINUING_ABBREVIATIONS.has(lower);
   return false;
 }
 
+/** SciFact's split: see {@link SentenceProfile}. */
+function isSciFactAbbreviation(word: string, lower: string, context: AbbreviationContext): boolean {
+  const { charBefore, lowerNext, digitNext } = context;
+  // An all-capital acronym ("AL.", "SR.", "MS.") is not the abbreviation it spells; a title is one only capitalised.
+  const isAcronym = word.length >= 2 && !word.includes('.') && word === word.toUpperCase() && word !== lower;
+  const isLowerTitle = TITLE_ABBREVIATIONS.has(lower) && word === lower;
+  // A listed abbreviation is a word of its own ("vs.", "(e.g."), not the end of a name ("c-Jun.", "A(H1N1)v.").
+  const standsAlone = charBefore === '' || /[\s([]/u.test(charBefore);
+  // "approx." and "ca." end a sentence before a number ("(IC50 approx. 15 M)" is two of its sentences).
+  if ((lower === 'approx' || lower === 'ca') && digitNext) return false;
+  if (!isAcronym && !isLowerTitle && standsAlone && SCIFACT_ABBREVIATIONS.has(lower)) return true;
+  if (lower === 'etc') return lowerNext;
+  // Single letters: initials and name parts ("S. pneumoniae", "J. Smith", "RIG-I.", "nmol/L.", "25(OH)D.") and
+  // lower-case letters ("cytochrome c.", "24 h."), but not "°C." nor a lower-case letter after "/", "-" or a bracket
+  // ("0.4 mg/d.", "Bcl-x.", "A(H1N1)v."), nor "p." before a capital (the protein-change prefix in "p. Arg139Cys",
+  // where it splits too; "p. 561" is a page).
+  if (/^\p{Script=Greek}$/u.test(word)) return false;
+  if (/^\p{Lu}$/u.test(word)) return charBefore !== '°';
+  if (word === 'p') return digitNext;
+  if (/^\p{Ll}$/u.test(word)) return !'/-)'.includes(charBefore) || charBefore === '';
+  if (/\p{Ll}\p{Lu}$/u.test(word) || /\.\p{Lu}$/u.test(word)) return true;
+  // Dotted initials ("J.G.", "I.-S.") but not dotted lower-case abbreviations, which it splits after ("s.c.", "i.p.").
+  return /^(?:\p{Lu}\.)+\p{Lu}$/u.test(word);
+}
+
 /**
- * Splits English and Chinese text (or a mix) into sentences with their offsets.
- * English: ., ! and ? end a sentence when followed by space and a capital, digit, quote or CJK character,
- * except after abbreviations ("Dr.", "U.S.", "et al.", "e.g."), initials ("F.") and inside decimals ("3.14").
+ * Splits English and Chinese text (or a mix) into sentences with their offsets, in time linear in the text's length.
+ * English: ., ! and ? end a sentence when followed by space and a capital, digit, quote, "©", "#" or CJK character,
+ * or a lower-case gene/identifier name ("p53", "mTOR"); a period also before any lower-case word when the word before
+ * it is not an abbreviation. Not after abbreviations ("Dr.", "U.S.", "et al.", "e.g."), initials ("F."), inside
+ * decimals ("3.14") or before a number inside an open bracket ("(10. 4%)").
  * Chinese: 。！？ always end a sentence (with any closing quotes that follow). Blank lines always split.
+ * `options.profile: 'scifact'` reproduces SciFact's split instead; see {@link SentenceProfile}.
+ * @throws InvalidArgumentError when `options.profile` is not a known profile.
  */
 export function segmentSentences(text: string, options: SplitSentencesOptions = {}): SentenceSpan[] {
   const extra = new Set((options.abbreviations ?? []).map((a) => a.toLowerCase().replace(/\.$/, '')));
+  const profile = options.profile ?? 'default';
+  if (profile !== 'default' && profile !== 'scifact') {
+    throw new InvalidArgumentError({ where: 'segmentSentences', argument: 'options.profile', message: `must be 'default' or 'scifact' (got ${String(profile)})` });
+  }
+  const scifact = profile === 'scifact';
   const spans: SentenceSpan[] = [];
   let sentenceStart = 0;
+  // Brackets opened and not yet closed in the current sentence: "(10. 4%)" and "[7. 1-10.5]" do not end it.
+  let openBrackets = 0;
   const push = (end: number): void => {
     let start = sentenceStart;
     let stop = end;
@@ -103,6 +208,12 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
     while (stop > start && /\s/u.test(text[stop - 1] ?? '')) stop -= 1;
     if (stop > start) spans.push({ text: text.slice(start, stop), start, end: stop });
     sentenceStart = end;
+    openBrackets = 0;
+  };
+  const skipSpace = (from: number): number => {
+    let k = from;
+    while (k < text.length && /[\s\p{Cf}]/u.test(text[k] ?? '')) k += 1;
+    return k;
   };
 
   let i = 0;
@@ -112,7 +223,10 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
       // Consume runs of terminators ("?!", "...") and closing quotes/brackets.
       let j = i + 1;
       while (j < text.length && (CJK_TERMINATORS.includes(text[j] ?? '') || '.!?…'.includes(text[j] ?? ''))) j += 1;
-      while (j < text.length && CLOSERS.includes(text[j] ?? '')) j += 1;
+      while (j < text.length && CLOSERS.includes(text[j] ?? '')) {
+        if ((text[j] === ')' || text[j] === ']') && openBrackets > 0) openBrackets -= 1;
+        j += 1;
+      }
       const run = text.slice(i, j);
       if (/[。！？]/u.test(run)) {
         push(j);
@@ -125,24 +239,68 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
         i = j;
         continue;
       }
-      let k = j;
-      while (k < text.length && /[\s\p{Cf}]/u.test(text[k] ?? '')) k += 1;
+      let k = skipSpace(j);
+      // A quote mark standing alone after the terminator ('the term "NETosis. " Here') closes this sentence: the
+      // default profile keeps it in the sentence, SciFact's split makes it a sentence of its own.
+      let loneQuoteEnd = -1;
+      const loneMarks = scifact ? `${LONE_QUOTES}…■` : LONE_QUOTES;
+      if (k < text.length && loneMarks.includes(text[k] ?? '') && (k + 1 === text.length || /\s/u.test(text[k + 1] ?? ''))) {
+        loneQuoteEnd = k + 1;
+        k = skipSpace(k + 1);
+      }
       const following = text[k];
-      if (!isUpperOrStart(following) && !isIdentifierStart(text, k)) {
+      const lowerNext = following !== undefined && /\p{Ll}/u.test(following) && !isIdentifierStart(text, k);
+      const singlePeriod = run.startsWith('.') && !run.startsWith('..');
+      // Before a lower-case word only a bare period can end a sentence ("i.p.) and" does not).
+      // SciFact's split also ends a sentence at "!" or "?" before one ("the UseR! series").
+      const lowerMayEnd = lowerNext && (scifact ? run === '.' || run === '!' || run === '?' : singlePeriod);
+      if (!isUpperOrStart(following, text[k + 1]) && !isIdentifierStart(text, k) && !lowerMayEnd) {
         i = j;
         continue;
       }
-      if (run === '.' || run.startsWith('.') && !run.startsWith('..')) {
+      // A number inside an open bracket continues the sentence ("(P<. 001)", "(av. 441 mg/d)", "[7. 1-10.5]"); SciFact's
+      // split only keeps broken decimals and comparisons together ("(10. 4%)", "(P<. 001)"), not "(av. 441".
+      if (openBrackets > 0 && following !== undefined && /\p{N}/u.test(following) && (!scifact || /[\p{N}<>=]/u.test(text[i - 1] ?? ''))) {
+        i = j;
+        continue;
+      }
+      if (singlePeriod) {
         const word = wordBefore(text, i);
         const before = i - word.length - 1;
         const afterNumber = /\p{N}/u.test(text[before - 1] ?? '') && /\s/u.test(text[before] ?? '');
-        if (word && isAbbreviation(word, extra, text[before] ?? '', afterNumber)) {
+        const digitNext = following !== undefined && /\p{N}/u.test(following);
+        const context = { extra, charBefore: text[before] ?? '', afterNumber, lowerNext, digitNext, profile };
+        if (word && isAbbreviation(word, context)) {
+          i = j;
+          continue;
+        }
+        if (!word && lowerNext && !scifact) {
+          i = j;
+          continue;
+        }
+        // A URL before a lower-case word is broken ("http://x.org/embl. html"); SciFact's split also keeps
+        // "http://x.org/db/." in the sentence.
+        if (((scifact && text[i - 1] === '/') || lowerNext) && isUrlBefore(text, i)) {
           i = j;
           continue;
         }
       }
-      push(j);
-      i = j;
+      if (loneQuoteEnd >= 0 && scifact) {
+        // SciFact's split makes a straight quote a sentence of its own and lets a curly one start the next sentence.
+        push(j);
+        if (text[loneQuoteEnd - 1] !== '”' && text[loneQuoteEnd - 1] !== '’') push(loneQuoteEnd);
+      } else {
+        push(loneQuoteEnd >= 0 ? loneQuoteEnd : j);
+      }
+      i = loneQuoteEnd >= 0 ? loneQuoteEnd : j;
+      continue;
+    }
+    if (char === '(' || char === '[') openBrackets += 1;
+    else if ((char === ')' || char === ']') && openBrackets > 0) openBrackets -= 1;
+    // SciFact's split ends a sentence after "+/-" followed by a space ("1.4 +/- 0.24" is two of its sentences).
+    if (scifact && char === '+' && text.startsWith('+/-', i) && /\s/u.test(text[i + 3] ?? '') && !isBracketedComparison(text, i)) {
+      push(i + 3);
+      i += 3;
       continue;
     }
     if (char === '\n') {
@@ -159,6 +317,23 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
   }
   push(text.length);
   return spans;
+}
+
+/**
+ * SciFact's split mostly keeps "+/-" whole when it opens a bracketed comparison: "(0.65 +/- 0.16 vs. 1.78 +/- 0.43)"
+ * splits after the second "+/-" only. Looks at most 40 characters either side.
+ */
+function isBracketedComparison(text: string, plusAt: number): boolean {
+  const before = text.slice(Math.max(0, plusAt - 40), plusAt);
+  const after = text.slice(plusAt + 3, plusAt + 43);
+  return /[([][\d.,]+%? ?$/u.test(before) && /^ [\d.,]+%?(?: [^\s()]+)? (?:vs\.?|versus|and|to) /u.test(after);
+}
+
+/** The whitespace-delimited token that ends at `end` is a URL ("http://x.org/", "www.x.org/a/"). */
+function isUrlBefore(text: string, end: number): boolean {
+  let start = end;
+  while (start > 0 && !/\s/u.test(text[start - 1] ?? '')) start -= 1;
+  return /^\(?(?:https?:\/\/|www\.)/iu.test(text.slice(start, end));
 }
 
 /** Splits text into sentence strings; see {@link segmentSentences}. */
