@@ -32,8 +32,8 @@ export interface UseLiteEmbedderOptions {
   /** Embedder id (part of cache keys). @default 'use-lite' */
   readonly id?: string;
   /**
-   * Backend `'wasm'` only (with `'onnx'` use `threads`): worker threads, each with its own copy of the model (~30 MB),
-   * that run forward passes in parallel (Node only).
+   * Backend `'wasm'` only (with `'onnx'` use `threads`: onnxruntime-node cannot run in worker threads): worker
+   * threads, each with its own copy of the model (~30 MB), that run forward passes in parallel (Node only).
    * 0 runs in the calling thread. Passes are the same length-sorted batches either way, so vectors are identical to
    * the single-thread ones. Use up to the number of free cores. @default 0
    */
@@ -133,7 +133,8 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
     throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'threads', message: `must be an integer >= 1 (got ${String(threads)})` });
   }
   if (backend === 'onnx' && workers > 0) {
-    throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'workers', message: `applies to backend 'wasm' only; with backend 'onnx' use threads (got workers ${String(workers)})` });
+    // onnxruntime-node 1.21 aborts the process when sessions run on two threads (microsoft/onnxruntime#24486).
+    throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'workers', message: `applies to backend 'wasm' only (onnxruntime-node cannot run in worker threads); with backend 'onnx' use threads (got workers ${String(workers)})` });
   }
   if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
     throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'maxBatchSize', message: `must be an integer >= 1 (got ${String(maxBatchSize)})` });
@@ -187,36 +188,33 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
           embeddings[index] = Float32Array.from(rows[position] as ArrayLike<number>);
         });
       };
+      // One function per backend that runs one pass; with workers, up to two passes in flight per worker.
+      let runPass: (indices: number[]) => Promise<ArrayLike<ArrayLike<number>>>;
       if (backend === 'onnx') {
         const model = await getOnnxModel();
-        for (const indices of passes) {
-          throwIfAborted(abortSignal);
-          const tokenIds = indices.map((index) => model.tokenizer.encode(toModelInput(texts[index] as string)));
-          place(indices, await model.runtime.embed(tokenIds));
-        }
+        runPass = (indices) => model.runtime.embed(indices.map((index) => model.tokenizer.encode(toModelInput(texts[index] as string))));
       } else if (workers > 0) {
         pool ??= createUseLiteWorkerPool(workers);
         const running = pool;
-        // Keep every worker busy with up to two passes in flight each; abort is checked between passes.
-        let next = 0;
-        const lane = async (): Promise<void> => {
-          while (next < passes.length) {
-            throwIfAborted(abortSignal);
-            const indices = passes[next++] as number[];
-            const rows = await running.embed(indices.map((index) => toModelInput(texts[index] as string))).catch((cause: unknown) => {
-              throw new FactkitError('provider_call_failed', `use-lite worker: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-            });
-            place(indices, rows);
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(passes.length, workers * 2) }, lane));
+        runPass = (indices) => running.embed(indices.map((index) => toModelInput(texts[index] as string)));
       } else {
         const model = await getModel();
-        for (const indices of passes) {
-          throwIfAborted(abortSignal);
-          place(indices, await model.embed(indices.map((index) => toModelInput(texts[index] as string))));
-        }
+        runPass = (indices) => model.embed(indices.map((index) => toModelInput(texts[index] as string)));
       }
+      const lanes = workers > 0 ? Math.min(passes.length, workers * 2) : 1;
+      let next = 0;
+      const lane = async (): Promise<void> => {
+        while (next < passes.length) {
+          throwIfAborted(abortSignal);
+          const indices = passes[next++] as number[];
+          const rows = await runPass(indices).catch((cause: unknown) => {
+            if (workers === 0) throw cause;
+            throw new FactkitError('provider_call_failed', `use-lite worker: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+          });
+          place(indices, rows);
+        }
+      };
+      await Promise.all(Array.from({ length: lanes }, lane));
       throwIfAborted(abortSignal);
       return { embeddings };
     },

