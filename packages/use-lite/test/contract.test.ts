@@ -5,3 +5,4 @@ import { createUseLiteEmbedder } from '../src/use-lite-embedder.js';
 const embedder = createUseLiteEmbedder();
 describeEmbedderContract('use-lite', () => embedder);
 describeEmbedderContract('use-lite (maxBatchSize 1)', () => createUseLiteEmbedder({ maxBatchSize: 1 }));
+describeEmbedderContract('use-lite (backend onnx)', () => createUseLiteEmbedder({ backend: 'onnx' }));

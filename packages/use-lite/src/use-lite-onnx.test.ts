@@ -1,0 +1,75 @@
+import { gunzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { InvalidArgumentError } from '@factkit/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createUseLiteEmbedder } from './use-lite-embedder.js';
+
+function sciFactSentences(count: number): string[] {
+  const path = fileURLToPath(new URL('../../../datasets/scifact/corpus_sentences.jsonl.gz', import.meta.url));
+  const out: string[] = [];
+  for (const line of gunzipSync(readFileSync(path)).toString('utf8').split('\n')) {
+    if (!line.trim()) continue;
+    for (const sentence of (JSON.parse(line) as { abstract: string[] }).abstract) if (out.length < count) out.push(sentence);
+    if (out.length >= count) break;
+  }
+  return out;
+}
+
+function maxAbsDifference(a: readonly Float32Array[], b: readonly Float32Array[]): number {
+  let max = 0;
+  a.forEach((vector, row) => {
+    const other = b[row] as Float32Array;
+    for (let column = 0; column < vector.length; column++) max = Math.max(max, Math.abs((vector[column] as number) - (other[column] as number)));
+  });
+  return max;
+}
+
+// Real sentences plus the edge cases: empty text, one word, and a text longer than the model's 128-piece limit
+// (both paths must clip it the same way).
+const LONG = sciFactSentences(12).join(' ');
+const TEXTS = [...sciFactSentences(29), '', 'Short.', LONG, 'Ünïcödé — “quotes” and 数字 123.'];
+
+describe("createUseLiteEmbedder({ backend: 'onnx' })", () => {
+  const wasm = createUseLiteEmbedder({ maxBatchSize: 8 });
+  const onnx = createUseLiteEmbedder({ backend: 'onnx', maxBatchSize: 8 });
+  const onnxThreads = createUseLiteEmbedder({ backend: 'onnx', maxBatchSize: 8, threads: 2 });
+  afterAll(() => {
+    for (const embedder of [wasm, onnx, onnxThreads]) embedder.dispose();
+  });
+
+  it('computes the same vectors as the TF.js graph on wasm, to float32 rounding (max |difference| <= 2e-6)', async () => {
+    const [reference, candidate] = [await wasm.embed({ texts: TEXTS, kind: 'passage' }), await onnx.embed({ texts: TEXTS, kind: 'passage' })];
+    expect(candidate.embeddings).toHaveLength(TEXTS.length);
+    for (const vector of candidate.embeddings) {
+      expect(vector).toBeInstanceOf(Float32Array);
+      expect(vector).toHaveLength(512);
+    }
+    expect(maxAbsDifference(candidate.embeddings, reference.embeddings)).toBeLessThanOrEqual(2e-6);
+  }, 240_000);
+
+  it('gives the same vectors with 2 intra-op threads as with 1 (within 1e-6)', async () => {
+    const [single, multi] = [await onnx.embed({ texts: TEXTS, kind: 'passage' }), await onnxThreads.embed({ texts: TEXTS, kind: 'passage' })];
+    expect(maxAbsDifference(multi.embeddings, single.embeddings)).toBeLessThanOrEqual(1e-6);
+    expect(onnxThreads.threads).toBe(2);
+    expect(onnxThreads.backend).toBe('onnx');
+  }, 120_000);
+
+  it('gives the same vectors whatever the pass size (each sentence is masked from the others)', async () => {
+    const one = createUseLiteEmbedder({ backend: 'onnx', maxBatchSize: 1 });
+    try {
+      const [a, b] = [await one.embed({ texts: TEXTS, kind: 'query' }), await onnx.embed({ texts: TEXTS, kind: 'query' })];
+      expect(maxAbsDifference(a.embeddings, b.embeddings)).toBeLessThanOrEqual(1e-5);
+    } finally {
+      one.dispose();
+    }
+  }, 120_000);
+
+  it('rejects bad backend options with InvalidArgumentError naming the argument', () => {
+    expect(() => createUseLiteEmbedder({ backend: 'gpu' as never })).toThrow(InvalidArgumentError);
+    expect(() => createUseLiteEmbedder({ backend: 'gpu' as never })).toThrow(/"backend"/);
+    expect(() => createUseLiteEmbedder({ backend: 'onnx', threads: 0 })).toThrow(/"threads"/);
+    expect(() => createUseLiteEmbedder({ backend: 'onnx', threads: 1.5 })).toThrow(/"threads"/);
+    expect(() => createUseLiteEmbedder({ backend: 'onnx', workers: 2 })).toThrow(/"workers"/);
+  });
+});
