@@ -95,6 +95,10 @@ describe("splitSentences({ profile: 'scifact' })", () => {
     // Three spaces before an all-capital section heading keep the sentence going; a line break or four spaces do not.
     ['It ran in Seattle, Washington.   PARTICIPANTS Patients with diabetes.', ['It ran in Seattle, Washington.   PARTICIPANTS Patients with diabetes.']],
     ['It ran in Seattle, Washington.   \n PARTICIPANTS Patients came.    RESULTS We found it.   Here.', ['It ran in Seattle, Washington.', 'PARTICIPANTS Patients came.', 'RESULTS We found it.', 'Here.']],
+    // Not at a dotted lower-case abbreviation before a number, an omission mark after a space, or a period after LaTeX.
+    ['Rats got PDTC (100 mg/kg, i.p.) 24 and 1 h before. It was given s.c. Then it rose.', ['Rats got PDTC (100 mg/kg, i.p.) 24 and 1 h before.', 'It was given s.c.', 'Then it rose.']],
+    ['The main argument for … RETURN TO TEXT', ['The main argument for … RETURN TO TEXT']],
+    ['It finds \\emph{all relevant variables}. The algorithm wraps it.', ['It finds \\emph{all relevant variables}. The algorithm wraps it.']],
     // A URL ending in "/." does not end a sentence; an all-capital word is not the title it spells.
     ['See http://x.org/db/. The database is free. Trials were run by SR. They ended.', ['See http://x.org/db/. The database is free.', 'Trials were run by SR.', 'They ended.']],
   ])('%j', (text, expected) => {
