@@ -98,6 +98,9 @@ describe("splitSentences({ profile: 'scifact' })", () => {
     // Not at a dotted lower-case abbreviation before a number, an omission mark after a space, or a period after LaTeX.
     ['Rats got PDTC (100 mg/kg, i.p.) 24 and 1 h before. It was given s.c. Then it rose.', ['Rats got PDTC (100 mg/kg, i.p.) 24 and 1 h before.', 'It was given s.c.', 'Then it rose.']],
     ['The main argument for … RETURN TO TEXT', ['The main argument for … RETURN TO TEXT']],
+    // A radical written with a leading period starts a sentence; a lower-case letter after "]" ends a name.
+    ['NO generation declined. .O2- formation stopped.', ['NO generation declined.', '.O2- formation stopped.']],
+    ['It fell to -4.8 microA with 96 mM [K+]e. Kir7.1 has a methionine.', ['It fell to -4.8 microA with 96 mM [K+]e.', 'Kir7.1 has a methionine.']],
     ['It finds \\emph{all relevant variables}. The algorithm wraps it.', ['It finds \\emph{all relevant variables}. The algorithm wraps it.']],
     // A URL ending in "/." does not end a sentence; an all-capital word is not the title it spells.
     ['See http://x.org/db/. The database is free. Trials were run by SR. They ended.', ['See http://x.org/db/. The database is free.', 'Trials were run by SR.', 'They ended.']],
