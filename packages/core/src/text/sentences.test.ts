@@ -87,6 +87,21 @@ describe("splitSentences({ profile: 'scifact' })", () => {
     ['Na activates c-Jun. Our results differ from A(H1N1)v. The CDC agreed.', ['Na activates c-Jun.', 'Our results differ from A(H1N1)v.', 'The CDC agreed.']],
     // "+/-" opening a bracketed comparison stays whole.
     ['It fell (0.65 +/- 0.16 vs. 1.78 +/- 0.43 cells).', ['It fell (0.65 +/- 0.16 vs. 1.78 +/-', '0.43 cells).']],
+    ['It rose (11.1 +/- 4.0 [SD] vs 10.5 +/- 2.8 nmol/mL).', ['It rose (11.1 +/- 4.0 [SD] vs 10.5 +/-', '2.8 nmol/mL).']],
+    // ... but not a comparison of percentages or of values with a unit, and never a genotype glued to its gene.
+    ['It rose (55.9% +/- 4% vs 17.1% +/- 3%) here.', ['It rose (55.9% +/-', '4% vs 17.1% +/-', '3%) here.']],
+    ['They were larger (9.15 +/- 0.11 microns vs. 8.98 +/- 0.11 microns).', ['They were larger (9.15 +/-', '0.11 microns vs. 8.98 +/-', '0.11 microns).']],
+    ['It fell in ApcMin+/- mouse adenomas.', ['It fell in ApcMin+/- mouse adenomas.']],
+    // Three spaces before an all-capital section heading keep the sentence going; a line break or four spaces do not.
+    ['It ran in Seattle, Washington.   PARTICIPANTS Patients with diabetes.', ['It ran in Seattle, Washington.   PARTICIPANTS Patients with diabetes.']],
+    ['It ran in Seattle, Washington.   \n PARTICIPANTS Patients came.    RESULTS We found it.   Here.', ['It ran in Seattle, Washington.', 'PARTICIPANTS Patients came.', 'RESULTS We found it.', 'Here.']],
+    // Not at a dotted lower-case abbreviation before a number, an omission mark after a space, or a period after LaTeX.
+    ['Rats got PDTC (100 mg/kg, i.p.) 24 and 1 h before. It was given s.c. Then it rose.', ['Rats got PDTC (100 mg/kg, i.p.) 24 and 1 h before.', 'It was given s.c.', 'Then it rose.']],
+    ['The main argument for … RETURN TO TEXT', ['The main argument for … RETURN TO TEXT']],
+    // A radical written with a leading period starts a sentence; a lower-case letter after "]" ends a name.
+    ['NO generation declined. .O2- formation stopped.', ['NO generation declined.', '.O2- formation stopped.']],
+    ['It fell to -4.8 microA with 96 mM [K+]e. Kir7.1 has a methionine.', ['It fell to -4.8 microA with 96 mM [K+]e.', 'Kir7.1 has a methionine.']],
+    ['It finds \\emph{all relevant variables}. The algorithm wraps it.', ['It finds \\emph{all relevant variables}. The algorithm wraps it.']],
     // A URL ending in "/." does not end a sentence; an all-capital word is not the title it spells.
     ['See http://x.org/db/. The database is free. Trials were run by SR. They ended.', ['See http://x.org/db/. The database is free.', 'Trials were run by SR.', 'They ended.']],
   ])('%j', (text, expected) => {
