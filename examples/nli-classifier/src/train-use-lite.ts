@@ -4,11 +4,11 @@
  *
  *   pnpm --filter nli-classifier train-all   # ... build-pairs, train.ts, embed-sentences.ts, this script
  *
- * Input per pair: the 45 NLI_FEATURE_NAMES (GloVe alignment, WordNet antonyms, negation, mismatches, cues), then the
- * InferSent features [u, v, |u−v|, u⊙v] (Conneau et al., 2017) of the USE-lite sentence vectors of premise (u) and
+ * Input per pair: the 45 NLI_FEATURE_NAMES (GloVe alignment, WordNet antonyms, negation, mismatches, cues), optionally
+ * their 990 pairwise products (L2 1e-2, as train.ts chose for the GloVe-only weights), then the InferSent features [u, v, |u−v|, u⊙v] (Conneau et al., 2017) of the USE-lite sentence vectors of premise (u) and
  * hypothesis (v), read from the cache written by embed-sentences.ts. Model: class-balanced softmax regression + L2
  * (1e-3 on the named features, a larger strength on the 2,048 sentence-vector columns), mini-batch Adam, seeded:
- * deterministic. The L2 strength of the sentence-vector block is chosen on the same validation split of the training
+ * deterministic. Products or not and the L2 strength of the sentence-vector block are chosen on the same validation split of the training
  * claims as train.ts (20% of training groups; mean per-source macro-F1), then the model is refit on all training pairs.
  * Held-out evaluation goes through the package's createFeatureNliModel with the real GloVe embedder and a USE-lite
  * embedder served from the cache (vectors computed by createUseLiteEmbedder; a miss is embedded for real).
@@ -36,8 +36,13 @@ const LEARNING_RATE = 0.005;
 const LABELS: readonly NliLabel[] = ['entailment', 'neutral', 'contradiction'];
 const SOURCES = ['fever', 'climate-fever', 'scifact', 'vitaminc', 'mnli'] as const;
 const L2_NAMED = 1e-3;
-/** L2 strengths of the USE-lite block compared on the validation split. */
-const GRID = [0.03, 0.1, 0.3] as const;
+/** Settings compared on the validation split: products of the named features or not (L2 1e-2 on them, as train.ts chose), L2 of the USE-lite block. */
+const GRID: readonly { interactions: boolean; l2Extra: number }[] = [
+  ...[0.03, 0.1, 0.3].map((l2Extra) => ({ interactions: false, l2Extra })),
+  ...[0.3, 1].map((l2Extra) => ({ interactions: true, l2Extra })),
+];
+const L2_PRODUCTS = 1e-2;
+const PRODUCTS = (NLI_FEATURE_NAMES.length * (NLI_FEATURE_NAMES.length - 1)) / 2;
 const sourceOf = (pair: LabelledPair) => pair.source.split(':')[0] as (typeof SOURCES)[number];
 const started = Date.now();
 const log = (message: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
@@ -50,26 +55,31 @@ log(`${pairs.length} pairs, ${cache.size} cached USE-lite vectors; loading GloVe
 const glove = createGloveEmbedder();
 const vectors = await embedForNli(glove, pairs);
 const NAMED = NLI_FEATURE_NAMES.length;
-const layout = { interactions: false, pairEmbedding: false, dimensions: glove.dimensions, sentenceEncoderDimensions: USE_LITE_DIMENSIONS };
+const layout = { interactions: true, pairEmbedding: false, dimensions: glove.dimensions, sentenceEncoderDimensions: USE_LITE_DIMENSIONS };
 const encoded = new Map<string, Float32Array>();
 for (const pair of pairs) for (const text of [pair.premise, pair.hypothesis]) encoded.set(text, cachedVector(cache, text) as Float32Array);
-interface Example { readonly pair: LabelledPair; readonly x: Float64Array; readonly target: number }
-const examples: Example[] = pairs.map((pair) => ({ pair, x: buildNliFeatureVector(pair, vectors, layout, encoded), target: LABELS.indexOf(pair.label) }));
-const SIZE = (examples[0] as Example).x.length;
+interface Example { readonly pair: LabelledPair; readonly full: Float64Array; readonly target: number }
+const examples: Example[] = pairs.map((pair) => ({ pair, full: buildNliFeatureVector(pair, vectors, layout, encoded), target: LABELS.indexOf(pair.label) }));
+/** The input of a setting: the full vector, or without the products of the named features. */
+const inputOf = (full: Float64Array, interactions: boolean) => (interactions ? full : Float64Array.from([...full.subarray(0, NAMED), ...full.subarray(NAMED + PRODUCTS)]));
 const train = examples.filter((example) => example.pair.split === 'train');
 const test = examples.filter((example) => example.pair.split === 'test');
-log(`features ready (${SIZE} columns: ${NAMED} named + 4 x ${USE_LITE_DIMENSIONS}); train ${train.length}, held-out ${test.length}`);
+log(`features ready (${NAMED} named + ${PRODUCTS} products + 4 x ${USE_LITE_DIMENSIONS}); train ${train.length}, held-out ${test.length}`);
 
-interface Trained { readonly weights: Float64Array[]; readonly bias: Float64Array; readonly mean: Float64Array; readonly std: Float64Array }
+interface Trained { readonly interactions: boolean; readonly weights: Float64Array[]; readonly bias: Float64Array; readonly mean: Float64Array; readonly std: Float64Array }
 
 /** Class-balanced softmax regression with L2, mini-batch Adam, seeded shuffling. Deterministic. */
-function fit(data: readonly Example[], l2Extra: number): Trained {
+function fit(data: readonly Example[], setting: (typeof GRID)[number]): Trained {
+  const { interactions, l2Extra } = setting;
+  const xs = data.map((example) => inputOf(example.full, interactions));
+  const SIZE = (xs[0] as Float64Array).length;
+  const productsEnd = interactions ? NAMED + PRODUCTS : NAMED;
   const mean = new Float64Array(SIZE);
   const std = new Float64Array(SIZE);
-  for (const { x } of data) for (let i = 0; i < SIZE; i += 1) mean[i] = (mean[i] as number) + (x[i] as number) / data.length;
-  for (const { x } of data) for (let i = 0; i < SIZE; i += 1) std[i] = (std[i] as number) + ((x[i] as number) - (mean[i] as number)) ** 2 / data.length;
+  for (const x of xs) for (let i = 0; i < SIZE; i += 1) mean[i] = (mean[i] as number) + (x[i] as number) / data.length;
+  for (const x of xs) for (let i = 0; i < SIZE; i += 1) std[i] = (std[i] as number) + ((x[i] as number) - (mean[i] as number)) ** 2 / data.length;
   for (let i = 0; i < SIZE; i += 1) std[i] = Math.max(Math.sqrt(std[i] as number), 1e-6);
-  const z = data.map(({ x }) => Float64Array.from(x, (value, i) => (value - (mean[i] as number)) / (std[i] as number)));
+  const z = xs.map((x) => Float64Array.from(x, (value, i) => (value - (mean[i] as number)) / (std[i] as number)));
   const counts = LABELS.map((_label, c) => data.filter((example) => example.target === c).length);
   const classWeight = counts.map((count) => data.length / (LABELS.length * Math.max(count, 1)));
   const weights = LABELS.map(() => new Float64Array(SIZE));
@@ -123,7 +133,7 @@ function fit(data: readonly Example[], l2Extra: number): Trained {
         const vc = v[c] as Float64Array;
         for (let i = 0; i <= SIZE; i += 1) {
           const parameter = i === SIZE ? (bias[c] as number) : (row[i] as number);
-          const l2 = i === SIZE ? 0 : i < NAMED ? L2_NAMED : l2Extra;
+          const l2 = i === SIZE ? 0 : i < NAMED ? L2_NAMED : i < productsEnd ? L2_PRODUCTS : l2Extra;
           const grad = (g[i] as number) / totalWeight + l2 * parameter;
           mc[i] = beta1 * (mc[i] as number) + (1 - beta1) * grad;
           vc[i] = beta2 * (vc[i] as number) + (1 - beta2) * grad * grad;
@@ -134,10 +144,12 @@ function fit(data: readonly Example[], l2Extra: number): Trained {
       }
     }
   }
-  return { weights, bias, mean, std };
+  return { interactions, weights, bias, mean, std };
 }
 
-function predict(model: Trained, x: Float64Array): number {
+function predict(model: Trained, full: Float64Array): number {
+  const x = inputOf(full, model.interactions);
+  const SIZE = x.length;
   let best = 0;
   let bestValue = -Infinity;
   for (let c = 0; c < LABELS.length; c += 1) {
@@ -166,19 +178,19 @@ const perSource = (data: readonly Example[], predicted: readonly string[]) =>
 const isValidation = (group: string) => createHash('sha256').update(`factkit-nli-validation-v1:${group}`).digest().readUInt32BE(0) % 100 < 20;
 const fitPart = train.filter((example) => !isValidation(example.pair.group));
 const validationPart = train.filter((example) => isValidation(example.pair.group));
-const selection = GRID.map((l2Extra) => {
-  const model = fit(fitPart, l2Extra);
-  const bySource = perSource(validationPart, validationPart.map((example) => LABELS[predict(model, example.x)] as string));
+const selection = GRID.map((setting) => {
+  const model = fit(fitPart, setting);
+  const bySource = perSource(validationPart, validationPart.map((example) => LABELS[predict(model, example.full)] as string));
   const mean = round(SOURCES.reduce((sum, source) => sum + bySource[source], 0) / SOURCES.length);
-  log(`l2 on the USE-lite block ${l2Extra}: validation macro-F1 per source ${JSON.stringify(bySource)}, mean ${mean}`);
-  return { l2Extra, validationMacroF1: bySource, validationMeanSourceMacroF1: mean };
+  log(`${JSON.stringify(setting)}: validation macro-F1 per source ${JSON.stringify(bySource)}, mean ${mean}`);
+  return { setting, validationMacroF1: bySource, validationMeanSourceMacroF1: mean };
 });
-const best = selection.reduce((a, b) => (b.validationMeanSourceMacroF1 > a.validationMeanSourceMacroF1 ? b : a)).l2Extra;
+const best = selection.reduce((a, b) => (b.validationMeanSourceMacroF1 > a.validationMeanSourceMacroF1 ? b : a)).setting;
 
 // 2. Refit on all training pairs.
 const model = fit(train, best);
-log(`refit on ${train.length} training pairs with l2 ${best} on the USE-lite block`);
-const trainScore = score(train.map((example) => example.pair.label), train.map((example) => LABELS[predict(model, example.x)] as string));
+log(`refit on ${train.length} training pairs with ${JSON.stringify(best)}`);
+const trainScore = score(train.map((example) => example.pair.label), train.map((example) => LABELS[predict(model, example.full)] as string));
 
 // 3. Held-out evaluation through the package's own model (real GloVe; USE-lite vectors from the cache, misses embedded).
 let realUseLite: Embedder | undefined;
@@ -206,7 +218,7 @@ const weightsFile: FeatureNliWeights = {
   dimensions: glove.dimensions,
   labels: LABELS,
   features: [...NLI_FEATURE_NAMES],
-  interactions: false,
+  interactions: best.interactions,
   pairEmbedding: false,
   sentenceEncoder: { embedderId: 'use-lite', dimensions: USE_LITE_DIMENSIONS },
   mean: Array.from(model.mean, round),
@@ -224,7 +236,7 @@ const rows = [...SOURCES, 'all'].map((source) => {
 const training = {
   script: 'examples/nli-classifier: pnpm --filter nli-classifier train-all (… embed-sentences.ts, train-use-lite.ts)',
   data: 'the pairs and split of glove-nli-weights.json (output/pairs.jsonl)',
-  model: `softmax regression, class-balanced, named features + InferSent [u, v, |u-v|, u*v] of USE-lite sentence vectors, l2 ${L2_NAMED} (named) / ${best} (USE-lite block, chosen on validation), Adam lr=${LEARNING_RATE}/(1+epoch/10), ${EPOCHS} epochs, batch ${BATCH}, seed ${SEED}`,
+  model: `softmax regression, class-balanced, named features (+ their products if chosen) + InferSent [u, v, |u-v|, u*v] of USE-lite sentence vectors, ${JSON.stringify(best)} chosen on validation, l2 ${L2_NAMED} (named) / ${L2_PRODUCTS} (products) / l2Extra (USE-lite block), Adam lr=${LEARNING_RATE}/(1+epoch/10), ${EPOCHS} epochs, batch ${BATCH}, seed ${SEED}`,
   selection,
   trainScore,
   heldOut: rows,
@@ -236,6 +248,6 @@ const table = [
   ...rows.map((row) => `| ${row.source} | ${row.n} | ${row.accuracy.toFixed(3)} | **${row.macroF1.toFixed(3)}** |`),
 ].join('\n');
 process.stdout.write(`${table}\n`);
-writeFileSync(join(OUTPUT_DIR, 'report-use-lite.md'), `# Held-out NLI scores per source, GloVe + USE-lite model\n\n${table}\n\nSelected l2 ${best}; train ${JSON.stringify(trainScore)}.\n`);
+writeFileSync(join(OUTPUT_DIR, 'report-use-lite.md'), `# Held-out NLI scores per source, GloVe + USE-lite model\n\n${table}\n\nSelected ${JSON.stringify(best)}; train ${JSON.stringify(trainScore)}.\n`);
 await (realUseLite as { dispose?: () => Promise<void> | void } | undefined)?.dispose?.();
 log('done');
