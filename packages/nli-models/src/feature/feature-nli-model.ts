@@ -51,7 +51,8 @@ function softmax(logits: readonly number[]): number[] {
  * hand-designed features (content-word overlap, word alignment through the embedder's word vectors, WordNet antonyms,
  * negation, number / year / month / entity mismatches, exclusivity and hedge cues; see NLI_FEATURE_NAMES). Returns a
  * label and the three class probabilities per pair. Works with the embedder it was trained with (GloVe by default).
- * @throws InvalidArgumentError when the embedder's id or dimensions differ from the weights'; CorruptDataError for malformed weights.
+ * @throws InvalidArgumentError when the embedder's id or dimensions differ from the weights', when weights with a
+ *   `sentenceEncoder` get no matching `sentenceEmbedder` (or weights without one get one); CorruptDataError for malformed weights.
  * @example createFeatureNliModel({ embedder: createGloveEmbedder() })
  */
 export function createFeatureNliModel(options: FeatureNliModelOptions): NliModel {
