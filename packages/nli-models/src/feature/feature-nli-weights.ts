@@ -15,8 +15,13 @@ export interface FeatureNliWeights {
   readonly features: readonly string[];
   /** Whether the products of every two named features follow them (see NliFeatureLayout). */
   readonly interactions: boolean;
-  /** Whether the InferSent pair encoding [u⊙v, |u−v|] of the sentence vectors comes last. */
+  /** Whether the InferSent pair encoding [u⊙v, |u−v|] of the sentence vectors follows. */
   readonly pairEmbedding: boolean;
+  /**
+   * A second sentence encoder (e.g. `use-lite`, 512-d) whose InferSent features [u, v, |u−v|, u⊙v] come last; the model
+   * then needs that encoder as `sentenceEmbedder`. Absent = GloVe-style weights needing only `embedder`.
+   */
+  readonly sentenceEncoder?: { readonly embedderId: string; readonly dimensions: number };
   /** Per-feature mean and standard deviation used to standardize inputs. */
   readonly mean: readonly number[];
   readonly std: readonly number[];
@@ -53,7 +58,17 @@ export function validateFeatureNliWeights(value: unknown, source = 'weights'): F
   }
   if (typeof weights.pairEmbedding !== 'boolean') fail('pairEmbedding must be a boolean');
   if (typeof weights.interactions !== 'boolean') fail('interactions must be a boolean');
-  const size = nliInputSize({ pairEmbedding: weights.pairEmbedding as boolean, interactions: weights.interactions as boolean, dimensions });
+  const encoder = weights.sentenceEncoder;
+  if (encoder !== undefined) {
+    if (typeof encoder !== 'object' || encoder === null || typeof encoder.embedderId !== 'string' || encoder.embedderId === '') fail('sentenceEncoder must be { embedderId, dimensions }');
+    if (typeof encoder?.dimensions !== 'number' || !Number.isInteger(encoder.dimensions) || encoder.dimensions < 1) fail('sentenceEncoder.dimensions must be a positive integer');
+  }
+  const size = nliInputSize({
+    pairEmbedding: weights.pairEmbedding as boolean,
+    interactions: weights.interactions as boolean,
+    dimensions,
+    sentenceEncoderDimensions: encoder?.dimensions ?? 0,
+  });
   if (!finiteArray(weights.mean, size)) fail(`mean must be ${size} finite numbers`);
   if (!finiteArray(weights.std, size) || (weights.std as number[]).some((entry) => entry <= 0)) fail(`std must be ${size} positive finite numbers`);
   if (!Array.isArray(weights.weights) || weights.weights.length !== 3 || !weights.weights.every((row) => finiteArray(row, size))) {

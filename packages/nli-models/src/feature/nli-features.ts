@@ -240,19 +240,32 @@ export interface NliFeatureLayout {
   /** Append the InferSent pair encoding [u⊙v, |u−v|] of the sentence vectors. */
   readonly pairEmbedding: boolean;
   readonly dimensions: number;
+  /**
+   * Dimensions of a second sentence encoder (e.g. USE-lite, 512) whose InferSent features [u, v, |u−v|, u⊙v]
+   * (Conneau et al., 2017) come last; 0 or absent = none.
+   * @default 0
+   */
+  readonly sentenceEncoderDimensions?: number;
 }
 
 /** Length of the classifier input for a layout. */
 export function nliInputSize(layout: NliFeatureLayout): number {
   const named = NLI_FEATURE_NAMES.length;
-  return named + (layout.interactions ? (named * (named - 1)) / 2 : 0) + (layout.pairEmbedding ? 2 * layout.dimensions : 0);
+  return named + (layout.interactions ? (named * (named - 1)) / 2 : 0) + (layout.pairEmbedding ? 2 * layout.dimensions : 0) + 4 * (layout.sentenceEncoderDimensions ?? 0);
 }
 
 /**
  * The classifier's input for one pair: {@link computeNliFeatures}, then (per `layout`) the pairwise products of those
- * features, then the InferSent pair encoding [u⊙v, |u−v|] of the two sentence vectors. Used by training and inference.
+ * features, then the InferSent pair encoding [u⊙v, |u−v|] of the two sentence vectors, then (when
+ * `layout.sentenceEncoderDimensions` > 0) the InferSent features [u, v, |u−v|, u⊙v] of the second encoder's vectors
+ * `encoded` (premise u, hypothesis v; a missing vector counts as zeros). Used by training and inference.
  */
-export function buildNliFeatureVector(pair: { readonly premise: string; readonly hypothesis: string }, vectors: NliVectors, layout: NliFeatureLayout): Float64Array {
+export function buildNliFeatureVector(
+  pair: { readonly premise: string; readonly hypothesis: string },
+  vectors: NliVectors,
+  layout: NliFeatureLayout,
+  encoded?: ReadonlyMap<string, Float32Array>,
+): Float64Array {
   const premise = String(pair.premise ?? '');
   const hypothesis = String(pair.hypothesis ?? '');
   const u = vectors.sentence.get(premise);
@@ -282,6 +295,20 @@ export function buildNliFeatureVector(pair: { readonly premise: string; readonly
       const b = v?.[i] ?? 0;
       out[at + i] = a * b;
       out[at + dimensions + i] = Math.abs(a - b);
+    }
+    at += 2 * dimensions;
+  }
+  const second = layout.sentenceEncoderDimensions ?? 0;
+  if (second > 0) {
+    const p = encoded?.get(premise);
+    const h = encoded?.get(hypothesis);
+    for (let i = 0; i < second; i += 1) {
+      const a = p?.[i] ?? 0;
+      const b = h?.[i] ?? 0;
+      out[at + i] = a;
+      out[at + second + i] = b;
+      out[at + 2 * second + i] = Math.abs(a - b);
+      out[at + 3 * second + i] = a * b;
     }
   }
   return out;

@@ -1,0 +1,253 @@
+/**
+ * Trains the GloVe + USE-lite feature NLI classifier shipped in @factkit/nli-models (GLOVE_USE_LITE_NLI_WEIGHTS) and
+ * evaluates it on the same held-out claims as train.ts, per source.
+ *
+ *   pnpm --filter nli-classifier train-all   # ... build-pairs, train.ts, embed-sentences.ts, this script
+ *
+ * Input per pair: the 45 NLI_FEATURE_NAMES (GloVe alignment, WordNet antonyms, negation, mismatches, cues), optionally
+ * their 990 pairwise products (L2 1e-2, as train.ts chose for the GloVe-only weights), then the InferSent features [u, v, |u−v|, u⊙v] (Conneau et al., 2017) of the USE-lite sentence vectors of premise (u) and
+ * hypothesis (v), read from the cache written by embed-sentences.ts. Model: class-balanced softmax regression + L2
+ * (1e-3 on the named features, a larger strength on the 2,048 sentence-vector columns), mini-batch Adam, seeded:
+ * deterministic. Products or not and the L2 strength of the sentence-vector block are chosen on the same validation split of the training
+ * claims as train.ts (20% of training groups; mean per-source macro-F1), then the model is refit on all training pairs.
+ * Held-out evaluation goes through the package's createFeatureNliModel with the real GloVe embedder and a USE-lite
+ * embedder served from the cache (vectors computed by createUseLiteEmbedder; a miss is embedded for real).
+ *
+ * Writes packages/nli-models/src/feature/glove-use-lite-nli-weights.json and output/report-use-lite.md.
+ */
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Embedder, NliLabel } from '@factkit/core';
+import { NLI_LABELS, createSeededRandom } from '@factkit/core';
+import { createGloveEmbedder } from '@factkit/glove';
+import { computeClassificationReport } from '@factkit/metrics';
+import type { FeatureNliWeights } from '@factkit/nli-models';
+import { NLI_FEATURE_NAMES, buildNliFeatureVector, createFeatureNliModel, embedForNli } from '@factkit/nli-models';
+import { USE_LITE_DIMENSIONS, createUseLiteEmbedder } from '@factkit/use-lite';
+import { cachedVector, readUseLiteCache } from './embed-sentences.js';
+import type { LabelledPair } from './shared.js';
+import { OUTPUT_DIR, REPO_DIR, readJsonl, shuffle } from './shared.js';
+
+const SEED = 20251122;
+const EPOCHS = 30;
+const BATCH = 64;
+const LEARNING_RATE = 0.005;
+const LABELS: readonly NliLabel[] = ['entailment', 'neutral', 'contradiction'];
+const SOURCES = ['fever', 'climate-fever', 'scifact', 'vitaminc', 'mnli'] as const;
+const L2_NAMED = 1e-3;
+/** Settings compared on the validation split: products of the named features or not (L2 1e-2 on them, as train.ts chose), L2 of the USE-lite block. */
+const GRID: readonly { interactions: boolean; l2Extra: number }[] = [
+  ...[0.03, 0.1, 0.3].map((l2Extra) => ({ interactions: false, l2Extra })),
+  ...[0.3, 1].map((l2Extra) => ({ interactions: true, l2Extra })),
+];
+const L2_PRODUCTS = 1e-2;
+const PRODUCTS = (NLI_FEATURE_NAMES.length * (NLI_FEATURE_NAMES.length - 1)) / 2;
+const sourceOf = (pair: LabelledPair) => pair.source.split(':')[0] as (typeof SOURCES)[number];
+const started = Date.now();
+const log = (message: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
+
+const pairs = readJsonl<LabelledPair>(join(OUTPUT_DIR, 'pairs.jsonl'));
+const cache = readUseLiteCache();
+const missing = pairs.filter((pair) => !cachedVector(cache, pair.premise) || !cachedVector(cache, pair.hypothesis)).length;
+if (missing > 0) throw new Error(`${missing} pairs have no cached USE-lite vectors: run embed-sentences.ts first`);
+log(`${pairs.length} pairs, ${cache.size} cached USE-lite vectors; loading GloVe`);
+const glove = createGloveEmbedder();
+const vectors = await embedForNli(glove, pairs);
+const NAMED = NLI_FEATURE_NAMES.length;
+const layout = { interactions: true, pairEmbedding: false, dimensions: glove.dimensions, sentenceEncoderDimensions: USE_LITE_DIMENSIONS };
+const encoded = new Map<string, Float32Array>();
+for (const pair of pairs) for (const text of [pair.premise, pair.hypothesis]) encoded.set(text, cachedVector(cache, text) as Float32Array);
+interface Example { readonly pair: LabelledPair; readonly full: Float64Array; readonly target: number }
+const examples: Example[] = pairs.map((pair) => ({ pair, full: buildNliFeatureVector(pair, vectors, layout, encoded), target: LABELS.indexOf(pair.label) }));
+/** The input of a setting: the full vector, or without the products of the named features. */
+const inputOf = (full: Float64Array, interactions: boolean) => (interactions ? full : Float64Array.from([...full.subarray(0, NAMED), ...full.subarray(NAMED + PRODUCTS)]));
+const train = examples.filter((example) => example.pair.split === 'train');
+const test = examples.filter((example) => example.pair.split === 'test');
+log(`features ready (${NAMED} named + ${PRODUCTS} products + 4 x ${USE_LITE_DIMENSIONS}); train ${train.length}, held-out ${test.length}`);
+
+interface Trained { readonly interactions: boolean; readonly weights: Float64Array[]; readonly bias: Float64Array; readonly mean: Float64Array; readonly std: Float64Array }
+
+/** Class-balanced softmax regression with L2, mini-batch Adam, seeded shuffling. Deterministic. */
+function fit(data: readonly Example[], setting: (typeof GRID)[number]): Trained {
+  const { interactions, l2Extra } = setting;
+  const xs = data.map((example) => inputOf(example.full, interactions));
+  const SIZE = (xs[0] as Float64Array).length;
+  const productsEnd = interactions ? NAMED + PRODUCTS : NAMED;
+  const mean = new Float64Array(SIZE);
+  const std = new Float64Array(SIZE);
+  for (const x of xs) for (let i = 0; i < SIZE; i += 1) mean[i] = (mean[i] as number) + (x[i] as number) / data.length;
+  for (const x of xs) for (let i = 0; i < SIZE; i += 1) std[i] = (std[i] as number) + ((x[i] as number) - (mean[i] as number)) ** 2 / data.length;
+  for (let i = 0; i < SIZE; i += 1) std[i] = Math.max(Math.sqrt(std[i] as number), 1e-6);
+  const z = xs.map((x) => Float64Array.from(x, (value, i) => (value - (mean[i] as number)) / (std[i] as number)));
+  const counts = LABELS.map((_label, c) => data.filter((example) => example.target === c).length);
+  const classWeight = counts.map((count) => data.length / (LABELS.length * Math.max(count, 1)));
+  const weights = LABELS.map(() => new Float64Array(SIZE));
+  const bias = new Float64Array(LABELS.length);
+  const m = LABELS.map(() => new Float64Array(SIZE + 1));
+  const v = LABELS.map(() => new Float64Array(SIZE + 1));
+  const gradient = LABELS.map(() => new Float64Array(SIZE + 1));
+  const random = createSeededRandom(SEED);
+  const [beta1, beta2, epsilon] = [0.9, 0.999, 1e-8];
+  const scores = new Float64Array(LABELS.length);
+  let step = 0;
+  for (let epoch = 0; epoch < EPOCHS; epoch += 1) {
+    const order = shuffle(data.map((_example, index) => index), random);
+    const rate = LEARNING_RATE / (1 + epoch / 10);
+    for (let start = 0; start < order.length; start += BATCH) {
+      for (const row of gradient) row.fill(0);
+      let totalWeight = 0;
+      for (let b = start; b < Math.min(start + BATCH, order.length); b += 1) {
+        const index = order[b] as number;
+        const features = z[index] as Float64Array;
+        const target = (data[index] as Example).target;
+        let max = -Infinity;
+        for (let c = 0; c < LABELS.length; c += 1) {
+          const row = weights[c] as Float64Array;
+          let sum = bias[c] as number;
+          for (let i = 0; i < SIZE; i += 1) sum += (row[i] as number) * (features[i] as number);
+          scores[c] = sum;
+          max = Math.max(max, sum);
+        }
+        let total = 0;
+        for (let c = 0; c < LABELS.length; c += 1) {
+          scores[c] = Math.exp((scores[c] as number) - max);
+          total += scores[c] as number;
+        }
+        const weight = classWeight[target] as number;
+        totalWeight += weight;
+        for (let c = 0; c < LABELS.length; c += 1) {
+          const delta = weight * ((scores[c] as number) / total - (c === target ? 1 : 0));
+          const row = gradient[c] as Float64Array;
+          for (let i = 0; i < SIZE; i += 1) row[i] = (row[i] as number) + delta * (features[i] as number);
+          row[SIZE] = (row[SIZE] as number) + delta;
+        }
+      }
+      step += 1;
+      const correction1 = 1 - beta1 ** step;
+      const correction2 = 1 - beta2 ** step;
+      for (let c = 0; c < LABELS.length; c += 1) {
+        const row = weights[c] as Float64Array;
+        const g = gradient[c] as Float64Array;
+        const mc = m[c] as Float64Array;
+        const vc = v[c] as Float64Array;
+        for (let i = 0; i <= SIZE; i += 1) {
+          const parameter = i === SIZE ? (bias[c] as number) : (row[i] as number);
+          const l2 = i === SIZE ? 0 : i < NAMED ? L2_NAMED : i < productsEnd ? L2_PRODUCTS : l2Extra;
+          const grad = (g[i] as number) / totalWeight + l2 * parameter;
+          mc[i] = beta1 * (mc[i] as number) + (1 - beta1) * grad;
+          vc[i] = beta2 * (vc[i] as number) + (1 - beta2) * grad * grad;
+          const update = (rate * ((mc[i] as number) / correction1)) / (Math.sqrt((vc[i] as number) / correction2) + epsilon);
+          if (i === SIZE) bias[c] = (bias[c] as number) - update;
+          else row[i] = (row[i] as number) - update;
+        }
+      }
+    }
+  }
+  return { interactions, weights, bias, mean, std };
+}
+
+function predict(model: Trained, full: Float64Array): number {
+  const x = inputOf(full, model.interactions);
+  const SIZE = x.length;
+  let best = 0;
+  let bestValue = -Infinity;
+  for (let c = 0; c < LABELS.length; c += 1) {
+    const row = model.weights[c] as Float64Array;
+    let sum = model.bias[c] as number;
+    for (let i = 0; i < SIZE; i += 1) sum += (row[i] as number) * (((x[i] as number) - (model.mean[i] as number)) / (model.std[i] as number));
+    if (sum > bestValue) [best, bestValue] = [c, sum];
+  }
+  return best;
+}
+
+const round = (value: number) => Number(value.toPrecision(6));
+const score = (gold: readonly string[], predicted: readonly string[]) => {
+  const report = computeClassificationReport(gold, predicted, { labels: NLI_LABELS });
+  return { n: gold.length, accuracy: round(report.accuracy), macroF1: round(report.macro.f1) };
+};
+const perSource = (data: readonly Example[], predicted: readonly string[]) =>
+  Object.fromEntries(
+    SOURCES.map((source) => {
+      const indexes = data.map((example, index) => (sourceOf(example.pair) === source ? index : -1)).filter((index) => index >= 0);
+      return [source, score(indexes.map((index) => (data[index] as Example).pair.label), indexes.map((index) => predicted[index] as string)).macroF1];
+    }),
+  ) as Record<(typeof SOURCES)[number], number>;
+
+// 1. Selection on the validation split of the training claims (the same split as train.ts).
+const isValidation = (group: string) => createHash('sha256').update(`factkit-nli-validation-v1:${group}`).digest().readUInt32BE(0) % 100 < 20;
+const fitPart = train.filter((example) => !isValidation(example.pair.group));
+const validationPart = train.filter((example) => isValidation(example.pair.group));
+const selection = GRID.map((setting) => {
+  const model = fit(fitPart, setting);
+  const bySource = perSource(validationPart, validationPart.map((example) => LABELS[predict(model, example.full)] as string));
+  const mean = round(SOURCES.reduce((sum, source) => sum + bySource[source], 0) / SOURCES.length);
+  log(`${JSON.stringify(setting)}: validation macro-F1 per source ${JSON.stringify(bySource)}, mean ${mean}`);
+  return { setting, validationMacroF1: bySource, validationMeanSourceMacroF1: mean };
+});
+const best = selection.reduce((a, b) => (b.validationMeanSourceMacroF1 > a.validationMeanSourceMacroF1 ? b : a)).setting;
+
+// 2. Refit on all training pairs.
+const model = fit(train, best);
+log(`refit on ${train.length} training pairs with ${JSON.stringify(best)}`);
+const trainScore = score(train.map((example) => example.pair.label), train.map((example) => LABELS[predict(model, example.full)] as string));
+
+// 3. Held-out evaluation through the package's own model (real GloVe; USE-lite vectors from the cache, misses embedded).
+let realUseLite: Embedder | undefined;
+const cachedUseLite: Embedder = {
+  id: 'use-lite',
+  dimensions: USE_LITE_DIMENSIONS,
+  async embed({ texts, kind, abortSignal }) {
+    const out = texts.map((text) => cachedVector(cache, text));
+    const misses = texts.filter((_text, index) => out[index] === undefined);
+    if (misses.length > 0) {
+      realUseLite ??= createUseLiteEmbedder();
+      const { embeddings } = await realUseLite.embed({ texts: misses, kind, ...(abortSignal ? { abortSignal } : {}) });
+      let next = 0;
+      out.forEach((vector, index) => {
+        if (vector === undefined) out[index] = embeddings[next++] as Float32Array;
+      });
+    }
+    return { embeddings: out as Float32Array[] };
+  },
+};
+const weightsFile: FeatureNliWeights = {
+  format: 'factkit-feature-nli',
+  version: 2,
+  embedderId: glove.id,
+  dimensions: glove.dimensions,
+  labels: LABELS,
+  features: [...NLI_FEATURE_NAMES],
+  interactions: best.interactions,
+  pairEmbedding: false,
+  sentenceEncoder: { embedderId: 'use-lite', dimensions: USE_LITE_DIMENSIONS },
+  mean: Array.from(model.mean, round),
+  std: Array.from(model.std, round),
+  weights: model.weights.map((row) => Array.from(row, round)),
+  bias: Array.from(model.bias, round),
+};
+const featureModel = createFeatureNliModel({ embedder: glove, sentenceEmbedder: cachedUseLite, weights: weightsFile });
+const { results } = await featureModel.classify({ pairs: test.map((example) => ({ premise: example.pair.premise, hypothesis: example.pair.hypothesis })) });
+const predicted = results.map((result) => result.label ?? 'none');
+const rows = [...SOURCES, 'all'].map((source) => {
+  const indexes = test.map((example, index) => (source === 'all' || sourceOf(example.pair) === source ? index : -1)).filter((index) => index >= 0);
+  return { source, ...score(indexes.map((index) => (test[index] as Example).pair.label), indexes.map((index) => predicted[index] as string)) };
+});
+const training = {
+  script: 'examples/nli-classifier: pnpm --filter nli-classifier train-all (… embed-sentences.ts, train-use-lite.ts)',
+  data: 'the pairs and split of glove-nli-weights.json (output/pairs.jsonl)',
+  model: `softmax regression, class-balanced, named features (+ their products if chosen) + InferSent [u, v, |u-v|, u*v] of USE-lite sentence vectors, ${JSON.stringify(best)} chosen on validation, l2 ${L2_NAMED} (named) / ${L2_PRODUCTS} (products) / l2Extra (USE-lite block), Adam lr=${LEARNING_RATE}/(1+epoch/10), ${EPOCHS} epochs, batch ${BATCH}, seed ${SEED}`,
+  selection,
+  trainScore,
+  heldOut: rows,
+};
+writeFileSync(join(REPO_DIR, 'packages', 'nli-models', 'src', 'feature', 'glove-use-lite-nli-weights.json'), `${JSON.stringify({ ...weightsFile, training })}\n`);
+const table = [
+  '| source | held-out pairs | GloVe + USE-lite acc | GloVe + USE-lite macro-F1 |',
+  '|---|---:|---:|---:|',
+  ...rows.map((row) => `| ${row.source} | ${row.n} | ${row.accuracy.toFixed(3)} | **${row.macroF1.toFixed(3)}** |`),
+].join('\n');
+process.stdout.write(`${table}\n`);
+writeFileSync(join(OUTPUT_DIR, 'report-use-lite.md'), `# Held-out NLI scores per source, GloVe + USE-lite model\n\n${table}\n\nSelected ${JSON.stringify(best)}; train ${JSON.stringify(trainScore)}.\n`);
+await (realUseLite as { dispose?: () => Promise<void> | void } | undefined)?.dispose?.();
+log('done');
