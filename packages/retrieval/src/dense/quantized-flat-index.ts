@@ -104,7 +104,13 @@ const CODE_MAX = 127;
  * Why one scale per vector rather than per dimension: it needs no training pass and never re-quantizes, so upsert and
  * delete stay incremental and the codes do not depend on which vectors came first; the exact re-ranking absorbs the
  * extra error that per-dimension ranges would have saved on anisotropic data.
- * @throws InvalidArgumentError for bad dimensions, metric, capacity, kernel, shortlist, floatVectors or blockRows.
+ *
+ * With `prefilter: 'binary'` an approximate first stage runs before all this: each row also has a sign code (one bit per
+ * dimension), a WebAssembly `i64.popcnt` scan ranks all rows by Hamming distance to the query's sign code, and only the
+ * `prefilterShortlist` nearest rows go through the int8 stage and the re-ranking — much faster on large indexes, exact
+ * only when the true top k are among those rows (always when `prefilterShortlist` ≥ size).
+ * @throws InvalidArgumentError for bad dimensions, metric, capacity, kernel, shortlist, floatVectors, blockRows, prefilter
+ * or prefilterShortlist.
  * @example
  * const index = createQuantizedFlatIndex({ dimensions: 384 });
  * index.upsert(entries);
