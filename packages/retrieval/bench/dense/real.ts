@@ -22,6 +22,7 @@ const topK = 10;
 // The store asks usearch for max(2k, k + 16) = 26 results, so an ef below 26 would act as 26.
 const efSettings = [32, 64, 128, 256];
 const shortlists: (number | 'exact')[] = ['exact', 10, 20, 100];
+const binaryShortlists = (process.env['BENCH_BINARY_SHORTLISTS'] ?? '256,1024').split(',').map(Number);
 const dimensions = 512;
 const progress = (message: string) => process.stderr.write(`[bench:dense:real] ${new Date().toISOString().slice(11, 19)} ${message}\n`);
 const load = () => os.loadavg().map((value) => Number(value.toFixed(2)));
@@ -35,7 +36,7 @@ const results: Record<string, unknown> = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadAverageAtStart: load() },
   embedder: 'USE-lite (@factkit/use-lite, 512-d, unit length), corpus texts as passages, claims as queries',
-  settings: { topK, repeats, metric: 'cosine', hnsw: { library: 'usearch via createHnswVectorStore', connectivity: 16, expansionAdd: 128, efSettings }, int8Shortlists: shortlists },
+  settings: { topK, repeats, metric: 'cosine', hnsw: { library: 'usearch via createHnswVectorStore', connectivity: 16, expansionAdd: 128, efSettings }, int8Shortlists: shortlists, binaryPrefilterShortlists: binaryShortlists },
 };
 
 const collections = await loadRealEmbeddings(progress);
@@ -75,6 +76,24 @@ for (const collection of collections) {
         const hits = queries.map((query) => {
           const found = int8.search(query, { topK, shortlist });
           reranked += int8.lastReranked;
+          return found;
+        });
+        return { ...compare(hits), rerankedPerQuery: Number((reranked / queries.length).toFixed(1)) };
+      },
+    });
+  }
+  // Binary (sign-code) first stage: approximate; the prefilter shortlist is a fraction of these small collections.
+  const binary = createQuantizedFlatIndex({ dimensions, initialCapacity: rows, prefilter: 'binary' });
+  binary.upsert(entries);
+  for (const prefilterShortlist of binaryShortlists) {
+    peers.push({
+      name: `binary prefilter ${prefilterShortlist} + int8 + exact re-rank`,
+      task: () => queries.forEach((query) => binary.search(query, { topK, prefilterShortlist })),
+      quality: async () => {
+        let reranked = 0;
+        const hits = queries.map((query) => {
+          const found = binary.search(query, { topK, prefilterShortlist });
+          reranked += binary.lastReranked;
           return found;
         });
         return { ...compare(hits), rerankedPerQuery: Number((reranked / queries.length).toFixed(1)) };
@@ -126,8 +145,9 @@ for (const collection of collections) {
 results['collections'] = report;
 
 const outDirectory = fileURLToPath(new URL('./results/', import.meta.url));
+const outName = process.env['BENCH_REAL_OUT'] ?? 'real-embeddings';
 await mkdir(outDirectory, { recursive: true });
-await writeFile(`${outDirectory}real-embeddings.json`, `${JSON.stringify(results, null, 2)}\n`);
+await writeFile(`${outDirectory}${outName}.json`, `${JSON.stringify(results, null, 2)}\n`);
 const lines = [`# Dense search on real embeddings (${results['date'] as string})`, ''];
 lines.push(
   `USE-lite (offline, 512-d) vectors, cosine, top-${topK}; truth = exact float32 flat search; q/s = median over ${repeats} interleaved rounds of all queries, one query at a time, one thread per query (usearch builds with all threads); ${os.cpus().length} CPUs shared with other engineers' work, Node ${process.version}.`,
@@ -141,5 +161,5 @@ for (const entry of report) {
   }
   lines.push('');
 }
-await writeFile(`${outDirectory}real-embeddings.md`, lines.join('\n'));
+await writeFile(`${outDirectory}${outName}.md`, lines.join('\n'));
 process.stdout.write(lines.join('\n'));

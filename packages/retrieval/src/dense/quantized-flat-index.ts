@@ -32,11 +32,23 @@ export interface QuantizedFlatIndexOptions {
   readonly floatVectors?: 'keep' | 'drop';
   /** Rows scored per kernel call (tuning knob). @default 1024 */
   readonly blockRows?: number;
+  /**
+   * Approximate first stage. 'none': every search scans all int8 codes (the modes above). 'binary': the index also keeps
+   * one sign bit per dimension (48 bytes per 384-d row); a search first ranks all rows by Hamming distance between sign
+   * codes (WebAssembly `i64.popcnt`), keeps the `prefilterShortlist` closest, and runs the int8 stage and the re-ranking
+   * above on those rows only. APPROXIMATE: a true top-k row outside the binary shortlist is missed (with
+   * `prefilterShortlist` ≥ size the result equals the 'none' mode's). @default 'none'
+   */
+  readonly prefilter?: 'none' | 'binary';
+  /** Rows kept by the binary first stage, per query (a search option of the same name overrides it). @default 4096 */
+  readonly prefilterShortlist?: number;
 }
 
 export interface QuantizedFlatSearchOptions extends FlatSearchOptions {
   /** Rows re-ranked for this search: 'exact' or a count (see `QuantizedFlatIndexOptions.shortlist`). @default the index's `shortlist` */
   readonly shortlist?: number | 'exact';
+  /** Rows kept by the binary first stage (only with `prefilter: 'binary'`). @default the index's `prefilterShortlist` */
+  readonly prefilterShortlist?: number;
 }
 
 /** Bytes held by a quantized flat index. */
@@ -47,6 +59,8 @@ export interface QuantizedIndexMemory {
   readonly rowMetadataBytes: number;
   /** The float32 copy used for exact re-ranking (0 with `floatVectors: 'drop'`). */
   readonly floatBytes: number;
+  /** Binary sign codes of the first stage (0 with `prefilter: 'none'`). */
+  readonly prefilterBytes: number;
   /** Everything above for the rows stored (capacity reserved for growth not counted). */
   readonly totalBytes: number;
   /** Bytes actually allocated: kernel memory (codes, query and output buffers at capacity) plus typed arrays at capacity. */
@@ -63,6 +77,8 @@ export interface QuantizedFlatIndex extends FlatIndex {
   readonly floatVectors: 'keep' | 'drop';
   /** Default shortlist: 'exact' or a row count. */
   readonly shortlist: number | 'exact';
+  readonly prefilter: 'none' | 'binary';
+  readonly prefilterShortlist: number;
   search(query: Float32Array, options?: QuantizedFlatSearchOptions): FlatSearchHit[];
   searchBatch(queries: readonly Float32Array[], options?: QuantizedFlatSearchOptions): FlatSearchHit[][];
   searchAsync(query: Float32Array, options?: QuantizedFlatSearchOptions): Promise<FlatSearchHit[]>;
@@ -88,7 +104,13 @@ const CODE_MAX = 127;
  * Why one scale per vector rather than per dimension: it needs no training pass and never re-quantizes, so upsert and
  * delete stay incremental and the codes do not depend on which vectors came first; the exact re-ranking absorbs the
  * extra error that per-dimension ranges would have saved on anisotropic data.
- * @throws InvalidArgumentError for bad dimensions, metric, capacity, kernel, shortlist, floatVectors or blockRows.
+ *
+ * With `prefilter: 'binary'` an approximate first stage runs before all this: each row also has a sign code (one bit per
+ * dimension), a WebAssembly `i64.popcnt` scan ranks all rows by Hamming distance to the query's sign code, and only the
+ * `prefilterShortlist` nearest rows go through the int8 stage and the re-ranking — much faster on large indexes, exact
+ * only when the true top k are among those rows (always when `prefilterShortlist` ≥ size).
+ * @throws InvalidArgumentError for bad dimensions, metric, capacity, kernel, shortlist, floatVectors, blockRows, prefilter
+ * or prefilterShortlist.
  * @example
  * const index = createQuantizedFlatIndex({ dimensions: 384 });
  * index.upsert(entries);
@@ -104,6 +126,8 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
     floatVectors = 'keep',
     shortlist: defaultShortlist = floatVectors === 'drop' ? 100 : 'exact',
     blockRows = 1024,
+    prefilter = 'none',
+    prefilterShortlist: defaultPrefilterShortlist = 4096,
   } = options ?? ({} as QuantizedFlatIndexOptions);
   if (!Number.isInteger(dimensions) || dimensions < 1) {
     throw new InvalidArgumentError({ where, argument: 'dimensions', message: `must be a positive integer (got ${String(dimensions)})` });
@@ -132,6 +156,16 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
   if (!Number.isInteger(blockRows) || blockRows < 1) {
     throw new InvalidArgumentError({ where, argument: 'blockRows', message: `must be a positive integer (got ${String(blockRows)})` });
   }
+  if (prefilter !== 'none' && prefilter !== 'binary') {
+    throw new InvalidArgumentError({ where, argument: 'prefilter', message: `must be 'none' or 'binary' (got ${String(prefilter)})` });
+  }
+  const checkPrefilterShortlist = (value: unknown, at: string): number => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+      throw new InvalidArgumentError({ where: at, argument: 'prefilterShortlist', message: `must be a positive integer (got ${String(value)})` });
+    }
+    return value;
+  };
+  checkPrefilterShortlist(defaultPrefilterShortlist, where);
   const stride = Math.ceil(dimensions / 16) * 16;
   const cosine = metric === 'cosine';
   const keepFloats = floatVectors === 'keep';
@@ -161,6 +195,22 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
   const idBySlot: string[] = [];
   const slotById = new Map<string, number>();
 
+  // Binary first stage: its own kernel memory laid out as [histogram | query bits | u16 distances | sign codes].
+  const useBinary = prefilter === 'binary';
+  const bstride = Math.ceil(dimensions / 64) * 8;
+  const histogramOffset = 0;
+  const bitsQueryOffset = Math.ceil(((dimensions + 1) * 4) / 16) * 16;
+  const distanceOffset = bitsQueryOffset + Math.ceil(bstride / 16) * 16;
+  const bitsCodesOffset = (rowCapacity: number) => distanceOffset + Math.ceil((rowCapacity * 2) / 16) * 16;
+  const binaryBytesFor = (rowCapacity: number) => bitsCodesOffset(rowCapacity) + rowCapacity * bstride;
+  const binary: Int8Kernel | undefined = useBinary ? createInt8Kernel(binaryBytesFor(initialCapacity), kernel.kind === 'js' ? 'js' : 'wasm') : undefined;
+  let bits = new Uint8Array(binary ? binary.buffer : new ArrayBuffer(0));
+  let bitsCodes = bitsCodesOffset(initialCapacity);
+  const writeBits = (target: number, vector: Float32Array) => {
+    bits.fill(0, target, target + bstride);
+    for (let i = 0; i < dimensions; i += 1) if ((vector[i] as number) > 0) bits[target + (i >> 3)] = (bits[target + (i >> 3)] as number) | (1 << (i & 7));
+  };
+
   const refreshViews = () => {
     i8 = new Int8Array(kernel.buffer);
     i16 = new Int16Array(kernel.buffer);
@@ -180,6 +230,16 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
     kernel.grow(bytesFor(next));
     refreshViews();
     const count = idBySlot.length;
+    if (binary) {
+      if (binaryBytesFor(next) > INT8_KERNEL_MAX_BYTES) {
+        throw new FactkitError('unsupported', `QuantizedFlatIndex: ${needed} binary codes exceed the 4 GiB a single index can address; shard the collection`);
+      }
+      binary.grow(binaryBytesFor(next));
+      bits = new Uint8Array(binary.buffer);
+      const moved = bitsCodesOffset(next);
+      bits.copyWithin(moved, bitsCodes, bitsCodes + count * bstride);
+      bitsCodes = moved;
+    }
     const nextScales = new Float64Array(next);
     nextScales.set(scales.subarray(0, count));
     const nextNorms = new Float64Array(next);
@@ -203,6 +263,7 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
     const norm = Math.sqrt(squares);
     norms[slot] = norm;
     if (keepFloats) floats.set(vector, slot * dimensions);
+    if (binary) writeBits(bitsCodes + slot * bstride, vector);
     // Under cosine the codes represent the unit vector, so estimates rank by cosine directly.
     const unit = cosine ? (norm > 0 ? 1 / norm : 0) : 1;
     let largest = 0;
@@ -411,6 +472,77 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
     });
   };
 
+  /** Binary first stage: the `keep` rows with the smallest Hamming distance between sign codes (ties: lower slot first). */
+  const binaryCandidates = (query: Float32Array, keep: number): Int32Array => {
+    const rows = idBySlot.length;
+    const target = binary as Int8Kernel;
+    const i32b = new Int32Array(target.buffer);
+    const u16b = new Uint16Array(target.buffer);
+    i32b.fill(0, histogramOffset / 4, histogramOffset / 4 + dimensions + 1);
+    writeBits(bitsQueryOffset, query);
+    target.hamming(bitsCodes, rows, bstride, bitsQueryOffset, distanceOffset, histogramOffset);
+    // Largest distance t with fewer than `keep` rows strictly below it: all rows < t, then rows at t in slot order.
+    let below = 0;
+    let threshold = 0;
+    while (threshold <= dimensions && below + (i32b[histogramOffset / 4 + threshold] as number) < keep) {
+      below += i32b[histogramOffset / 4 + threshold] as number;
+      threshold += 1;
+    }
+    let atThreshold = keep - below;
+    const selected = new Int32Array(Math.min(keep, rows));
+    let count = 0;
+    const base = distanceOffset / 2;
+    for (let row = 0; row < rows; row += 1) {
+      const distance = u16b[base + row] as number;
+      if (distance < threshold) selected[count++] = row;
+      else if (distance === threshold && atThreshold > 0) {
+        selected[count++] = row;
+        atThreshold -= 1;
+      }
+    }
+    return selected.subarray(0, count);
+  };
+
+  /** The int8 stage over given rows (query codes in slot `j`): the same two modes as the full scans. */
+  const scanCandidates = (info: QueryInfo, j: number, rowsIn: Int32Array, topK: number, shortlist: number | 'exact'): Int32Array => {
+    const queryAt = queryOffset + j * stride * 2;
+    const out = outOffset / 4;
+    if (shortlist !== 'exact') {
+      const keep = Math.min(rowsIn.length, Math.max(topK, shortlist));
+      const scores = new Float64Array(keep);
+      const slots = new Int32Array(keep);
+      let size = 0;
+      for (const row of rowsIn) {
+        kernel.dot8(codesOffset + row * stride, 1, stride, queryAt, outOffset);
+        const estimate = (i32[out] as number) * (scales[row] as number);
+        if (size < keep) size = pushHeap(scores, slots, size, estimate, row);
+        else if (estimate > (scores[0] as number)) replaceRoot(scores, slots, size, estimate, row);
+      }
+      return slots.subarray(0, size);
+    }
+    const { factor, a, b, absolute } = info;
+    const k = Math.min(topK, rowsIn.length);
+    const heap = new Float64Array(k);
+    let size = 0;
+    const uppers = new Float64Array(rowsIn.length);
+    rowsIn.forEach((row, c) => {
+      kernel.dot8(codesOffset + row * stride, 1, stride, queryAt, outOffset);
+      const scale = scales[row] as number;
+      const estimate = (i32[out] as number) * scale * factor;
+      const bound = scale * a + (l1s[row] as number) * b + Math.abs(estimate) * 1e-12 + (cosine ? absolute : absolute * (norms[row] as number));
+      uppers[c] = estimate + bound;
+      const lower = estimate - bound;
+      if (size < k) size = pushHeap(heap, undefined, size, lower, row);
+      else if (lower > (heap[0] as number)) replaceRoot(heap, undefined, size, lower, row);
+    });
+    const threshold = size < k ? -Infinity : (heap[0] as number);
+    const kept: number[] = [];
+    rowsIn.forEach((row, c) => {
+      if ((uppers[c] as number) >= threshold) kept.push(row);
+    });
+    return Int32Array.from(kept);
+  };
+
   const finish = (query: Float32Array, queryNorm: number, topK: number, candidates: Int32Array): FlatSearchHit[] => {
     const hits: FlatSearchHit[] = [];
     for (const slot of candidates) hits.push({ id: idBySlot[slot] as string, score: rerankScore(slot, query, queryNorm) });
@@ -421,7 +553,7 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
 
   /** Candidates re-ranked by the last search (exact mode: the rows whose bound reached the top k). */
   let lastCandidates = 0;
-  const runBatch = (queries: readonly Float32Array[], topK: number, shortlist: number | 'exact'): FlatSearchHit[][] => {
+  const runBatch = (queries: readonly Float32Array[], topK: number, shortlist: number | 'exact', prefilterKeep: number): FlatSearchHit[][] => {
     const rows = idBySlot.length;
     if (rows === 0 || topK === 0) return queries.map(() => []);
     const results: FlatSearchHit[][] = [];
@@ -432,7 +564,11 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
       // Unused slots of a 4-query kernel call score a zero query (their results are ignored).
       i16.fill(0, queryOffset / 2, queryOffset / 2 + QUERY_SLOTS * stride);
       const infos = group.map((query, j) => writeQuery(j, query, queryNorms[j] as number));
-      const lists = shortlist === 'exact' ? scanExact(infos, Math.min(topK, rows)) : scanShortlist(infos, Math.min(rows, Math.max(topK, shortlist)));
+      const lists = binary
+        ? group.map((query, j) => scanCandidates(infos[j] as QueryInfo, j, binaryCandidates(query, Math.max(topK, prefilterKeep)), topK, shortlist))
+        : shortlist === 'exact'
+          ? scanExact(infos, Math.min(topK, rows))
+          : scanShortlist(infos, Math.min(rows, Math.max(topK, shortlist)));
       group.forEach((query, j) => {
         lastCandidates += (lists[j] as Int32Array).length;
         results.push(finish(query, queryNorms[j] as number, topK, lists[j] as Int32Array));
@@ -454,6 +590,8 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
     quantization: 'int8',
     floatVectors,
     shortlist: defaultShortlist,
+    prefilter,
+    prefilterShortlist: defaultPrefilterShortlist,
     get size() {
       return idBySlot.length;
     },
@@ -501,6 +639,7 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
           scales[slot] = scales[last] as number;
           l1s[slot] = l1s[last] as number;
           norms[slot] = norms[last] as number;
+          if (binary) bits.copyWithin(bitsCodes + slot * bstride, bitsCodes + last * bstride, bitsCodes + (last + 1) * bstride);
           if (keepFloats) floats.copyWithin(slot * dimensions, last * dimensions, (last + 1) * dimensions);
           idBySlot[slot] = lastId;
           slotById.set(lastId, slot);
@@ -526,18 +665,20 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
       return [...idBySlot];
     },
     search(query, searchOptions = {}) {
-      const { topK = 10, shortlist = defaultShortlist } = searchOptions;
+      const { topK = 10, shortlist = defaultShortlist, prefilterShortlist = defaultPrefilterShortlist } = searchOptions;
       checkStoreTopK(topK, 'QuantizedFlatIndex.search');
       checkShortlist(shortlist, 'QuantizedFlatIndex.search');
+      checkPrefilterShortlist(prefilterShortlist, 'QuantizedFlatIndex.search');
       checkStoreVector(query, dimensions, 'QuantizedFlatIndex.search', 'query');
-      return runBatch([query], topK, shortlist)[0] as FlatSearchHit[];
+      return runBatch([query], topK, shortlist, prefilterShortlist)[0] as FlatSearchHit[];
     },
     searchBatch(queries, searchOptions = {}) {
-      const { topK = 10, shortlist = defaultShortlist } = searchOptions;
+      const { topK = 10, shortlist = defaultShortlist, prefilterShortlist = defaultPrefilterShortlist } = searchOptions;
       checkStoreTopK(topK, 'QuantizedFlatIndex.searchBatch');
       checkShortlist(shortlist, 'QuantizedFlatIndex.searchBatch');
+      checkPrefilterShortlist(prefilterShortlist, 'QuantizedFlatIndex.searchBatch');
       validateQueries(queries, 'searchBatch');
-      return runBatch(queries, topK, shortlist);
+      return runBatch(queries, topK, shortlist, prefilterShortlist);
     },
     async searchAsync(query, searchOptions) {
       return index.search(query, searchOptions);
@@ -550,12 +691,14 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
       const scannedBytes = rows * stride;
       const rowMetadataBytes = rows * 24;
       const floatBytes = keepFloats ? rows * dimensions * 4 : 0;
+      const prefilterBytes = binary ? rows * bstride : 0;
       return {
         scannedBytes,
         rowMetadataBytes,
         floatBytes,
-        totalBytes: scannedBytes + rowMetadataBytes + floatBytes,
-        allocatedBytes: kernel.buffer.byteLength + scales.byteLength + l1s.byteLength + norms.byteLength + floats.byteLength,
+        prefilterBytes,
+        totalBytes: scannedBytes + rowMetadataBytes + floatBytes + prefilterBytes,
+        allocatedBytes: kernel.buffer.byteLength + (binary ? binary.buffer.byteLength : 0) + scales.byteLength + l1s.byteLength + norms.byteLength + floats.byteLength,
       };
     },
     async close() {

@@ -106,4 +106,29 @@
         (local.set $out (i32.add (local.get $out) (i32.const 4)))
         (local.set $mat (i32.add (local.get $mat) (local.get $stride)))
         (br $rows_loop))))
+  ;; hamming(codes, rows, bstride, q, out, hist): binary (sign) codes of `bstride` bytes per row (bstride % 8 == 0);
+  ;; out[r] (u16) = popcount(row_r xor q) over the i64 words, and hist[out[r]] (i32) += 1 (the caller zeroes hist).
+  (func (export "hamming") (param $codes i32) (param $rows i32) (param $bstride i32) (param $q i32) (param $out i32) (param $hist i32)
+    (local $end i32) (local $k i32) (local $d i64) (local $di i32) (local $h i32)
+    (local.set $end (i32.add (local.get $out) (i32.shl (local.get $rows) (i32.const 1))))
+    (block $done
+      (loop $rows_loop
+        (br_if $done (i32.ge_u (local.get $out) (local.get $end)))
+        (local.set $d (i64.const 0))
+        (local.set $k (i32.const 0))
+        (block $k_done
+          (loop $k_loop
+            (br_if $k_done (i32.ge_u (local.get $k) (local.get $bstride)))
+            (local.set $d (i64.add (local.get $d) (i64.popcnt (i64.xor
+              (i64.load (i32.add (local.get $codes) (local.get $k)))
+              (i64.load (i32.add (local.get $q) (local.get $k)))))))
+            (local.set $k (i32.add (local.get $k) (i32.const 8)))
+            (br $k_loop)))
+        (local.set $di (i32.wrap_i64 (local.get $d)))
+        (i32.store16 (local.get $out) (local.get $di))
+        (local.set $h (i32.add (local.get $hist) (i32.shl (local.get $di) (i32.const 2))))
+        (i32.store (local.get $h) (i32.add (i32.load (local.get $h)) (i32.const 1)))
+        (local.set $out (i32.add (local.get $out) (i32.const 2)))
+        (local.set $codes (i32.add (local.get $codes) (local.get $bstride)))
+        (br $rows_loop))))
 )

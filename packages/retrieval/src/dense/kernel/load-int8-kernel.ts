@@ -2,6 +2,8 @@ import { INT8_KERNEL_WASM_BASE64 } from './int8-kernel-wasm.js';
 
 export type Dot8 = (matrix: number, rows: number, stride: number, query: number, out: number) => void;
 export type Dot8x4 = (matrix: number, rows: number, stride: number, queries: number, out: number, outStride: number) => void;
+/** Hamming distances of binary codes (`bstride` bytes per row, a multiple of 8) to one query: u16 per row, plus a histogram. */
+export type Hamming = (codes: number, rows: number, bstride: number, query: number, out: number, histogram: number) => void;
 
 /** A growable memory plus the int8 × int16 dot-product routines that read it (see int8-kernel.wat). */
 export interface Int8Kernel {
@@ -12,6 +14,7 @@ export interface Int8Kernel {
   grow(bytes: number): void;
   readonly dot8: Dot8;
   readonly dot8x4: Dot8x4;
+  readonly hamming: Hamming;
 }
 
 const PAGE = 65536;
@@ -52,7 +55,7 @@ export function createInt8Kernel(bytes: number, prefer: 'auto' | 'wasm' | 'js'):
     try {
       const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)), maximum: 65536 });
       const instance = new WebAssembly.Instance(module, { env: { memory } });
-      const exports = instance.exports as unknown as { dot8: Dot8; dot8x4: Dot8x4 };
+      const exports = instance.exports as unknown as { dot8: Dot8; dot8x4: Dot8x4; hamming: Hamming };
       return {
         kind: 'wasm-simd',
         get buffer() {
@@ -64,6 +67,7 @@ export function createInt8Kernel(bytes: number, prefer: 'auto' | 'wasm' | 'js'):
         },
         dot8: exports.dot8,
         dot8x4: exports.dot8x4,
+        hamming: exports.hamming,
       };
     } catch (error) {
       if (prefer === 'wasm') throw error;
@@ -75,6 +79,18 @@ export function createInt8Kernel(bytes: number, prefer: 'auto' | 'wasm' | 'js'):
   let i8 = new Int8Array(buffer);
   let i16 = new Int16Array(buffer);
   let i32 = new Int32Array(buffer);
+  let u8 = new Uint8Array(buffer);
+  let u16 = new Uint16Array(buffer);
+  const popcount8 = new Uint8Array(256);
+  for (let i = 1; i < 256; i += 1) popcount8[i] = (popcount8[i >> 1] as number) + (i & 1);
+  const hamming: Hamming = (codes, rows, bstride, query, out, histogram) => {
+    for (let r = 0, c = codes; r < rows; r += 1, c += bstride) {
+      let distance = 0;
+      for (let k = 0; k < bstride; k += 1) distance += popcount8[(u8[c + k] as number) ^ (u8[query + k] as number)] as number;
+      u16[out / 2 + r] = distance;
+      i32[histogram / 4 + distance] = (i32[histogram / 4 + distance] as number) + 1;
+    }
+  };
   const dot8: Dot8 = (matrix, rows, stride, query, out) => {
     const q = query / 2;
     const o = out / 4;
@@ -97,10 +113,13 @@ export function createInt8Kernel(bytes: number, prefer: 'auto' | 'wasm' | 'js'):
       i8 = new Int8Array(buffer);
       i16 = new Int16Array(buffer);
       i32 = new Int32Array(buffer);
+      u8 = new Uint8Array(buffer);
+      u16 = new Uint16Array(buffer);
     },
     dot8,
     dot8x4(matrix, rows, stride, queries, out, outStride) {
       for (let j = 0; j < 4; j += 1) dot8(matrix, rows, stride, queries + j * stride * 2, out + j * outStride * 4);
     },
+    hamming,
   };
 }
