@@ -60,7 +60,7 @@ interface CorpusResult {
   /** Same fixed CPU work on 2 threads vs 1 thread, measured before and after the timed repeats (2.0 = two free cores). */
   parallelCapacity: number[];
   contenders: ContenderResult[];
-  /** factkit 'auto' and the baseline re-timed (3 samples each) right after the Xapian process, with the load then. */
+  /** factkit 'auto' and the baseline re-timed (5 samples each) right after the Xapian process, with the load then. */
   xapianAdjacent?: { autoQps: number; baselineQps: number; load: number[] };
   /** Why Xapian was skipped (e.g. python3-xapian missing). */
   xapianNote?: string;
@@ -443,12 +443,12 @@ async function runCorpus(
         overlapAt10: overlap / ranked.length,
         identicalTop10: identical / ranked.length,
       });
-      // factkit 'auto' and the baseline re-timed right after Xapian (load drifts; this brackets the Xapian samples).
+      // factkit 'auto' and the baseline re-timed (5 samples each, interleaved) right after Xapian (load drifts; this brackets the Xapian samples).
       const auto = contenders[1] as Contender;
       const base = contenders[0] as Contender;
       const autoMs: number[] = [];
       const baseMs: number[] = [];
-      for (let round = 0; round < 3; round++) {
+      for (let round = 0; round < 5; round++) {
         for (const [contender, into] of [[base, baseMs], [auto, autoMs]] as const) {
           const passes = loops.get(contender.name) as number;
           const begun = performance.now();
@@ -595,7 +595,7 @@ function formatMarkdown(results: (CorpusResult & { key: string })[], node: strin
       const adjacent = corpus.xapianAdjacent;
       lines.push(
         `Xapian: 'auto' vs Xapian ${ratio(auto, xapian)} (factkit's median from the rounds; Xapian was timed in its own process afterwards, so no paired ratio). ` +
-          `Re-timed right after Xapian (3 samples each, load ${adjacent.load.join(' ')}): 'auto' ${fmt(adjacent.autoQps, 1)} q/s, baseline ${fmt(adjacent.baselineQps, 1)} q/s → 'auto' vs Xapian ${fmt(adjacent.autoQps / xapian.queriesPerSecond)}×, baseline vs Xapian ${fmt(adjacent.baselineQps / xapian.queriesPerSecond)}×.`,
+          `Re-timed right after Xapian (5 interleaved samples each, load ${adjacent.load.join(' ')}): 'auto' ${fmt(adjacent.autoQps, 1)} q/s, baseline ${fmt(adjacent.baselineQps, 1)} q/s → 'auto' vs Xapian ${fmt(adjacent.autoQps / xapian.queriesPerSecond)}×, baseline vs Xapian ${fmt(adjacent.baselineQps / xapian.queriesPerSecond)}×.`,
         '',
       );
     } else if (corpus.xapianNote) {
