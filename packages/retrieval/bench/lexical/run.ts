@@ -61,7 +61,7 @@ interface CorpusResult {
   parallelCapacity: number[];
   contenders: ContenderResult[];
   /** factkit 'auto' and the baseline re-timed (5 samples each) right after the Xapian process, with the load then. */
-  xapianAdjacent?: { autoQps: number; baselineQps: number; load: number[] };
+  xapianAdjacent?: { autoQps: number; baselineQps: number; load: number[]; samples?: number };
   /** Why Xapian was skipped (e.g. python3-xapian missing). */
   xapianNote?: string;
   /** How memory was counted, the factkit index's SharedArrayBuffer bytes, and the child process's RSS at the end / peak. */
@@ -456,7 +456,7 @@ async function runCorpus(
           into.push((performance.now() - begun) / passes);
         }
       }
-      xapianAdjacent = { autoQps: queries.length / (median(autoMs) / 1000), baselineQps: queries.length / (median(baseMs) / 1000), load: load() };
+      xapianAdjacent = { autoQps: queries.length / (median(autoMs) / 1000), baselineQps: queries.length / (median(baseMs) / 1000), load: load(), samples: autoMs.length };
     }
   }
   for (const contender of contenders) await contender.dispose?.();
@@ -545,8 +545,12 @@ function formatMarkdown(results: (CorpusResult & { key: string })[], node: strin
     'The baseline is a competent exhaustive BM25 scorer (`competent-exhaustive.ts`: CSR typed arrays, precomputed',
     'length factors, reused accumulators, inlined Lucene BM25 in float32, top-k heap; every posting scored). Its top-10',
     'is the reference; factkit must match it exactly (the bench exits non-zero otherwise). Peers use their own BM25',
-    'flavours, so their agreement < 1 is expected. Memory = heap + ArrayBuffers retained after the build (GC forced);',
+    'flavours, so their agreement < 1 is expected. Memory = heap + ArrayBuffers retained after the build (GC forced),',
+    "counted by bench/shared/memory.ts measureMemory (SharedArrayBuffers included: see each corpus's Memory line);",
     'peak = highest sampled during the build. Spread = (max − min) / median of the samples (a large one = disturbed).',
+    'Xapian (python3-xapian, when installed) builds from the same analysed terms and is timed in its own Python process',
+    "after the rounds (xapian_peer.py; BM25Weight at the same k1/b, min_normlen 0), so it has no paired ratio; 'auto' and",
+    'the baseline are re-timed right after it. A corpus without a Xapian line ran before Xapian joined the bench.',
     '"Paired" = median over the rounds of (baseline time / contender time) within the same round, which cancels load',
     'that drifts between rounds (n/a for runs that did not keep per-round samples).',
     'Until 2026-11-23 the baseline was a plain scorer (Map of JS arrays, a new Float64Array per query, a',
@@ -595,7 +599,7 @@ function formatMarkdown(results: (CorpusResult & { key: string })[], node: strin
       const adjacent = corpus.xapianAdjacent;
       lines.push(
         `Xapian: 'auto' vs Xapian ${ratio(auto, xapian)} (factkit's median from the rounds; Xapian was timed in its own process afterwards, so no paired ratio). ` +
-          `Re-timed right after Xapian (5 interleaved samples each, load ${adjacent.load.join(' ')}): 'auto' ${fmt(adjacent.autoQps, 1)} q/s, baseline ${fmt(adjacent.baselineQps, 1)} q/s → 'auto' vs Xapian ${fmt(adjacent.autoQps / xapian.queriesPerSecond)}×, baseline vs Xapian ${fmt(adjacent.baselineQps / xapian.queriesPerSecond)}×.`,
+          `Re-timed right after Xapian (${adjacent.samples ?? 5} interleaved samples each, load ${adjacent.load.join(' ')}): 'auto' ${fmt(adjacent.autoQps, 1)} q/s, baseline ${fmt(adjacent.baselineQps, 1)} q/s → 'auto' vs Xapian ${fmt(adjacent.autoQps / xapian.queriesPerSecond)}×, baseline vs Xapian ${fmt(adjacent.baselineQps / xapian.queriesPerSecond)}×.`,
         '',
       );
     } else if (corpus.xapianNote) {
