@@ -27,6 +27,13 @@ const COMPACT_EVERY = argument('--compact-every', 500_000);
 const whitespaceAnalyzer: Analyzer = { id: 'whitespace', analyze: (text) => text.split(' ').filter(Boolean) };
 const load = (): number[] => loadavg().map((value) => Number(value.toFixed(2)));
 const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
+/** Full GCs with pauses: ArrayBuffer backing stores (e.g. the merged-away build buffers) are released asynchronously. */
+async function settle(): Promise<void> {
+  for (let round = 0; round < 3; round++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
@@ -78,7 +85,7 @@ async function main(): Promise<void> {
   index.addDocuments(chunk);
   index.search(''); // compaction and the scoring state (length factors): part of the build
   const buildSeconds = (performance.now() - buildBegun) / 1000;
-  gc();
+  await settle();
   const statistics = index.statistics();
   const afterBuild = measureMemory(statistics.sharedArrayBufferBytes);
   log(`built in ${buildSeconds.toFixed(0)} s: ${statistics.postingCount.toLocaleString('en')} postings`);
@@ -107,14 +114,12 @@ async function main(): Promise<void> {
     fileBytes = statSync(path).size;
     log(`saved ${toMb(fileBytes).toFixed(0)} MB in ${saveSeconds.toFixed(0)} s`);
     index = undefined;
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    gc();
+    await settle();
     const loadBegun = performance.now();
     const loaded = await loadBm25Index(path, { analyzer: whitespaceAnalyzer });
     loaded.search('');
     loadSeconds = (performance.now() - loadBegun) / 1000;
-    gc();
+    await settle();
     afterLoad = measureMemory(loaded.statistics().sharedArrayBufferBytes);
     const reloaded = topIds(loaded, checkedQueries, 'auto');
     identicalAfterLoad = reloaded.filter((ids, position) => ids.join('\n') === (reference[position] as string[]).join('\n')).length;
