@@ -10,7 +10,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, 
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Analyzer, type Bm25Index, createBm25Index, loadBm25Index, saveBm25Index } from '../../src/index.js';
+import { type Analyzer, type Bm25Index, createBm25Index } from '../../src/index.js';
+// Node-only file helpers, imported from their module (the package entry that exports them is moving to /node).
+import { loadBm25Index, saveBm25Index } from '../../src/io/bm25-files.js';
 import { measureMemory, startRssSampler, toMb } from '../shared/memory.js';
 import { generateDocuments, generateQueries } from './synthetic-corpus.js';
 

@@ -18,9 +18,9 @@ import MiniSearch from 'minisearch';
 // @ts-expect-error wink-bm25-text-search ships no types
 import winkBm25 from 'wink-bm25-text-search';
 import { type Analyzer, createBm25Index, createBm25WorkerPool, createEnglishAnalyzer } from '../../src/index.js';
-import { measureMemory } from '../shared/memory.js';
 import { createCompetentExhaustive } from './competent-exhaustive.js';
 import { generateDocuments, generateQueries } from './synthetic-corpus.js';
+import { measureMemory } from '../shared/memory.js';
 
 type Doc = { id: string; text: string };
 interface ContenderResult {
