@@ -7,9 +7,10 @@
 //   pnpm --filter @factkit/retrieval bench:lexical                      all corpora (≈ 10 min on 2 cores)
 //   pnpm --filter @factkit/retrieval bench:lexical -- --only synthetic500k   one corpus, merged into the saved results
 //   pnpm --filter @factkit/retrieval bench:lexical -- --format          re-render the Markdown from the saved JSON
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
@@ -20,6 +21,7 @@ import { type Analyzer, createBm25Index, createEnglishAnalyzer } from '../../src
 import { createBm25WorkerPool } from '../../src/node.js';
 import { createCompetentExhaustive } from './competent-exhaustive.js';
 import { generateDocuments, generateQueries } from './synthetic-corpus.js';
+import { measureMemory } from '../shared/memory.js';
 
 type Doc = { id: string; text: string };
 interface ContenderResult {
@@ -59,6 +61,65 @@ interface CorpusResult {
   /** Same fixed CPU work on 2 threads vs 1 thread, measured before and after the timed repeats (2.0 = two free cores). */
   parallelCapacity: number[];
   contenders: ContenderResult[];
+  /** factkit 'auto' and the baseline re-timed (5 samples each) right after the Xapian process, with the load then. */
+  xapianAdjacent?: { autoQps: number; baselineQps: number; load: number[]; samples?: number };
+  /** Why Xapian was skipped (e.g. python3-xapian missing). */
+  xapianNote?: string;
+  /** How memory was counted, the factkit index's SharedArrayBuffer bytes, and the child process's RSS at the end / peak. */
+  memory?: { arrayBuffersCountShared: boolean; factkitSharedBytes: number; rssMb: number; peakRssMb: number };
+}
+
+/** A Python with the xapian module: $XAPIAN_PYTHON, Debian's /usr/bin/python3, or python3 on PATH. */
+function findXapianPython(): string | undefined {
+  const candidates = [process.env.XAPIAN_PYTHON, '/usr/bin/python3', 'python3'].filter((value): value is string => Boolean(value));
+  for (const candidate of candidates) {
+    const probe = spawnSync(candidate, ['-c', 'import xapian'], { stdio: 'ignore' });
+    if (probe.status === 0) return candidate;
+  }
+  return undefined;
+}
+
+interface XapianRun {
+  version: string;
+  buildSeconds: number;
+  queriesPerSecond: number;
+  sampleMs: number[];
+  passes: number;
+  answers: string[][];
+  weighting: string;
+}
+
+/**
+ * Writes the corpus and the queries, already analysed with the benchmark's analyzer (space-separated terms), to a
+ * temporary directory and runs xapian_peer.py on them; returns its timings and top-10s, or why it could not run.
+ */
+function runXapian(makeDocuments: () => Iterable<Doc>, queries: string[], analyzer: Analyzer, repeats: number): XapianRun | string {
+  const python = findXapianPython();
+  if (!python) return 'python3-xapian is not installed (apt-get install -y python3-xapian), so Xapian was not run';
+  const directory = mkdtempSync(join(tmpdir(), 'factkit-xapian-'));
+  try {
+    const lines: string[] = [];
+    let chunk = '';
+    const path = join(directory, 'docs.tsv');
+    writeFileSync(path, '');
+    // Synchronous appends in 8 MB chunks (the corpus is generated lazily and never held whole).
+    for (const document of makeDocuments()) {
+      chunk += `${document.id.replace(/[\t\n]/g, ' ')}\t${analyzer.analyze(document.text).join(' ')}\n`;
+      if (chunk.length > 8 * 2 ** 20) {
+        writeFileSync(path, chunk, { flag: 'a' });
+        chunk = '';
+      }
+    }
+    writeFileSync(path, chunk, { flag: 'a' });
+    for (const query of queries) lines.push(analyzer.analyze(query).join(' '));
+    writeFileSync(join(directory, 'queries.txt'), `${lines.join('\n')}\n`);
+    const script = fileURLToPath(new URL('./xapian_peer.py', import.meta.url));
+    const run = spawnSync(python, [script, directory, '0.9', '0.4', String(repeats)], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20, stdio: ['ignore', 'pipe', 'inherit'] });
+    if (run.status !== 0) return `xapian_peer.py failed (exit ${String(run.status)})`;
+    return JSON.parse(run.stdout) as XapianRun;
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -90,10 +151,10 @@ async function settle(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
-const memoryMb = (): number => {
-  const usage = process.memoryUsage();
-  return (usage.heapUsed + usage.arrayBuffers) / 2 ** 20;
-};
+/** SharedArrayBuffer bytes held by the factkit index (its own accounting), added by measureMemory when Node's figure misses them. */
+let factkitSharedBytes = 0;
+/** heap + ArrayBuffers (+ the index's SharedArrayBuffers when `arrayBuffers` does not count them), in MB. */
+const memoryMb = (): number => measureMemory(factkitSharedBytes).totalBytes / 2 ** 20;
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
@@ -130,7 +191,7 @@ async function runCorpus(
   querySet: string,
   repeats: number,
   analyzer: Analyzer,
-  peers: { wink: boolean; miniSearch: boolean; orama: boolean },
+  peers: { wink: boolean; miniSearch: boolean; orama: boolean; xapian: boolean },
 ): Promise<CorpusResult> {
   const startedAt = new Date().toISOString();
   const started = performance.now();
@@ -169,6 +230,7 @@ async function runCorpus(
         }
         index.addDocuments(chunk);
         index.search(''); // builds the scoring state (length factors, impacts): part of the build
+        factkitSharedBytes = index.statistics().sharedArrayBufferBytes;
         sample();
       },
       run: (batch) => batch.map((query) => index.search(query, { topK: 10 }).hits.map((hit) => hit.id)),
@@ -325,6 +387,7 @@ async function runCorpus(
   capacity.push(await parallelCapacity());
   const loadAfter = load();
   const reference = answers.get(BASELINE_NAME) as string[][];
+  let xapianNote: string | undefined;
   const results: ContenderResult[] = contenders.map((contender) => {
     const answer = answers.get(contender.name) as string[][];
     let overlap = 0;
@@ -351,8 +414,58 @@ async function runCorpus(
       identicalTop10: identical / answer.length,
     };
   });
+  let xapianAdjacent: CorpusResult['xapianAdjacent'];
+  if (peers.xapian) {
+    const xapian = runXapian(makeDocuments, queries, analyzer, repeats);
+    if (typeof xapian === 'string') {
+      process.stderr.write(`  ${name}: Xapian skipped: ${xapian}\n`);
+      xapianNote = xapian;
+    } else {
+      const ranked = xapian.answers;
+      let overlap = 0;
+      let identical = 0;
+      ranked.forEach((ids, position) => {
+        const expected = reference[position] as string[];
+        overlap += expected.length === 0 ? (ids.length === 0 ? 1 : 0) : ids.filter((id) => expected.includes(id)).length / expected.length;
+        if (ids.length === expected.length && ids.every((id, rank) => id === expected[rank])) identical++;
+      });
+      const middle = median(xapian.sampleMs);
+      results.push({
+        name: `Xapian ${xapian.version} (Python bindings, timed in its own process right after the rounds above; ${xapian.weighting})`,
+        documents: documentCount,
+        note: 'same analysed terms; its BM25 (Robertson idf, exact lengths, double arithmetic)',
+        buildMs: xapian.buildSeconds * 1000,
+        retainedMb: Number.NaN,
+        peakBuildMb: Number.NaN,
+        queriesPerSecond: xapian.queriesPerSecond,
+        samples: xapian.sampleMs.length,
+        loops: xapian.passes,
+        spread: (Math.max(...xapian.sampleMs) - Math.min(...xapian.sampleMs)) / middle,
+        overlapAt10: overlap / ranked.length,
+        identicalTop10: identical / ranked.length,
+      });
+      // factkit 'auto' and the baseline re-timed (5 samples each, interleaved) right after Xapian (load drifts; this brackets the Xapian samples).
+      const auto = contenders[1] as Contender;
+      const base = contenders[0] as Contender;
+      const autoMs: number[] = [];
+      const baseMs: number[] = [];
+      for (let round = 0; round < 5; round++) {
+        for (const [contender, into] of [[base, baseMs], [auto, autoMs]] as const) {
+          const passes = loops.get(contender.name) as number;
+          const begun = performance.now();
+          for (let pass = 0; pass < passes; pass++) await contender.run(queries);
+          into.push((performance.now() - begun) / passes);
+        }
+      }
+      xapianAdjacent = { autoQps: queries.length / (median(autoMs) / 1000), baselineQps: queries.length / (median(baseMs) / 1000), load: load(), samples: autoMs.length };
+    }
+  }
   for (const contender of contenders) await contender.dispose?.();
+  const finalMemory = measureMemory(factkitSharedBytes);
   return {
+    ...(xapianAdjacent ? { xapianAdjacent } : {}),
+    ...(xapianNote ? { xapianNote } : {}),
+    memory: { arrayBuffersCountShared: finalMemory.arrayBuffersCountShared, factkitSharedBytes, rssMb: finalMemory.rssBytes / 2 ** 20, peakRssMb: finalMemory.peakRssBytes / 2 ** 20 },
     corpus: name,
     startedAt,
     seconds: (performance.now() - started) / 1000,
@@ -389,11 +502,11 @@ function sciFactQueries(): string[] {
  * The third-party peers are 100–2,000× slower, so the large synthetic corpora use a smaller query set for everyone:
  * wink needs ~1.4 s per query at 500k. Orama (1 q/s at 50k) runs at 5k and on SciFact only.
  */
-const PLAN: Record<string, { documents: number; queries: number; repeats: number; peers: { wink: boolean; miniSearch: boolean; orama: boolean } }> = {
-  synthetic5k: { documents: 5_000, queries: 500, repeats: 9, peers: { wink: true, miniSearch: true, orama: true } },
-  synthetic50k: { documents: 50_000, queries: 50, repeats: 9, peers: { wink: true, miniSearch: true, orama: false } },
-  synthetic500k: { documents: 500_000, queries: 20, repeats: 9, peers: { wink: true, miniSearch: false, orama: false } },
-  scifact: { documents: 5_183, queries: 1_049, repeats: 9, peers: { wink: true, miniSearch: true, orama: true } },
+const PLAN: Record<string, { documents: number; queries: number; repeats: number; peers: { wink: boolean; miniSearch: boolean; orama: boolean; xapian: boolean } }> = {
+  synthetic5k: { documents: 5_000, queries: 500, repeats: 9, peers: { wink: true, miniSearch: true, orama: true, xapian: true } },
+  synthetic50k: { documents: 50_000, queries: 50, repeats: 9, peers: { wink: true, miniSearch: true, orama: false, xapian: true } },
+  synthetic500k: { documents: 500_000, queries: 20, repeats: 9, peers: { wink: true, miniSearch: false, orama: false, xapian: true } },
+  scifact: { documents: 5_183, queries: 1_049, repeats: 9, peers: { wink: true, miniSearch: true, orama: true, xapian: true } },
 };
 
 async function child(corpus: string): Promise<void> {
@@ -420,6 +533,7 @@ async function child(corpus: string): Promise<void> {
 }
 
 const fmt = (value: number, digits = 2): string => value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const mb = (value: number): string => (Number.isFinite(value) ? fmt(value, 1) : 'n/a');
 
 function formatMarkdown(results: (CorpusResult & { key: string })[], node: string): string {
   const lines = [
@@ -432,8 +546,12 @@ function formatMarkdown(results: (CorpusResult & { key: string })[], node: strin
     'The baseline is a competent exhaustive BM25 scorer (`competent-exhaustive.ts`: CSR typed arrays, precomputed',
     'length factors, reused accumulators, inlined Lucene BM25 in float32, top-k heap; every posting scored). Its top-10',
     'is the reference; factkit must match it exactly (the bench exits non-zero otherwise). Peers use their own BM25',
-    'flavours, so their agreement < 1 is expected. Memory = heap + ArrayBuffers retained after the build (GC forced);',
+    'flavours, so their agreement < 1 is expected. Memory = heap + ArrayBuffers retained after the build (GC forced),',
+    "counted by bench/shared/memory.ts measureMemory (SharedArrayBuffers included: see each corpus's Memory line);",
     'peak = highest sampled during the build. Spread = (max − min) / median of the samples (a large one = disturbed).',
+    'Xapian (python3-xapian, when installed) builds from the same analysed terms and is timed in its own Python process',
+    "after the rounds (xapian_peer.py; BM25Weight at the same k1/b, min_normlen 0), so it has no paired ratio; 'auto' and",
+    'the baseline are re-timed right after it. A corpus without a Xapian line ran before Xapian joined the bench.',
     '"Paired" = median over the rounds of (baseline time / contender time) within the same round, which cancels load',
     'that drifts between rounds (n/a for runs that did not keep per-round samples).',
     'Until 2026-11-23 the baseline was a plain scorer (Map of JS arrays, a new Float64Array per query, a',
@@ -465,7 +583,7 @@ function formatMarkdown(results: (CorpusResult & { key: string })[], node: strin
     for (const contender of corpus.contenders) {
       const shared = contender.note?.startsWith('same index');
       lines.push(
-        `| ${contender.name}${contender.note ? ` (${contender.note})` : ''} | ${shared ? '—' : fmt(contender.buildMs / 1000)} | ${shared ? '—' : fmt(contender.retainedMb, 1)} | ${shared ? '—' : fmt(contender.peakBuildMb, 1)} | ${fmt(contender.queriesPerSecond, 1)} | ${ratio(contender, base)} | ${paired(contender, base)} | ${contender.samples} × ${contender.loops} | ${fmt(contender.spread)} | ${contender.overlapAt10.toFixed(3)} | ${contender.identicalTop10.toFixed(3)} |`,
+        `| ${contender.name}${contender.note ? ` (${contender.note})` : ''} | ${shared ? '—' : fmt(contender.buildMs / 1000)} | ${shared ? '—' : mb(contender.retainedMb)} | ${shared ? '—' : mb(contender.peakBuildMb)} | ${fmt(contender.queriesPerSecond, 1)} | ${ratio(contender, base)} | ${paired(contender, base)} | ${contender.samples} × ${contender.loops} | ${fmt(contender.spread)} | ${contender.overlapAt10.toFixed(3)} | ${contender.identicalTop10.toFixed(3)} |`,
       );
     }
     const auto = find("factkit BM25, default 'auto'");
@@ -477,6 +595,26 @@ function formatMarkdown(results: (CorpusResult & { key: string })[], node: strin
         `worker-pool batch (2 threads) vs single-threaded batch ${ratio(find('factkit BM25, worker-pool'), find('factkit BM25, single-threaded batch'))}.`,
       '',
     );
+    const xapian = find('Xapian');
+    if (xapian && corpus.xapianAdjacent) {
+      const adjacent = corpus.xapianAdjacent;
+      lines.push(
+        `Xapian: 'auto' vs Xapian ${ratio(auto, xapian)} (factkit's median from the rounds; Xapian was timed in its own process afterwards, so no paired ratio). ` +
+          `Re-timed right after Xapian (${adjacent.samples ?? 5} interleaved samples each, load ${adjacent.load.join(' ')}): 'auto' ${fmt(adjacent.autoQps, 1)} q/s, baseline ${fmt(adjacent.baselineQps, 1)} q/s → 'auto' vs Xapian ${fmt(adjacent.autoQps / xapian.queriesPerSecond)}×, baseline vs Xapian ${fmt(adjacent.baselineQps / xapian.queriesPerSecond)}×.`,
+        '',
+      );
+    } else if (corpus.xapianNote) {
+      lines.push(`Xapian: not run (${corpus.xapianNote}).`, '');
+    }
+    if (corpus.memory) {
+      const memory = corpus.memory;
+      lines.push(
+        `Memory (bench/shared/memory.ts measureMemory): process.memoryUsage().arrayBuffers ${memory.arrayBuffersCountShared ? 'includes' : 'does NOT include'} SharedArrayBuffers on this Node (probed)` +
+          `${memory.arrayBuffersCountShared ? '' : ", so the index's own SharedArrayBuffer bytes were added"}; the factkit index holds ${fmt(memory.factkitSharedBytes / 2 ** 20, 1)} MB in SharedArrayBuffers; ` +
+          `this corpus's process ended at ${fmt(memory.rssMb, 0)} MB RSS (peak ${fmt(memory.peakRssMb, 0)} MB, every contender and peer included).`,
+        '',
+      );
+    }
   }
   return lines.join('\n');
 }

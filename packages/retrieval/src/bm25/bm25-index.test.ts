@@ -196,6 +196,13 @@ describe('createBm25Index: both MaxScore strategies return exactly the exhaustiv
     const withoutImpacts = createBm25Index({ analyzer: whitespace, documents: bigCorpus, precomputeImpacts: false });
     const withImpacts = createBm25Index({ analyzer: whitespace, documents: bigCorpus, precomputeImpacts: true });
     expect(withImpacts.statistics().typedArrayBytes).toBeGreaterThan(withoutImpacts.statistics().typedArrayBytes);
+    // SharedArrayBuffer accounting: the postings, factors and impacts are shared (Node has SharedArrayBuffer); the
+    // impacts add exactly 4 bytes per posting to the shared bytes.
+    const shared = withImpacts.statistics();
+    const sharedWithout = withoutImpacts.statistics();
+    expect(shared.sharedArrayBufferBytes).toBeGreaterThan(0);
+    expect(shared.sharedArrayBufferBytes).toBeLessThanOrEqual(shared.typedArrayBytes);
+    expect(shared.sharedArrayBufferBytes - sharedWithout.sharedArrayBufferBytes).toBe(4 * shared.postingCount);
     fc.assert(
       fc.property(
         fc.array(fc.record({ term: fc.constantFrom(...vocabulary, ...bigVocabulary.slice(0, 40)), weight: fc.constantFrom(1, 1, 2, 0.5) }), { minLength: 1, maxLength: 8 }),

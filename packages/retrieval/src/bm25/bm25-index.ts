@@ -7,7 +7,7 @@ import { type ForwardIndex, buildForwardIndex, readTermFrequencies } from './for
 import { attachIndexState } from './index-state.js';
 import { resolveIndexOptions, resolveSearchParameters, validateTopK } from './index-options.js';
 import { createPostingsStore } from './postings-store.js';
-import { type PreparedQuery, analyzeQueryText, prepareQuery, toWeightedQuery } from './query-preparation.js';
+import { type PreparedQuery, analyzeQueryText, prepareQuery, toTermWeights } from './query-preparation.js';
 import { type ScoringStatistics, IMPACTS_AUTO_MAX_POSTINGS, computeScoringStatistics, scoringKey } from './scoring-statistics.js';
 import { createKernelScratch } from './search-kernel.js';
 import { runSearchStrategy, toSearchResult } from './search-strategies.js';
@@ -130,6 +130,11 @@ export interface Bm25IndexStatistics {
   readonly fields: ReadonlyArray<{ name: string; weight: number; averageLength: number; documentsWithField: number }>;
   /** Bytes held by typed arrays (postings, offsets, lengths, factors). */
   readonly typedArrayBytes: number;
+  /**
+   * Of those, bytes in SharedArrayBuffers (what worker threads share without copies). Some memory figures miss them
+   * (`process.memoryUsage().external`, or `arrayBuffers` read in a worker), so benchmarks add them from here.
+   */
+  readonly sharedArrayBufferBytes: number;
 }
 
 /** The in-memory BM25 index. Create with {@link createBm25Index}. */
@@ -177,37 +182,46 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
   const postings = createPostingsStore({ analyzer, fieldNames, flat, storeDocuments });
   const scratch = createKernelScratch();
   let scoring: ScoringStatistics | undefined;
+  let scoringVersion = -1;
+  let scoringK1 = Number.NaN;
+  let scoringB = Number.NaN;
   let forward: { index: ForwardIndex; version: number } | undefined;
 
   /** Statistics for these parameters over the current postings (compacting first); cached until either changes. */
   const getScoring = (resolved: Bm25Parameters): ScoringStatistics => {
     postings.compact();
+    // Per-search fast path: same parameters and postings as the cached state (no key string built).
+    if (scoring && scoringVersion === postings.version && scoringK1 === resolved.k1 && scoringB === resolved.b) return scoring;
     const key = scoringKey(resolved, postings.version);
-    if (scoring && scoring.key === key) return scoring;
-    scoring = computeScoringStatistics({
-      fields: postings.fields,
-      documentCount: postings.compactedCount,
-      vocabularySize: postings.terms.length,
-      fieldWeights,
-      parameters: resolved,
-      precomputeImpacts,
-      key,
-    });
+    if (!scoring || scoring.key !== key) {
+      scoring = computeScoringStatistics({
+        fields: postings.fields,
+        documentCount: postings.compactedCount,
+        vocabularySize: postings.terms.length,
+        fieldWeights,
+        parameters: resolved,
+        precomputeImpacts,
+        key,
+      });
+    }
+    scoringVersion = postings.version;
+    scoringK1 = resolved.k1;
+    scoringB = resolved.b;
     return scoring;
   };
 
   const prepare = (query: string | Bm25Query, searchOptions: Bm25SearchOptions = {}, where = 'Bm25Index.search'): PreparedQuery => {
-    const resolved = resolveSearchParameters(parameters, searchOptions, where);
-    const weighted = toWeightedQuery(analyzer, query, where);
+    const resolved = searchOptions.k1 === undefined && searchOptions.b === undefined ? parameters : resolveSearchParameters(parameters, searchOptions, where);
+    const weights = toTermWeights(analyzer, query, where);
     const statistics = getScoring(resolved);
-    return prepareQuery({ query: weighted, statistics, termIds: postings.termIds, documentCount: postings.compactedCount, fieldWeights });
+    return prepareQuery({ weights, statistics, termIds: postings.termIds, documentCount: postings.compactedCount, fieldWeights });
   };
 
   const search = (query: string | Bm25Query, searchOptions: Bm25SearchOptions = {}): Bm25SearchResult => {
     const where = 'Bm25Index.search';
     const topK = validateTopK(searchOptions.topK, where);
-    const { strategy = 'auto' } = searchOptions;
-    if (!BM25_STRATEGIES.includes(strategy)) throw new InvalidArgumentError({ where, argument: 'strategy', message: `must be one of ${BM25_STRATEGIES.join(', ')} (got ${String(strategy)})` });
+    const strategy = searchOptions.strategy ?? 'auto';
+    if (strategy !== 'auto' && !BM25_STRATEGIES.includes(strategy)) throw new InvalidArgumentError({ where, argument: 'strategy', message: `must be one of ${BM25_STRATEGIES.join(', ')} (got ${String(strategy)})` });
     const prepared = prepare(query, searchOptions, where);
     if (prepared.lists.length === 0) return { hits: [], problems: prepared.problems, scoredPostings: 0 };
     return toSearchResult(runSearchStrategy(strategy, prepared, topK, scratch), prepared, postings.ids);
@@ -242,13 +256,25 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
   const statistics = (): Bm25IndexStatistics => {
     const state = getScoring(resolveSearchParameters(parameters));
     let typedArrayBytes = 0;
+    let sharedArrayBufferBytes = 0;
     let postingCount = 0;
+    const count = (array: ArrayBufferView | undefined): void => {
+      if (array === undefined) return;
+      typedArrayBytes += array.byteLength;
+      if (typeof SharedArrayBuffer === 'function' && array.buffer instanceof SharedArrayBuffer) sharedArrayBufferBytes += array.byteLength;
+    };
     for (const field of postings.fields) {
-      typedArrayBytes += field.termOffsets.byteLength + field.postingDocs.byteLength + field.postingTfs.byteLength + field.lengths.byteLength;
+      count(field.termOffsets);
+      count(field.postingDocs);
+      count(field.postingTfs);
+      count(field.lengths);
       postingCount += field.postingDocs.length;
     }
-    for (const field of state.kernelFields) typedArrayBytes += field.documentFactors.byteLength + (field.impacts?.byteLength ?? 0);
-    for (const keys of state.maxKeys) typedArrayBytes += keys.byteLength;
+    for (const field of state.kernelFields) {
+      count(field.documentFactors);
+      count(field.impacts);
+    }
+    for (const keys of state.maxKeys) count(keys);
     return {
       documentCount: postings.compactedCount,
       vocabularySize: postings.terms.length,
@@ -260,6 +286,7 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
         documentsWithField: state.documentsWithField[index] as number,
       })),
       typedArrayBytes,
+      sharedArrayBufferBytes,
     };
   };
 

@@ -27,6 +27,21 @@ export function analyzeQueryText(analyzer: Analyzer, text: string): Bm25Query {
 }
 
 /**
+ * A query as term → summed weight in first-occurrence order (what {@link prepareQuery} resolves): a text query's
+ * analysed terms counted directly (no intermediate term objects), a weighted query checked and merged.
+ * @throws InvalidArgumentError naming the bad term or weight.
+ */
+export function toTermWeights(analyzer: Analyzer, query: string | Bm25Query, where: string): Map<string, number> {
+  const merged = new Map<string, number>();
+  if (typeof query === 'string') {
+    for (const term of analyzer.analyze(query)) merged.set(term, (merged.get(term) ?? 0) + 1);
+    return merged;
+  }
+  for (const { term, weight } of toWeightedQuery(analyzer, query, where).terms) merged.set(term, (merged.get(term) ?? 0) + weight);
+  return merged;
+}
+
+/**
  * A text query analysed, or a weighted query checked.
  * @throws InvalidArgumentError naming the bad term or weight.
  */
@@ -46,18 +61,17 @@ export function toWeightedQuery(analyzer: Analyzer, query: string | Bm25Query, w
  * maximum monotone key (computed once per term and cached in `statistics.maxKeys`).
  */
 export function prepareQuery(input: {
-  readonly query: Bm25Query;
+  /** Term → summed weight, first-occurrence order ({@link toTermWeights}). */
+  readonly weights: ReadonlyMap<string, number>;
   readonly statistics: ScoringStatistics;
   readonly termIds: ReadonlyMap<string, number>;
   readonly documentCount: number;
   readonly fieldWeights: readonly number[];
 }): PreparedQuery {
-  const { query, statistics: state, termIds, documentCount, fieldWeights } = input;
+  const { weights: merged, statistics: state, termIds, documentCount, fieldWeights } = input;
   const { variant: variantCode } = state;
   const { k1: k1Value, delta: deltaValue } = state.parameters;
   const problems: ItemProblem[] = [];
-  const merged = new Map<string, number>();
-  for (const { term, weight } of query.terms) merged.set(term, (merged.get(term) ?? 0) + weight);
   if (merged.size === 0) problems.push({ code: 'no-searchable-terms', message: 'query has no searchable terms after analysis' });
   const lists: KernelList[] = [];
   const listInfo: { term: string; field: number; boost: number; idf: number; df: number }[] = [];
