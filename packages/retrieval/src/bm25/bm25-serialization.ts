@@ -5,7 +5,7 @@ import type { Bm25Parameters } from './bm25-scoring.js';
 import { type Bm25Index, createBm25Index } from './bm25-index.js';
 import { getIndexState } from './index-state.js';
 import type { CompactedField } from './postings-store.js';
-import { computeCrc32 } from '../internal/crc32.js';
+import { type SectionPayload, decodeSectionContainer, encodeSectionContainer, isLittleEndian } from '../internal/section-container.js';
 import type { TfArray } from './search-kernel.js';
 
 /** First 8 bytes of a saved index: `FKBM25` + CR LF (catches text-mode transfer damage). */
@@ -13,12 +13,7 @@ export const BM25_INDEX_MAGIC: Uint8Array = new Uint8Array([0x46, 0x4b, 0x42, 0x
 /** Binary format version written by {@link serializeBm25Index}. */
 export const BM25_INDEX_FORMAT_VERSION = 1;
 
-interface SectionEntry {
-  name: string;
-  kind: 'u8' | 'u16' | 'u32' | 'json';
-  offset: number;
-  byteLength: number;
-}
+type SectionKind = 'u8' | 'u16' | 'u32' | 'json';
 
 interface Header {
   format: 'factkit-bm25';
@@ -29,16 +24,11 @@ interface Header {
   documentCount: number;
   vocabularySize: number;
   storeDocuments: boolean;
-  sections: SectionEntry[];
 }
-
-const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 function kindOf(array: TfArray | Uint32Array): 'u8' | 'u16' | 'u32' {
   return array instanceof Uint8Array ? 'u8' : array instanceof Uint16Array ? 'u16' : 'u32';
 }
-
-const align8 = (value: number): number => (value + 7) & ~7;
 
 /**
  * Encodes an index as bytes: magic, version, a JSON header with a section table, 8-byte-aligned
@@ -46,10 +36,10 @@ const align8 = (value: number): number => (value + 7) & ~7;
  * @example await writeFile('scifact.bm25', serializeBm25Index(index))
  */
 export function serializeBm25Index(index: Bm25Index): Uint8Array {
-  if (!littleEndian) throw new InvalidArgumentError({ where: 'serializeBm25Index', argument: 'index', message: 'can only be serialized on little-endian platforms' });
+  if (!isLittleEndian) throw new InvalidArgumentError({ where: 'serializeBm25Index', argument: 'index', message: 'can only be serialized on little-endian platforms' });
   const { terms, ids, fields, documents } = getIndexState(index, 'serializeBm25Index');
   const encoder = new TextEncoder();
-  const payloads: { name: string; kind: SectionEntry['kind']; bytes: Uint8Array }[] = [];
+  const payloads: SectionPayload<SectionKind>[] = [];
   const json = (name: string, value: unknown): void => {
     payloads.push({ name, kind: 'json', bytes: encoder.encode(JSON.stringify(value)) });
   };
@@ -65,12 +55,6 @@ export function serializeBm25Index(index: Bm25Index): Uint8Array {
     typed(`field${fieldIndex}.postingTfs`, field.postingTfs);
     typed(`field${fieldIndex}.lengths`, field.lengths);
   });
-  const sections: SectionEntry[] = [];
-  let cursor = 0;
-  for (const payload of payloads) {
-    sections.push({ name: payload.name, kind: payload.kind, offset: cursor, byteLength: payload.bytes.byteLength });
-    cursor = align8(cursor + payload.bytes.byteLength);
-  }
   const header: Header = {
     format: 'factkit-bm25',
     analyzer: index.analyzer.id,
@@ -80,21 +64,8 @@ export function serializeBm25Index(index: Bm25Index): Uint8Array {
     documentCount: ids.length,
     vocabularySize: terms.length,
     storeDocuments: documents !== undefined,
-    sections,
   };
-  const headerBytes = encoder.encode(JSON.stringify(header));
-  const dataStart = align8(16 + headerBytes.byteLength);
-  const total = dataStart + cursor + 8;
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
-  out.set(BM25_INDEX_MAGIC, 0);
-  view.setUint32(8, BM25_INDEX_FORMAT_VERSION, true);
-  view.setUint32(12, headerBytes.byteLength, true);
-  out.set(headerBytes, 16);
-  payloads.forEach((payload, position) => out.set(payload.bytes, dataStart + (sections[position] as SectionEntry).offset));
-  view.setUint32(total - 8, computeCrc32(out.subarray(0, total - 8)), true);
-  view.setUint32(total - 4, total >>> 0, true);
-  return out;
+  return encodeSectionContainer(BM25_INDEX_MAGIC, BM25_INDEX_FORMAT_VERSION, { ...header }, payloads);
 }
 
 export interface DeserializeBm25IndexOptions {
@@ -154,48 +125,13 @@ function validateStructure(fields: CompactedField[], documentCount: number, voca
  */
 export function deserializeBm25Index(bytes: Uint8Array, options: DeserializeBm25IndexOptions = {}): Bm25Index {
   const { source = 'bm25 index' } = options;
-  const fail = (message: string): never => {
-    throw new CorruptDataError({ source, message });
-  };
   if (!(bytes instanceof Uint8Array)) throw new InvalidArgumentError({ where: 'deserializeBm25Index', argument: 'bytes', message: 'must be a Uint8Array' });
-  if (bytes.byteLength < 24) fail(`is truncated (${bytes.byteLength} bytes; a saved index has at least 24)`);
-  for (let index = 0; index < BM25_INDEX_MAGIC.length; index++) if (bytes[index] !== BM25_INDEX_MAGIC[index]) fail('is not a factkit BM25 index (bad magic bytes)');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const version = view.getUint32(8, true);
-  if (version !== BM25_INDEX_FORMAT_VERSION) fail(`has format version ${version}; this library reads version ${BM25_INDEX_FORMAT_VERSION}`);
-  const declaredTotal = view.getUint32(bytes.byteLength - 4, true);
-  if (declaredTotal !== bytes.byteLength >>> 0) fail(`is truncated or has trailing data (footer says ${declaredTotal} bytes, got ${bytes.byteLength})`);
-  const storedCrc = view.getUint32(bytes.byteLength - 8, true);
-  if (computeCrc32(bytes.subarray(0, bytes.byteLength - 8)) !== storedCrc) fail('checksum mismatch (the file is damaged)');
-  const headerLength = view.getUint32(12, true);
-  if (16 + headerLength > bytes.byteLength - 8) fail('header runs past the end of the data');
-  let header: Header;
-  try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(16, 16 + headerLength))) as Header;
-  } catch (cause) {
-    throw new CorruptDataError({ source, message: 'header is not valid JSON', cause });
-  }
-  if (header.format !== 'factkit-bm25' || !Array.isArray(header.sections) || !Array.isArray(header.fieldNames)) fail('header is not a factkit BM25 header');
-  const dataStart = align8(16 + headerLength);
-  const dataEnd = bytes.byteLength - 8;
-  const sectionBytes = new Map<string, { kind: SectionEntry['kind']; bytes: Uint8Array }>();
-  for (const section of header.sections) {
-    const start = dataStart + section.offset;
-    if (!Number.isInteger(section.offset) || !Number.isInteger(section.byteLength) || section.offset < 0 || section.byteLength < 0 || start + section.byteLength > dataEnd) fail(`section "${section.name}" lies outside the data`);
-    sectionBytes.set(section.name, { kind: section.kind, bytes: bytes.subarray(start, start + section.byteLength) });
-  }
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  const readJson = <T>(name: string): T => {
-    const section = sectionBytes.get(name);
-    if (!section || section.kind !== 'json') return fail(`section "${name}" is missing`);
-    try {
-      return JSON.parse(decoder.decode(section.bytes)) as T;
-    } catch (cause) {
-      throw new CorruptDataError({ source, message: `section "${name}" is not valid JSON`, cause });
-    }
-  };
+  const container = decodeSectionContainer<Header, SectionKind>(bytes, { magic: BM25_INDEX_MAGIC, version: BM25_INDEX_FORMAT_VERSION, format: 'factkit-bm25', label: 'BM25 index', source });
+  const { header, fail } = container;
+  if (!Array.isArray(header.fieldNames)) fail('header is not a factkit BM25 index header');
+  const readJson = <T>(name: string): T => container.readJson<T>(name);
   const readTyped = (name: string): TfArray | Uint32Array => {
-    const section = sectionBytes.get(name);
+    const section = container.section(name);
     if (!section) return fail(`section "${name}" is missing`);
     const width = section.kind === 'u8' ? 1 : section.kind === 'u16' ? 2 : section.kind === 'u32' ? 4 : 0;
     if (width === 0 || section.bytes.byteLength % width !== 0) return fail(`section "${name}" has a bad element type or size`);

@@ -1,6 +1,6 @@
 // Byte format of a saved dense (flat) index. Browser-safe: no Node imports (file helpers are in io/dense-files.ts).
-import { CorruptDataError, InvalidArgumentError, type Document, type Embedder } from '@factkit/core';
-import { computeCrc32 } from '../internal/crc32.js';
+import { InvalidArgumentError, type Document, type Embedder } from '@factkit/core';
+import { type SectionPayload, decodeSectionContainer, encodeSectionContainer, isLittleEndian } from '../internal/section-container.js';
 import { checkStoreMetric } from '../stores/validate-records.js';
 import { createInMemoryVectorStore } from '../stores/in-memory-vector-store.js';
 import { createDenseRetriever, type DenseRetriever } from './dense-retriever.js';
@@ -30,12 +30,7 @@ export interface DenseIndexSnapshot {
   readonly documents?: readonly (DenseStoredDocument | null)[];
 }
 
-interface SectionEntry {
-  name: string;
-  kind: 'f32' | 'json';
-  offset: number;
-  byteLength: number;
-}
+type SectionKind = 'f32' | 'json';
 
 interface Header {
   format: 'factkit-dense';
@@ -44,11 +39,7 @@ interface Header {
   metric: VectorMetric;
   count: number;
   storeDocuments: boolean;
-  sections: SectionEntry[];
 }
-
-const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-const align8 = (value: number): number => (value + 7) & ~7;
 
 /** Checks a snapshot's shape; `fail` decides the error type (bad argument on save, corrupt data on load). */
 function checkSnapshot(snapshot: DenseIndexSnapshot, fail: (argument: string, message: string) => never): void {
@@ -88,22 +79,16 @@ function checkSnapshot(snapshot: DenseIndexSnapshot, fail: (argument: string, me
  */
 export function serializeDenseIndex(snapshot: DenseIndexSnapshot): Uint8Array {
   const where = 'serializeDenseIndex';
-  if (!littleEndian) throw new InvalidArgumentError({ where, argument: 'snapshot', message: 'can only be serialized on little-endian platforms' });
+  if (!isLittleEndian) throw new InvalidArgumentError({ where, argument: 'snapshot', message: 'can only be serialized on little-endian platforms' });
   checkSnapshot(snapshot, (argument, message) => {
     throw new InvalidArgumentError({ where, argument, message });
   });
   const encoder = new TextEncoder();
-  const payloads: { name: string; kind: SectionEntry['kind']; bytes: Uint8Array }[] = [
+  const payloads: SectionPayload<SectionKind>[] = [
     { name: 'ids', kind: 'json', bytes: encoder.encode(JSON.stringify(snapshot.ids)) },
     { name: 'vectors', kind: 'f32', bytes: new Uint8Array(snapshot.vectors.buffer, snapshot.vectors.byteOffset, snapshot.vectors.byteLength) },
   ];
   if (snapshot.documents) payloads.push({ name: 'documents', kind: 'json', bytes: encoder.encode(JSON.stringify(snapshot.documents)) });
-  const sections: SectionEntry[] = [];
-  let cursor = 0;
-  for (const payload of payloads) {
-    sections.push({ name: payload.name, kind: payload.kind, offset: cursor, byteLength: payload.bytes.byteLength });
-    cursor = align8(cursor + payload.bytes.byteLength);
-  }
   const header: Header = {
     format: 'factkit-dense',
     embedderId: snapshot.embedderId,
@@ -111,21 +96,8 @@ export function serializeDenseIndex(snapshot: DenseIndexSnapshot): Uint8Array {
     metric: snapshot.metric,
     count: snapshot.ids.length,
     storeDocuments: snapshot.documents !== undefined,
-    sections,
   };
-  const headerBytes = encoder.encode(JSON.stringify(header));
-  const dataStart = align8(16 + headerBytes.byteLength);
-  const total = dataStart + cursor + 8;
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
-  out.set(DENSE_INDEX_MAGIC, 0);
-  view.setUint32(8, DENSE_INDEX_FORMAT_VERSION, true);
-  view.setUint32(12, headerBytes.byteLength, true);
-  out.set(headerBytes, 16);
-  payloads.forEach((payload, position) => out.set(payload.bytes, dataStart + (sections[position] as SectionEntry).offset));
-  view.setUint32(total - 8, computeCrc32(out.subarray(0, total - 8)), true);
-  view.setUint32(total - 4, total >>> 0, true);
-  return out;
+  return encodeSectionContainer(DENSE_INDEX_MAGIC, DENSE_INDEX_FORMAT_VERSION, { ...header }, payloads);
 }
 
 export interface DeserializeDenseIndexOptions {
@@ -140,53 +112,22 @@ export interface DeserializeDenseIndexOptions {
  */
 export function deserializeDenseIndex(bytes: Uint8Array, options: DeserializeDenseIndexOptions = {}): DenseIndexSnapshot {
   const { source = 'dense index' } = options;
-  const fail = (message: string): never => {
-    throw new CorruptDataError({ source, message });
-  };
   if (!(bytes instanceof Uint8Array)) throw new InvalidArgumentError({ where: 'deserializeDenseIndex', argument: 'bytes', message: 'must be a Uint8Array' });
-  if (bytes.byteLength < 24) fail(`is truncated (${bytes.byteLength} bytes; a saved dense index has at least 24)`);
-  for (let position = 0; position < DENSE_INDEX_MAGIC.length; position++) if (bytes[position] !== DENSE_INDEX_MAGIC[position]) fail('is not a factkit dense index (bad magic bytes)');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const version = view.getUint32(8, true);
-  if (version !== DENSE_INDEX_FORMAT_VERSION) fail(`has format version ${version}; this library reads version ${DENSE_INDEX_FORMAT_VERSION}`);
-  const declaredTotal = view.getUint32(bytes.byteLength - 4, true);
-  if (declaredTotal !== bytes.byteLength >>> 0) fail(`is truncated or has trailing data (footer says ${declaredTotal} bytes, got ${bytes.byteLength})`);
-  if (computeCrc32(bytes.subarray(0, bytes.byteLength - 8)) !== view.getUint32(bytes.byteLength - 8, true)) fail('checksum mismatch (the file is damaged)');
-  const headerLength = view.getUint32(12, true);
-  if (16 + headerLength > bytes.byteLength - 8) fail('header runs past the end of the data');
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let header: Header;
-  try {
-    header = JSON.parse(decoder.decode(bytes.subarray(16, 16 + headerLength))) as Header;
-  } catch (cause) {
-    throw new CorruptDataError({ source, message: 'header is not valid JSON', cause });
-  }
-  if (typeof header !== 'object' || header === null || header.format !== 'factkit-dense' || !Array.isArray(header.sections)) fail('header is not a factkit dense-index header');
-  const dataStart = align8(16 + headerLength);
-  const dataEnd = bytes.byteLength - 8;
-  const sectionBytes = new Map<string, { kind: SectionEntry['kind']; bytes: Uint8Array }>();
-  for (const section of header.sections) {
-    const start = dataStart + section.offset;
-    if (!Number.isInteger(section.offset) || !Number.isInteger(section.byteLength) || section.offset < 0 || section.byteLength < 0 || start + section.byteLength > dataEnd) fail(`section "${String(section.name)}" lies outside the data`);
-    sectionBytes.set(section.name, { kind: section.kind, bytes: bytes.subarray(start, start + section.byteLength) });
-  }
-  const readJson = (name: string): unknown => {
-    const section = sectionBytes.get(name);
-    if (!section || section.kind !== 'json') return fail(`section "${name}" is missing`);
-    try {
-      return JSON.parse(decoder.decode(section.bytes));
-    } catch (cause) {
-      throw new CorruptDataError({ source, message: `section "${name}" is not valid JSON`, cause });
-    }
-  };
-  const vectorSection = sectionBytes.get('vectors');
+  const { header, fail, readJson, section } = decodeSectionContainer<Header, SectionKind>(bytes, {
+    magic: DENSE_INDEX_MAGIC,
+    version: DENSE_INDEX_FORMAT_VERSION,
+    format: 'factkit-dense',
+    label: 'dense index',
+    source,
+  });
+  const vectorSection = section('vectors');
   if (!vectorSection || vectorSection.kind !== 'f32' || vectorSection.bytes.byteLength % 4 !== 0) return fail('section "vectors" is missing or not float32');
   // Copy into a fresh, aligned buffer (the section may sit at any offset of the caller's bytes).
   const vectors = new Float32Array(vectorSection.bytes.byteLength / 4);
   new Uint8Array(vectors.buffer).set(vectorSection.bytes);
-  const ids = readJson('ids') as string[];
+  const ids = readJson<string[]>('ids');
   if (!Array.isArray(ids) || ids.length !== header.count) fail(`has ${Array.isArray(ids) ? ids.length : 'no'} ids; the header says ${String(header.count)}`);
-  const documents = header.storeDocuments ? (readJson('documents') as (DenseStoredDocument | null)[]) : undefined;
+  const documents = header.storeDocuments ? readJson<(DenseStoredDocument | null)[]>('documents') : undefined;
   const snapshot: DenseIndexSnapshot = {
     embedderId: header.embedderId,
     dimensions: header.dimensions,

@@ -1,0 +1,129 @@
+// The byte container shared by saved BM25 and dense indexes (browser-safe: no Node imports):
+//   magic (8 bytes) | format version (u32 LE) | header length (u32 LE) | JSON header with a section table |
+//   8-byte-aligned sections | CRC-32 of everything before the footer (u32 LE) | total length (u32 LE).
+// Each format keeps its own magic, version, header fields and section kinds; this module only frames them.
+import { CorruptDataError } from '@factkit/core';
+import { computeCrc32 } from './crc32.js';
+
+/** One entry of a header's section table: where a payload lies, relative to the start of the data area. */
+export interface SectionEntry<Kind extends string = string> {
+  name: string;
+  kind: Kind;
+  offset: number;
+  byteLength: number;
+}
+
+/** A payload to write: its name, element kind (`'json'` or a typed-array kind) and bytes. */
+export interface SectionPayload<Kind extends string = string> {
+  readonly name: string;
+  readonly kind: Kind;
+  readonly bytes: Uint8Array;
+}
+
+export const isLittleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const align8 = (value: number): number => (value + 7) & ~7;
+const FRAME_BYTES = 24; // 16 before the header + 8 of footer
+
+/** Frames `header` (its `sections` table filled in here) and the payloads; returns the bytes to save. */
+export function encodeSectionContainer<Kind extends string>(
+  magic: Uint8Array,
+  version: number,
+  header: Record<string, unknown>,
+  payloads: readonly SectionPayload<Kind>[],
+): Uint8Array {
+  const sections: SectionEntry<Kind>[] = [];
+  let cursor = 0;
+  for (const payload of payloads) {
+    sections.push({ name: payload.name, kind: payload.kind, offset: cursor, byteLength: payload.bytes.byteLength });
+    cursor = align8(cursor + payload.bytes.byteLength);
+  }
+  const headerBytes = new TextEncoder().encode(JSON.stringify({ ...header, sections }));
+  const dataStart = align8(16 + headerBytes.byteLength);
+  const total = dataStart + cursor + 8;
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  out.set(magic, 0);
+  view.setUint32(8, version, true);
+  view.setUint32(12, headerBytes.byteLength, true);
+  out.set(headerBytes, 16);
+  payloads.forEach((payload, position) => out.set(payload.bytes, dataStart + (sections[position] as SectionEntry<Kind>).offset));
+  view.setUint32(total - 8, computeCrc32(out.subarray(0, total - 8)), true);
+  view.setUint32(total - 4, total >>> 0, true);
+  return out;
+}
+
+export interface DecodeSectionContainerOptions {
+  readonly magic: Uint8Array;
+  readonly version: number;
+  /** The header's `format` field, e.g. 'factkit-bm25'. */
+  readonly format: string;
+  /** Names the kind of data in messages, e.g. 'BM25 index' ("is not a factkit BM25 index"). */
+  readonly label: string;
+  /** Names the data in errors (e.g. a file path). */
+  readonly source: string;
+}
+
+export interface DecodedSectionContainer<Header, Kind extends string> {
+  readonly header: Header & { readonly sections: readonly SectionEntry<Kind>[] };
+  /** A section's kind and bytes (a view into the input), or undefined when the header lists no such section. */
+  section(name: string): { readonly kind: Kind; readonly bytes: Uint8Array } | undefined;
+  /** Parses a `'json'` section. @throws CorruptDataError when it is missing or not valid JSON. */
+  readJson<T>(name: string): T;
+  /** Throws a CorruptDataError naming the source. */
+  fail(message: string): never;
+}
+
+/**
+ * Checks the frame (length, magic, version, footer, CRC-32, header JSON and `format`, section bounds) and gives access
+ * to the sections. The caller checks its own header fields and section contents.
+ * @throws CorruptDataError naming `options.source` when the bytes are truncated, damaged or of another format/version.
+ */
+export function decodeSectionContainer<Header, Kind extends string>(bytes: Uint8Array, options: DecodeSectionContainerOptions): DecodedSectionContainer<Header, Kind> {
+  const { magic, version: expectedVersion, format, label, source } = options;
+  const fail = (message: string): never => {
+    throw new CorruptDataError({ source, message });
+  };
+  if (bytes.byteLength < FRAME_BYTES) fail(`is truncated (${bytes.byteLength} bytes; a saved ${label} has at least ${FRAME_BYTES})`);
+  for (let position = 0; position < magic.length; position++) if (bytes[position] !== magic[position]) fail(`is not a factkit ${label} (bad magic bytes)`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = view.getUint32(8, true);
+  if (version !== expectedVersion) fail(`has format version ${version}; this library reads version ${expectedVersion}`);
+  const declaredTotal = view.getUint32(bytes.byteLength - 4, true);
+  if (declaredTotal !== bytes.byteLength >>> 0) fail(`is truncated or has trailing data (footer says ${declaredTotal} bytes, got ${bytes.byteLength})`);
+  if (computeCrc32(bytes.subarray(0, bytes.byteLength - 8)) !== view.getUint32(bytes.byteLength - 8, true)) fail('checksum mismatch (the file is damaged)');
+  const headerLength = view.getUint32(12, true);
+  if (16 + headerLength > bytes.byteLength - 8) fail('header runs past the end of the data');
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let header: DecodedSectionContainer<Header, Kind>['header'];
+  try {
+    header = JSON.parse(decoder.decode(bytes.subarray(16, 16 + headerLength))) as DecodedSectionContainer<Header, Kind>['header'];
+  } catch (cause) {
+    throw new CorruptDataError({ source, message: 'header is not valid JSON', cause });
+  }
+  const raw = header as unknown as { format?: unknown; sections?: unknown } | null;
+  if (typeof raw !== 'object' || raw === null || raw.format !== format || !Array.isArray(raw.sections)) fail(`header is not a factkit ${label} header`);
+  const dataStart = align8(16 + headerLength);
+  const dataEnd = bytes.byteLength - 8;
+  const sections = new Map<string, { kind: Kind; bytes: Uint8Array }>();
+  for (const section of header.sections) {
+    const start = dataStart + section.offset;
+    if (!Number.isInteger(section.offset) || !Number.isInteger(section.byteLength) || section.offset < 0 || section.byteLength < 0 || start + section.byteLength > dataEnd) {
+      fail(`section "${String(section.name)}" lies outside the data`);
+    }
+    sections.set(section.name, { kind: section.kind, bytes: bytes.subarray(start, start + section.byteLength) });
+  }
+  return {
+    header,
+    section: (name) => sections.get(name),
+    readJson<T>(name: string): T {
+      const section = sections.get(name);
+      if (!section || section.kind !== 'json') return fail(`section "${name}" is missing`);
+      try {
+        return JSON.parse(decoder.decode(section.bytes)) as T;
+      } catch (cause) {
+        throw new CorruptDataError({ source, message: `section "${name}" is not valid JSON`, cause });
+      }
+    },
+    fail,
+  };
+}
