@@ -73,7 +73,7 @@ describe('factkit enrich (built bin)', () => {
     expect(Object.keys(summary.topK)).toEqual(['case-1', 'case-2', 'case-3', 'case-4', 'case-5', 'case-6', 'case-7']);
     expect(summary.topK['case-1']).toEqual({ 1: 1, 3: 1, 5: 1, 10: 1 });
     expect(summary.topK['case-2']).toEqual({ 1: 0.5, 3: 0.5, 5: 0.5, 10: 0.5 });
-    expect(readFileSync(md, 'utf8')).toContain('| case-2 | passage: <s> title </s> | 50.0 | 50.0 | 50.0 | 50.0 |');
+    expect(readFileSync(md, 'utf8')).toContain('| case-2 | passage: &lt;s&gt; title &lt;/s&gt; | 50.0 | 50.0 | 50.0 | 50.0 |');
   });
 
   it('bad input exits 2', async () => {

@@ -33,6 +33,16 @@ describe('study report pieces', () => {
     );
   });
 
+  it('a Markdown cell cannot carry raw HTML: & < > become entities that display as the same characters', () => {
+    const table = formatMarkdownTable(['statement'], [['Etna <img src=x onerror=alert(1)> & "Sicily"']]);
+    expect(table.split('\n')[2]).toBe('| Etna &lt;img src=x onerror=alert(1)&gt; &amp; "Sicily" |');
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        expect(formatMarkdownTable(['h'], [[text]]).split('\n')[2]).not.toMatch(/[<>]/);
+      }),
+    );
+  });
+
   it('escapes every plain string it is given; only the caller-built section markup is taken as HTML', () => {
     for (const payload of PAYLOADS) {
       const html = renderStudyReport({ title: `t ${payload}`, meta: `m ${payload}`, charts: [], markdown: `| ${payload} |`, sections: [{ summary: `s ${payload}`, html: '<p class="own">ok</p>' }] });

@@ -44,9 +44,19 @@ ${extra}`;
   return renderHtmlPage({ title, body });
 }
 
-/** A Markdown table; `|` and line breaks inside cells are escaped so a corpus string cannot break the table. */
+/**
+ * A Markdown table; `|` and line breaks inside cells are escaped so a corpus string cannot break the table, and `&`, `<`,
+ * `>` become entities so a corpus string cannot become raw HTML where the Markdown is rendered (they display unchanged).
+ */
 export function formatMarkdownTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  const cell = (value: string | number) => String(value).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  const cell = (value: string | number) =>
+    String(value)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/\\/g, '\\\\')
+      .replace(/\|/g, '\\|')
+      .replace(/\r?\n/g, ' ');
   return [`| ${headers.map(cell).join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
 }
 
