@@ -6,11 +6,14 @@
  * flat index on held-out queries; memory each index holds (its own accounting, RSS growth across its build and
  * arrayBuffers growth). The row file is written to BENCH_DIR (default the OS temp dir) and removed at the end; once
  * written, the OS page cache usually holds it, so re-ranking reads are memory copies from the cache: that cache is kernel
- * memory shared with every process and reclaimable, not memory of this process (RSS does not count it).
+ * memory shared with every process and reclaimable, not memory of this process (RSS does not count it). A cold-cache peer
+ * (Linux with GNU dd; BENCH_COLD=0 skips it) evicts the file's pages before each of its rounds with
+ * `dd iflag=nocache count=0` (posix_fadvise DONTNEED on this file only) so its reads go to the disk.
  *
  *   pnpm --filter @factkit/retrieval run bench:dense:file        (writes bench/dense/results/file-backed-bench.{json,md})
  *   BENCH_ROWS=100000 BENCH_REPEATS=3 pnpm --filter @factkit/retrieval run bench:dense:file   (quick look)
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -27,6 +30,7 @@ const repeats = Number(process.env['BENCH_REPEATS'] ?? 3);
 const agreementQueries = Number(process.env['BENCH_AGREEMENT_QUERIES'] ?? 200);
 const singleQueries = Number(process.env['BENCH_SINGLE_QUERIES'] ?? 16);
 const withKeep = process.env['BENCH_KEEP'] !== '0';
+const withCold = process.env['BENCH_COLD'] !== '0';
 const topK = 10;
 const progress = (message: string) => process.stderr.write(`[bench:dense:file] ${new Date().toISOString().slice(11, 19)} ${message}\n`);
 const load = () => os.loadavg().map((value) => Number(value.toFixed(2)));
@@ -114,10 +118,22 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 const singleSet = queries.slice(0, singleQueries);
-const peers: { name: string; task: () => unknown }[] = [
+/** Evicts the row file from the OS page cache (this file only); false when dd is missing or does not support it. */
+const evictFile = (): boolean => {
+  try {
+    execFileSync('dd', [`if=${path}`, 'iflag=nocache', 'count=0', 'status=none'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const coldAvailable = withCold && evictFile();
+results['coldCachePeer'] = coldAvailable ? 'dd iflag=nocache count=0 before each round of binary4096_file_exact_coldcache (timer starts after it)' : 'not run';
+const peers: { name: string; task: () => unknown; before?: () => unknown }[] = [
   { name: 'flat_float32scan', task: () => singleSet.forEach((query) => flat32.search(query, { topK })) },
   { name: 'binary4096_file_exact', task: () => singleSet.forEach((query) => fileIndex.search(query, { topK })) },
   ...(keep ? [{ name: 'binary4096_keep_exact', task: () => singleSet.forEach((query) => keep.search(query, { topK })) }] : []),
+  ...(coldAvailable ? [{ name: 'binary4096_file_exact_coldcache', before: evictFile, task: () => singleSet.forEach((query) => fileIndex.search(query, { topK })) }] : []),
 ];
 progress('warming up');
 for (const peer of peers) peer.task();
@@ -126,6 +142,7 @@ const rates = new Map<string, number[]>(peers.map((peer) => [peer.name, []]));
 for (let round = 0; round < repeats; round += 1) {
   for (const peer of peers) {
     globalThis.gc?.();
+    peer.before?.();
     const begin = performance.now();
     peer.task();
     rates.get(peer.name)!.push(singleQueries / ((performance.now() - begin) / 1000));
@@ -140,6 +157,7 @@ if (keep) {
   ratios['binary4096_keep_exact_over_flat_float32scan'] = paired('binary4096_keep_exact', 'flat_float32scan');
   ratios['binary4096_file_exact_over_keep_exact'] = paired('binary4096_file_exact', 'binary4096_keep_exact');
 }
+if (coldAvailable) ratios['binary4096_file_exact_coldcache_over_flat_float32scan'] = paired('binary4096_file_exact_coldcache', 'flat_float32scan');
 results['queriesPerSecond'] = qps;
 results['queriesPerSecondPerRound'] = Object.fromEntries([...rates].map(([name, values]) => [name, values.map((value) => Number(value.toFixed(2)))]));
 results['pairedRatios'] = ratios;
