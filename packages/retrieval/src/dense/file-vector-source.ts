@@ -69,7 +69,8 @@ export function writeVectorFile(path: string, vectors: Iterable<Float32Array>, o
  * Opens a float32 row file (written by `writeVectorFile`) as a synchronous row source for
  * `createQuantizedFlatIndex({ floatVectors: source })`: the float vectors stay on disk (the OS page cache may hold them,
  * which is not process memory) and each search reads only its re-ranked rows, with one `readSync` per run of adjacent
- * rows. Call `close()` when done.
+ * rows. `rows` is counted when the file is opened: after appending (`writeVectorFile(..., { append: true })`), open a new
+ * source (an index's source is fixed at creation, so growing past `rows` needs a rebuilt index). Call `close()` when done.
  * @throws InvalidArgumentError for bad dimensions; CorruptDataError when the file size is not a whole number of rows.
  * @example
  * const source = createFileVectorSource('vectors.f32', { dimensions: 384 });
