@@ -39,7 +39,7 @@ export { computeRm3Model, createRm3Expander } from './feedback/rm3-expander.js';
 // --- dense (dense retrievers, fusion, stores, Rocchio) ---
 export type { FlatIndex, FlatIndexOptions, FlatSearchHit, FlatSearchOptions, VectorMetric } from './dense/flat-index.js';
 export { createFlatIndex } from './dense/flat-index.js';
-export type { QuantizedFlatIndex, QuantizedFlatIndexOptions, QuantizedFlatSearchOptions, QuantizedIndexMemory } from './dense/quantized-flat-index.js';
+export type { QuantizedFlatIndex, QuantizedFlatIndexOptions, QuantizedFlatSearchOptions, QuantizedIndexMemory, VectorRowSource } from './dense/quantized-flat-index.js';
 export { createQuantizedFlatIndex } from './dense/quantized-flat-index.js';
 export type { DenseIndexRequest, DenseIndexResult, DenseRetriever, DenseRetrieverOptions } from './dense/dense-retriever.js';
 export { createDenseRetriever } from './dense/dense-retriever.js';

@@ -19,3 +19,7 @@ export { createBm25WorkerPool } from './bm25/bm25-worker-pool.js';
 // --- native stores (usearch, a Node addon) ---
 export type { HnswVectorStoreOptions } from './dense/hnsw-vector-store.js';
 export { createHnswVectorStore } from './dense/hnsw-vector-store.js';
+
+// --- float32 row files for exact re-ranking without holding the vectors in memory (node:fs) ---
+export type { FileVectorSource, FileVectorSourceOptions } from './dense/file-vector-source.js';
+export { createFileVectorSource, writeVectorFile } from './dense/file-vector-source.js';

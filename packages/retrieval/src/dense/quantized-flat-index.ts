@@ -3,6 +3,24 @@ import { checkStoreMetric, checkStoreTopK, checkStoreVector } from '../stores/va
 import type { FlatIndex, FlatSearchHit, FlatSearchOptions, VectorMetric } from './flat-index.js';
 import { createInt8Kernel, INT8_KERNEL_MAX_BYTES, type Int8Kernel } from './kernel/load-int8-kernel.js';
 
+/**
+ * Where the float32 rows used for exact re-ranking live when they are not held in memory: a synchronous reader of rows by
+ * number. Row r is the r-th vector the index ever added under a new id (upsert order, counting from 0; deleted rows are
+ * skipped, never renumbered), so a file written from the same entries in the same order fits. Browser-safe interface;
+ * `createFileVectorSource` (`@factkit/retrieval/node`) reads a float32 row file with positioned reads.
+ */
+export interface VectorRowSource {
+  /** Length of every row (must equal the index's `dimensions`). */
+  readonly dimensions: number;
+  /** Rows available, when known: upserts beyond it fail with a typed error instead of reading past the end. */
+  readonly rows?: number;
+  /**
+   * Copies rows `rows[0..count)` into `out` (row `rows[k]` at `out[k · dimensions]`). Called once per query with the
+   * rows sorted ascending, so adjacent rows can be read together.
+   */
+  read(rows: Int32Array, count: number, out: Float32Array): void;
+}
+
 export interface QuantizedFlatIndexOptions {
   /** Length of every vector. */
   readonly dimensions: number;
@@ -27,9 +45,13 @@ export interface QuantizedFlatIndexOptions {
    * 'keep': a float32 copy of every vector stays in memory and the shortlist is re-scored exactly in float64 (scores
    * equal `createFlatIndex`'s). 'drop': only the int8 codes (plus one scale and one norm per row) are kept, ¼ of the
    * float32 memory; the shortlist is re-scored against the dequantized rows (float query × int8 code × scale), so
-   * scores and order are approximations and `getVector` returns the dequantized vector. @default 'keep'
+   * scores and order are approximations and `getVector` returns the dequantized vector. A `VectorRowSource`: the
+   * float32 rows stay outside process memory (e.g. a file, `createFileVectorSource` from `@factkit/retrieval/node`) and
+   * only the shortlist of each query is read from it, so results and scores equal 'keep''s (the source must hold the
+   * same float32 values that were upserted, row r = the r-th new id); re-upserting an existing id is unsupported in this
+   * mode (typed error) since the source cannot be rewritten; deletes are supported. @default 'keep'
    */
-  readonly floatVectors?: 'keep' | 'drop';
+  readonly floatVectors?: 'keep' | 'drop' | VectorRowSource;
   /** Rows scored per kernel call (tuning knob). @default 1024 */
   readonly blockRows?: number;
   /**
@@ -57,7 +79,7 @@ export interface QuantizedIndexMemory {
   readonly scannedBytes: number;
   /** Per-row scale, code L1 norm and vector norm (float64 each). */
   readonly rowMetadataBytes: number;
-  /** The float32 copy used for exact re-ranking (0 with `floatVectors: 'drop'`). */
+  /** The float32 copy used for exact re-ranking (0 with `floatVectors: 'drop'` or a row source, whose rows live outside). */
   readonly floatBytes: number;
   /** Binary sign codes of the first stage (0 with `prefilter: 'none'`). */
   readonly prefilterBytes: number;
@@ -74,7 +96,8 @@ export interface QuantizedIndexMemory {
  */
 export interface QuantizedFlatIndex extends FlatIndex {
   readonly quantization: 'int8';
-  readonly floatVectors: 'keep' | 'drop';
+  /** 'source' when the float rows are read from a `VectorRowSource`. */
+  readonly floatVectors: 'keep' | 'drop' | 'source';
   /** Default shortlist: 'exact' or a row count. */
   readonly shortlist: number | 'exact';
   readonly prefilter: 'none' | 'binary';
@@ -139,12 +162,16 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
   if (preferredKernel !== 'auto' && preferredKernel !== 'wasm' && preferredKernel !== 'js') {
     throw new InvalidArgumentError({ where, argument: 'kernel', message: `must be 'auto', 'wasm' or 'js' (got ${String(preferredKernel)})` });
   }
-  if (floatVectors !== 'keep' && floatVectors !== 'drop') {
-    throw new InvalidArgumentError({ where, argument: 'floatVectors', message: `must be 'keep' or 'drop' (got ${String(floatVectors)})` });
+  const source: VectorRowSource | undefined = typeof floatVectors === 'object' && floatVectors !== null ? floatVectors : undefined;
+  if (floatVectors !== 'keep' && floatVectors !== 'drop' && (source === undefined || typeof source.read !== 'function')) {
+    throw new InvalidArgumentError({ where, argument: 'floatVectors', message: `must be 'keep' or 'drop' or a row source (an object with dimensions and a read(rows, count, out) method) (got ${String(floatVectors)})` });
+  }
+  if (source && source.dimensions !== dimensions) {
+    throw new InvalidArgumentError({ where, argument: 'floatVectors', message: `row source has ${String(source.dimensions)} dimensions, the index ${dimensions}` });
   }
   const checkShortlist = (value: unknown, at: string): number | 'exact' => {
     if (value === 'exact') {
-      if (floatVectors === 'drop') throw new InvalidArgumentError({ where: at, argument: 'shortlist', message: "'exact' needs floatVectors 'keep' (the float32 copy it re-ranks against)" });
+      if (floatVectors === 'drop') throw new InvalidArgumentError({ where: at, argument: 'shortlist', message: "'exact' needs floatVectors 'keep' or a row source (the float32 rows it re-ranks against)" });
       return value;
     }
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
@@ -169,6 +196,8 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
   const stride = Math.ceil(dimensions / 16) * 16;
   const cosine = metric === 'cosine';
   const keepFloats = floatVectors === 'keep';
+  /** Exact re-ranking against float32 rows, in memory or from the source. */
+  const exactFloats = keepFloats || source !== undefined;
   // Query codes: as large as possible while every integer dot product stays below 2^31 (exact in int32).
   const queryMax = Math.min(32767, Math.floor((2 ** 31 - 1) / (CODE_MAX * stride)));
   if (queryMax < 127) {
@@ -192,6 +221,9 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
   let l1s = new Float64Array(capacity);
   let norms = new Float64Array(capacity);
   let floats = new Float32Array(keepFloats ? capacity * dimensions : 0);
+  /** Row-source mode: the source row of each slot (deletes move slots, never source rows), and the next new row. */
+  let sourceRows = new Int32Array(source ? capacity : 0);
+  let nextSourceRow = 0;
   const idBySlot: string[] = [];
   const slotById = new Map<string, number>();
 
@@ -248,6 +280,11 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
       const nextFloats = new Float32Array(next * dimensions);
       nextFloats.set(floats.subarray(0, count * dimensions));
       floats = nextFloats;
+    }
+    if (source) {
+      const nextRows = new Int32Array(next);
+      nextRows.set(sourceRows.subarray(0, count));
+      sourceRows = nextRows;
     }
     scales = nextScales;
     const nextL1s = new Float64Array(next);
@@ -330,11 +367,12 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
   };
 
   /** Exact score (float64 over the float32 copy), or the dequantized estimate when float vectors are dropped. */
-  const rerankScore = (slot: number, query: Float32Array, queryNorm: number): number => {
+  const rerankScore = (slot: number, query: Float32Array, queryNorm: number, rowsRead?: Float32Array, at = 0): number => {
     let dot = 0;
-    if (keepFloats) {
-      const base = slot * dimensions;
-      for (let i = 0; i < dimensions; i += 1) dot += (floats[base + i] as number) * (query[i] as number);
+    if (exactFloats) {
+      const from = rowsRead ?? floats;
+      const base = rowsRead ? at * dimensions : slot * dimensions;
+      for (let i = 0; i < dimensions; i += 1) dot += (from[base + i] as number) * (query[i] as number);
       if (!cosine) return dot;
       const rowNorm = norms[slot] as number;
       return rowNorm === 0 || queryNorm === 0 ? 0 : dot / (rowNorm * queryNorm);
@@ -543,9 +581,25 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
     return Int32Array.from(kept);
   };
 
+  let readBuffer = new Float32Array(0);
+  let readRows = new Int32Array(0);
+  /** Row-source mode: reads the candidates' float rows (sorted by source row) in one call; returns them in that order. */
+  const readCandidates = (candidates: Int32Array): { slots: Int32Array; rowsRead: Float32Array } => {
+    const count = candidates.length;
+    if (readRows.length < count) readRows = new Int32Array(Math.max(count, 2 * readRows.length));
+    if (readBuffer.length < count * dimensions) readBuffer = new Float32Array(readRows.length * dimensions);
+    const order = Int32Array.from(candidates).sort((x, y) => (sourceRows[x] as number) - (sourceRows[y] as number));
+    for (let k = 0; k < count; k += 1) readRows[k] = sourceRows[order[k] as number] as number;
+    (source as VectorRowSource).read(readRows.subarray(0, count), count, readBuffer.subarray(0, count * dimensions));
+    return { slots: order, rowsRead: readBuffer };
+  };
+
   const finish = (query: Float32Array, queryNorm: number, topK: number, candidates: Int32Array): FlatSearchHit[] => {
     const hits: FlatSearchHit[] = [];
-    for (const slot of candidates) hits.push({ id: idBySlot[slot] as string, score: rerankScore(slot, query, queryNorm) });
+    if (source) {
+      const { slots, rowsRead } = readCandidates(candidates);
+      slots.forEach((slot, k) => hits.push({ id: idBySlot[slot] as string, score: rerankScore(slot, query, queryNorm, rowsRead, k) }));
+    } else for (const slot of candidates) hits.push({ id: idBySlot[slot] as string, score: rerankScore(slot, query, queryNorm) });
     hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (hits.length > topK) hits.length = topK;
     return hits;
@@ -588,7 +642,7 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
     kernel: kernel.kind,
     threads: 1,
     quantization: 'int8',
-    floatVectors,
+    floatVectors: source ? 'source' : (floatVectors as 'keep' | 'drop'),
     shortlist: defaultShortlist,
     prefilter,
     prefilterShortlist: defaultPrefilterShortlist,
@@ -613,6 +667,15 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
       });
       let added = 0;
       for (const entry of entries) if (!slotById.has(entry.id)) added += 1;
+      if (source) {
+        const existing = entries.find((entry) => slotById.has(entry.id));
+        if (existing) {
+          throw new FactkitError('unsupported', `QuantizedFlatIndex.upsert: id "${existing.id}" is already indexed; replacing a vector is unsupported with a row source (its row cannot be rewritten) — delete it and add it under a new row instead`);
+        }
+        if (source.rows !== undefined && nextSourceRow + added > source.rows) {
+          throw new InvalidArgumentError({ where: 'QuantizedFlatIndex.upsert', argument: 'entries', message: `would use rows ${nextSourceRow}..${nextSourceRow + added - 1} of the row source, which holds only ${source.rows} rows` });
+        }
+      }
       grow(idBySlot.length + added);
       for (const entry of entries) {
         let slot = slotById.get(entry.id);
@@ -620,6 +683,7 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
           slot = idBySlot.length;
           idBySlot.push(entry.id);
           slotById.set(entry.id, slot);
+          if (source) sourceRows[slot] = nextSourceRow++;
         }
         writeRow(slot, entry.vector);
       }
@@ -641,6 +705,7 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
           norms[slot] = norms[last] as number;
           if (binary) bits.copyWithin(bitsCodes + slot * bstride, bitsCodes + last * bstride, bitsCodes + (last + 1) * bstride);
           if (keepFloats) floats.copyWithin(slot * dimensions, last * dimensions, (last + 1) * dimensions);
+          if (source) sourceRows[slot] = sourceRows[last] as number;
           idBySlot[slot] = lastId;
           slotById.set(lastId, slot);
         }
@@ -657,6 +722,11 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
       const slot = slotById.get(id);
       if (slot === undefined) return undefined;
       if (keepFloats) return floats.slice(slot * dimensions, (slot + 1) * dimensions);
+      if (source) {
+        const out = new Float32Array(dimensions);
+        source.read(Int32Array.of(sourceRows[slot] as number), 1, out);
+        return out;
+      }
       const base = codesOffset + slot * stride;
       const factor = (scales[slot] as number) * (cosine ? (norms[slot] as number) : 1);
       return Float32Array.from({ length: dimensions }, (_, i) => (i8[base + i] as number) * factor);
@@ -689,7 +759,7 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
     memoryUsage() {
       const rows = idBySlot.length;
       const scannedBytes = rows * stride;
-      const rowMetadataBytes = rows * 24;
+      const rowMetadataBytes = rows * (source ? 28 : 24);
       const floatBytes = keepFloats ? rows * dimensions * 4 : 0;
       const prefilterBytes = binary ? rows * bstride : 0;
       return {
@@ -698,7 +768,7 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
         floatBytes,
         prefilterBytes,
         totalBytes: scannedBytes + rowMetadataBytes + floatBytes + prefilterBytes,
-        allocatedBytes: kernel.buffer.byteLength + (binary ? binary.buffer.byteLength : 0) + scales.byteLength + l1s.byteLength + norms.byteLength + floats.byteLength,
+        allocatedBytes: kernel.buffer.byteLength + (binary ? binary.buffer.byteLength : 0) + scales.byteLength + l1s.byteLength + norms.byteLength + floats.byteLength + sourceRows.byteLength,
       };
     },
     async close() {
