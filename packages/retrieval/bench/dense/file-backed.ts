@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFlatIndex, createQuantizedFlatIndex, type FlatSearchHit } from '../../src/index.js';
 import { createFileVectorSource, writeVectorFile } from '../../src/node.js';
-import { measureMemory, megabytes } from './memory.js';
+import { measureMemoryGrowth, megabytes } from '../shared/memory.js';
 import { createMixtureGenerator, MIXTURE_DESCRIPTION } from './synthetic.js';
 
 const rows = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
@@ -68,7 +68,7 @@ const fill = <T extends { upsert(entries: readonly { id: string; vector: Float32
 };
 const built = async <T>(label: string, build: () => T) => {
   started = performance.now();
-  const { value, delta } = await measureMemory(build);
+  const { value, delta } = await measureMemoryGrowth(build);
   progress(`built ${label} in ${((performance.now() - started) / 1000).toFixed(1)} s: RSS +${megabytes(delta.rssBytes)} MB, arrayBuffers +${megabytes(delta.arrayBuffersBytes)} MB`);
   return { value, delta: { rssMB: megabytes(delta.rssBytes), arrayBuffersMB: megabytes(delta.arrayBuffersBytes), heapUsedMB: megabytes(delta.heapUsedBytes) } };
 };

@@ -15,7 +15,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import usearch from 'usearch';
 import { createFlatIndex, createQuantizedFlatIndex, type FlatSearchHit } from '../../src/index.js';
-import { measureMemory, megabytes, sampleMemory } from './memory.js';
+import { measureMemoryGrowth, megabytes, sampleMemory } from '../shared/memory.js';
 import { createMixtureGenerator, MIXTURE_DESCRIPTION } from './synthetic.js';
 
 const rows = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
@@ -60,7 +60,7 @@ const upsertInChunks = (index: { upsert(entries: readonly { id: string; vector: 
 };
 const timed = async <T>(build: () => T) => {
   const begin = performance.now();
-  const { value, delta } = await measureMemory(build);
+  const { value, delta } = await measureMemoryGrowth(build);
   return { value, delta, seconds: (performance.now() - begin) / 1000 };
 };
 const flatBuild = await timed(() => {

@@ -109,3 +109,41 @@ export async function startRssSampler(intervalMs = 50): Promise<{ stop(): Promis
 }
 
 export const toMb = (bytes: number): number => bytes / 2 ** 20;
+export const megabytes = (bytes: number): number => Math.round(bytes / 1e6);
+
+// Growth across a build (the dense benchmarks). The flat index keeps its matrix in a shared WebAssembly.Memory, whose
+// backing store V8 reserves itself: neither `arrayBuffers` nor `external` counts it, so the dense figures are RSS growth
+// (every touched page, whoever allocated it) after a forced GC, beside the arrayBuffers growth that shows what the
+// usual figure misses. RSS is noisy (the allocator may keep freed pages): report it rounded to MB. Run with --expose-gc.
+export interface MemorySample {
+  readonly rss: number;
+  readonly heapUsed: number;
+  readonly external: number;
+  readonly arrayBuffers: number;
+}
+
+export interface MemoryDelta {
+  /** Resident set growth: counts WebAssembly memories, SharedArrayBuffers and everything else touched. */
+  readonly rssBytes: number;
+  /** Growth of Node's arrayBuffers figure (misses WebAssembly memories). */
+  readonly arrayBuffersBytes: number;
+  readonly heapUsedBytes: number;
+}
+
+/** process.memoryUsage() after a forced GC (when node runs with --expose-gc). */
+export function sampleMemory(): MemorySample {
+  globalThis.gc?.();
+  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+  return { rss, heapUsed, external, arrayBuffers };
+}
+
+/** Runs `build` and reports how much memory it left resident. */
+export async function measureMemoryGrowth<T>(build: () => T | Promise<T>): Promise<{ value: T; delta: MemoryDelta }> {
+  const before = sampleMemory();
+  const value = await build();
+  const after = sampleMemory();
+  return {
+    value,
+    delta: { rssBytes: after.rss - before.rss, arrayBuffersBytes: after.arrayBuffers - before.arrayBuffers, heapUsedBytes: after.heapUsed - before.heapUsed },
+  };
+}
