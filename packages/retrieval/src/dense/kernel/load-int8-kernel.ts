@@ -1,4 +1,5 @@
 import { INT8_KERNEL_WASM_BASE64 } from './int8-kernel-wasm.js';
+import { compileOnce, decodeBase64 } from './wasm-module.js';
 
 export type Dot8 = (matrix: number, rows: number, stride: number, query: number, out: number) => void;
 export type Dot8x4 = (matrix: number, rows: number, stride: number, queries: number, out: number, outStride: number) => void;
@@ -21,29 +22,12 @@ const PAGE = 65536;
 /** wasm32 memories address at most 65,536 pages of 64 KiB (4 GiB). */
 export const INT8_KERNEL_MAX_BYTES = 65536 * PAGE;
 
-let compiled: WebAssembly.Module | null | undefined;
-
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 export function int8KernelBytes(): Uint8Array<ArrayBuffer> {
   return decodeBase64(INT8_KERNEL_WASM_BASE64);
 }
 
 /** The compiled kernel, or null where WebAssembly SIMD is unavailable. Compiled once per process. */
-export function getInt8KernelModule(): WebAssembly.Module | null {
-  if (compiled !== undefined) return compiled;
-  try {
-    compiled = new WebAssembly.Module(int8KernelBytes());
-  } catch {
-    compiled = null;
-  }
-  return compiled;
-}
+export const getInt8KernelModule: () => WebAssembly.Module | null = compileOnce(INT8_KERNEL_WASM_BASE64);
 
 /**
  * Allocates `bytes` of kernel memory and binds the routines: WebAssembly SIMD when possible, else plain JavaScript

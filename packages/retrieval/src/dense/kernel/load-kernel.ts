@@ -1,5 +1,6 @@
 import type { Dot1, Dot4 } from '../scan-rows.js';
 import { DOT_KERNEL_WASM_BASE64 } from './dot-kernel-wasm.js';
+import { compileOnce, decodeBase64 } from './wasm-module.js';
 
 /** A memory plus the two dot-product routines that read it. */
 export interface DotKernel {
@@ -12,25 +13,8 @@ export interface DotKernel {
   readonly dot1h: Dot1;
 }
 
-let compiled: WebAssembly.Module | null | undefined;
-
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 /** The compiled kernel, or null where WebAssembly SIMD or shared memory is unavailable. Compiled once per process. */
-export function getKernelModule(): WebAssembly.Module | null {
-  if (compiled !== undefined) return compiled;
-  try {
-    compiled = new WebAssembly.Module(decodeBase64(DOT_KERNEL_WASM_BASE64));
-  } catch {
-    compiled = null;
-  }
-  return compiled;
-}
+export const getKernelModule: () => WebAssembly.Module | null = compileOnce(DOT_KERNEL_WASM_BASE64);
 
 export function kernelBytes(): Uint8Array<ArrayBuffer> {
   return decodeBase64(DOT_KERNEL_WASM_BASE64);
