@@ -171,6 +171,33 @@ describe('createBm25Index: both MaxScore strategies return exactly the exhaustiv
     expect(few.hits).toEqual(large.search({ terms: [{ term: 'filler5', weight: 1 }] }, { topK: 10, strategy: 'exhaustive' }).hits);
   });
 
+  // Block-max skipping (search-kernel scanListBlockMax) closes 128-posting blocks whose best contribution cannot lift an
+  // unseen document into the top k; widely varying lengths and tfs make block maxima differ, so blocks really close.
+  const skewedCorpus = Array.from({ length: 6000 }, (_, doc) => {
+    const length = 1 + (Math.floor(doc / 300) % 20) * 12 + ((doc * 7919) % 13); // clustered: block maxima differ
+    const words: string[] = [];
+    for (let position = 0; position < length; position++) words.push(`s${(doc * 13 + position * position * 7) % (position % 4 === 0 ? 5 : 300)}`);
+    if (doc % 37 === 0) for (let repeat = 0; repeat < doc % 9; repeat++) words.push('s1', 's2');
+    if (doc % 50 === 0) words.push('rare', ...(doc % 150 === 0 ? ['rare'] : []));
+    words.push(doc % 3 === 0 ? 'x' : doc % 3 === 1 ? 'y' : 'z', ...(doc === 1 || doc === 4 ? ['y', 'y', 'y', 'y'] : []));
+    return { id: `k${doc}`, text: words.join(' ') };
+  });
+  const skewedIndex = createBm25Index({ analyzer: whitespace, documents: skewedCorpus });
+  it('block-max skipping in the pruned strategy returns exactly the exhaustive hits (skewed lengths and tfs)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ term: fc.constantFrom('rare', 'x', 'y', 'z', 'x', 'y', 's0', 's1', 's2', 's3', 's4', 's5', 's7', 's12', 's40', 's299'), weight: fc.constantFrom(1, 1, 2, 0.5) }), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 20 }),
+        (terms, topK) => {
+          const exhaustive = skewedIndex.search({ terms }, { topK, strategy: 'exhaustive' }).hits;
+          expect(skewedIndex.search({ terms }, { topK, strategy: 'maxscore' }).hits).toEqual(exhaustive);
+          expect(skewedIndex.search({ terms }, { topK }).hits).toEqual(exhaustive);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('on a 3,000-document corpus: rare-term and common-term queries, every strategy equals the explain() reference', () => {
     fc.assert(
       fc.property(

@@ -273,6 +273,7 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
     for (const field of state.kernelFields) {
       count(field.documentFactors);
       count(field.impacts);
+      count(field.blockMaxKeys);
     }
     for (const keys of state.maxKeys) count(keys);
     return {

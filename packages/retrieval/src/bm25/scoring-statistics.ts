@@ -1,6 +1,6 @@
-import { type Bm25Parameters, VARIANT_CODE, computeDocumentFactor, computeIdf, computeWeight } from './bm25-scoring.js';
+import { type Bm25Parameters, VARIANT_CODE, computeDocumentFactor, computeIdf, computeKey, computeWeight } from './bm25-scoring.js';
 import type { CompactedField } from './postings-store.js';
-import type { KernelField } from './search-kernel.js';
+import { BLOCK_SIZE, type KernelField, type TfArray } from './search-kernel.js';
 import { sharedFloat32, sharedFloat64 } from './shared-arrays.js';
 import { LUCENE_LENGTH_TABLE, encodeLuceneLength } from './small-float.js';
 
@@ -88,7 +88,8 @@ export function computeScoringStatistics(input: {
         }
       }
     }
-    kernelFields.push({ termOffsets: field.termOffsets, postingDocs: field.postingDocs, postingTfs: field.postingTfs, documentFactors: factors, ...(impacts ? { impacts } : {}) });
+    const blockMaxKeys = computeBlockMaxKeys(variantCode, field.postingDocs, field.postingTfs, factors);
+    kernelFields.push({ termOffsets: field.termOffsets, postingDocs: field.postingDocs, postingTfs: field.postingTfs, documentFactors: factors, blockMaxKeys, ...(impacts ? { impacts } : {}) });
     averageLengths.push(averageLength);
     documentsWithField.push(withField);
   }
@@ -101,4 +102,25 @@ export function computeScoringStatistics(input: {
     documentsWithField,
     maxKeys: fields.map(() => new Float64Array(vocabularySize).fill(Number.NaN)),
   };
+}
+
+/**
+ * Block-max metadata: for every run of {@link BLOCK_SIZE} consecutive postings of the field (global positions, so a
+ * block may straddle two terms), the largest monotone key `computeKey(tf, factor)`. `scoreFromKey(weight, key)` of it
+ * bounds every posting's contribution in the block for any term weight, exactly as a list's `upperBound` does.
+ * Computed with the scoring state (never saved), so saved indexes load unchanged.
+ */
+export function computeBlockMaxKeys(variant: number, postingDocs: Uint32Array, postingTfs: TfArray, factors: Float32Array | Float64Array): Float64Array {
+  const total = postingDocs.length;
+  const blocks = sharedFloat64(Math.ceil(total / BLOCK_SIZE));
+  for (let block = 0, start = 0; start < total; block++, start += BLOCK_SIZE) {
+    const end = Math.min(total, start + BLOCK_SIZE);
+    let max = -Infinity;
+    for (let position = start; position < end; position++) {
+      const key = computeKey(variant, postingTfs[position] as number, factors[postingDocs[position] as number] as number);
+      if (key > max) max = key;
+    }
+    blocks[block] = max;
+  }
+  return blocks;
 }

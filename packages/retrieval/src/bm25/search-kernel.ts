@@ -29,7 +29,16 @@ export interface KernelField {
    * precomputed when the index's scoring state is built.
    */
   readonly impacts?: Float32Array;
+  /**
+   * Block-max metadata: max monotone key of every {@link BLOCK_SIZE} consecutive postings (global positions), so
+   * `scoreFromKey(weight, blockMaxKeys[position >> BLOCK_SHIFT])` bounds any posting's contribution in its block.
+   */
+  readonly blockMaxKeys?: Float64Array;
 }
+
+/** Postings per block of {@link KernelField.blockMaxKeys} (Lucene's and PISA's usual 128). */
+export const BLOCK_SHIFT = 7;
+export const BLOCK_SIZE = 1 << BLOCK_SHIFT;
 
 /** One posting list of a query: a term in a field, with weight = boost × idf and an upper bound of its contribution. */
 export interface KernelList {
@@ -322,6 +331,61 @@ function scanList(
   return count;
 }
 
+const blockScan = { touchedCount: 0, scored: 0 };
+
+/**
+ * `scanList` with block-max skipping: a block of postings whose bound (`scoreFromKey` of its max key) is below
+ * `newcomerFloor` (= threshold − the bounds of the lists after this one) only scores documents already touched
+ * (`flags` ≠ 0); the rest of it is skipped. Returns the new touched count and the postings scored (shared object).
+ */
+function scanListBlockMax(
+  variant: number,
+  k1: number,
+  delta: number,
+  weight: number,
+  postingDocs: Uint32Array,
+  postingTfs: TfArray,
+  documentFactors: Float32Array | Float64Array,
+  impacts: Float32Array | undefined,
+  blockMaxKeys: Float64Array,
+  start: number,
+  end: number,
+  newcomerFloor: number,
+  accumulator: Float64Array,
+  flags: Uint8Array,
+  touched: Int32Array,
+  touchedCount: number,
+): { touchedCount: number; scored: number } {
+  let count = touchedCount;
+  let scored = 0;
+  const fround = Math.fround;
+  let position = start;
+  while (position < end) {
+    const block = position >> BLOCK_SHIFT;
+    const blockEnd = Math.min(end, (block + 1) << BLOCK_SHIFT);
+    const open = scoreFromKey(variant, weight, blockMaxKeys[block] as number, k1, delta) >= newcomerFloor;
+    for (; position < blockEnd; position++) {
+      const doc = postingDocs[position] as number;
+      if (flags[doc] === 0) {
+        if (!open) continue;
+        flags[doc] = 1;
+        touched[count++] = doc;
+      }
+      const value =
+        impacts !== undefined
+          ? (impacts[position] as number)
+          : variant === 0
+            ? fround(weight - fround(weight / fround(1 + fround((postingTfs[position] as number) * (documentFactors[doc] as number)))))
+            : scoreFromKey(variant, weight, computeKey(variant, postingTfs[position] as number, documentFactors[doc] as number), k1, delta);
+      accumulator[doc] = (accumulator[doc] as number) + value;
+      scored++;
+    }
+  }
+  blockScan.touchedCount = count;
+  blockScan.scored = scored;
+  return blockScan;
+}
+
 /** `scanList` over precomputed contributions: one load and one add per posting. */
 function scanImpacts(
   postingDocs: Uint32Array,
@@ -486,11 +550,22 @@ export function searchPrunedTaat(
     const list = lists[order[rank] as number] as KernelList;
     const field = fields[list.field] as KernelField;
     const { postingDocs, postingTfs, documentFactors } = field;
-    touchedCount =
-      list.impacts && field.impacts
-        ? scanImpacts(postingDocs, field.impacts, list.start, list.end, accumulator, flags, touched, touchedCount)
-        : scanList(variant, k1, delta, list.weight, postingDocs, postingTfs, documentFactors, list.start, list.end, accumulator, flags, touched, touchedCount);
-    scoredPostings += list.end - list.start;
+    if (threshold > -Infinity && field.blockMaxKeys !== undefined) {
+      // Block-max: in a block whose best contribution plus the later lists' bounds stays below the threshold, a
+      // document not seen yet cannot reach the top k, so only already-seen documents are scored there.
+      const scanned = scanListBlockMax(
+        variant, k1, delta, list.weight, postingDocs, postingTfs, documentFactors, list.impacts ? field.impacts : undefined, field.blockMaxKeys,
+        list.start, list.end, threshold / SLACK - (rest[rank + 1] as number), accumulator, flags, touched, touchedCount,
+      );
+      touchedCount = scanned.touchedCount;
+      scoredPostings += scanned.scored;
+    } else {
+      touchedCount =
+        list.impacts && field.impacts
+          ? scanImpacts(postingDocs, field.impacts, list.start, list.end, accumulator, flags, touched, touchedCount)
+          : scanList(variant, k1, delta, list.weight, postingDocs, postingTfs, documentFactors, list.start, list.end, accumulator, flags, touched, touchedCount);
+      scoredPostings += list.end - list.start;
+    }
     // New top k among (previous top k) ∪ (this list's documents), in a size-k min-heap: most documents are
     // rejected by one comparison with the heap's root, so this pass costs about one read per posting.
     let heapSize = 0;
@@ -501,7 +576,7 @@ export function searchPrunedTaat(
     }
     for (let position = list.start; position < list.end; position++) {
       const doc = postingDocs[position] as number;
-      if (flags[doc] === 3) continue;
+      if (flags[doc] !== 1) continue; // 3 = already offered; 0 = skipped by block-max (cannot reach the top k)
       const value = accumulator[doc] as number;
       if (heapSize === k && value <= (heapValues[0] as number)) continue;
       heapSize = heapOffer(heapValues, heapDocs, heapSize, k, value, doc);
