@@ -2,7 +2,7 @@ import type { Document, ItemProblem } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { AddDocumentsOptions, AddDocumentsResult } from './bm25-index.js';
-import { GrowableUint32 } from './growable.js';
+import { GrowableUint, GrowableUint32 } from './growable.js';
 import type { TfArray } from './search-kernel.js';
 import { capacityOf, resizedView, shared32, shared32WithCapacity, sharedTfWithCapacity } from './shared-arrays.js';
 
@@ -24,7 +24,7 @@ export interface PostingsSnapshot {
 
 interface PendingField {
   termIds: GrowableUint32;
-  tfs: GrowableUint32;
+  tfs: GrowableUint;
   /** Start of each pending document's postings in termIds/tfs (+ final end). */
   starts: GrowableUint32;
   lengths: GrowableUint32;
@@ -92,7 +92,7 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
   const deleted = new Set<number>();
   let documents: (Document | undefined)[] | undefined = storeDocuments ? [] : undefined;
   let pendingCount = 0;
-  const newPending = (): PendingField[] => fieldNames.map(() => ({ termIds: new GrowableUint32(4096), tfs: new GrowableUint32(4096), starts: new GrowableUint32(64), lengths: new GrowableUint32(64) }));
+  const newPending = (): PendingField[] => fieldNames.map(() => ({ termIds: new GrowableUint32(4096), tfs: new GrowableUint(4096), starts: new GrowableUint32(64), lengths: new GrowableUint32(64) }));
   let pending = newPending();
   let countsScratch = new Uint32Array(1024);
   let version = 0;
