@@ -2,6 +2,7 @@ import type { Document, ItemProblem } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { AddDocumentsOptions, AddDocumentsResult } from './bm25-index.js';
+import { type DocIdTable, createDocIdTable } from './doc-id-table.js';
 import { GrowableUint, GrowableUint32 } from './growable.js';
 import type { TfArray } from './search-kernel.js';
 import { capacityOf, resizedView, shared32, shared32WithCapacity, sharedTfWithCapacity } from './shared-arrays.js';
@@ -40,7 +41,7 @@ export interface PostingsStore {
   readonly terms: string[];
   readonly termIds: ReadonlyMap<string, number>;
   readonly ids: string[];
-  readonly idToDoc: ReadonlyMap<string, number>;
+  readonly idToDoc: Pick<DocIdTable, 'get' | 'has' | 'size'>;
   readonly fields: CompactedField[];
   readonly compactedCount: number;
   /** Documents held after the next compaction (compacted + pending − removed). */
@@ -86,7 +87,8 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
   let terms: string[] = [];
   const termIds = new Map<string, number>();
   let ids: string[] = [];
-  let idToDoc = new Map<string, number>();
+  const keyAt = (doc: number): string | undefined => ids[doc];
+  let idToDoc = createDocIdTable(keyAt);
   let compactedCount = 0;
   let compacted: CompactedField[] = fieldNames.map(() => ({ termOffsets: new Uint32Array(1), postingDocs: new Uint32Array(0), postingTfs: new Uint8Array(0), lengths: new Uint32Array(0) }));
   const deleted = new Set<number>();
@@ -299,17 +301,16 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
     // ids and stored documents
     const newIds: string[] = new Array<string>(newCount);
     const newDocuments: (Document | undefined)[] | undefined = documents ? new Array<Document | undefined>(newCount) : undefined;
-    const newIdToDoc = new Map<string, number>();
     for (let doc = 0; doc < compactedCount + pendingCount; doc++) {
       const target = doc < compactedCount ? (newDocOf[doc] as number) : kept + (doc - compactedCount);
       if (target < 0) continue;
       const id = ids[doc] as string;
       newIds[target] = id;
-      newIdToDoc.set(id, target);
       if (newDocuments && documents) newDocuments[target] = documents[doc];
     }
     ids = newIds;
-    idToDoc = newIdToDoc;
+    idToDoc = createDocIdTable(keyAt, newCount);
+    ids.forEach((id, doc) => idToDoc.set(id, doc));
     documents = newDocuments;
     compacted = newFields;
     compactedCount = newCount;
@@ -324,7 +325,8 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
     termIds.clear();
     terms.forEach((term, termId) => termIds.set(term, termId));
     ids = snapshot.ids;
-    idToDoc = new Map(ids.map((id, doc) => [id, doc]));
+    idToDoc = createDocIdTable(keyAt, ids.length);
+    ids.forEach((id, doc) => idToDoc.set(id, doc));
     compacted = snapshot.fields;
     compactedCount = ids.length;
     documents = storeDocuments ? (snapshot.documents ?? new Array<Document | undefined>(ids.length)) : undefined;
