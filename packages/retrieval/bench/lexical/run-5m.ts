@@ -6,6 +6,7 @@
 //
 //   pnpm --filter @factkit/retrieval bench:lexical:5m                       5,000,000 documents
 //   pnpm --filter @factkit/retrieval bench:lexical:5m -- --documents 1000000   another size (results keyed by size)
+//   pnpm --filter @factkit/retrieval bench:lexical:5m -- --markdown-only      rewrite the .md from the saved .json
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +43,8 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 const log = (message: string): void => {
-  process.stderr.write(`[5m] ${new Date().toISOString().slice(11, 19)} ${message} (RSS ${toMb(process.memoryUsage.rss()).toFixed(0)} MB, load ${load()[0]})\n`);
+  const usage = process.memoryUsage();
+  process.stderr.write(`[5m] ${new Date().toISOString().slice(11, 19)} ${message} (RSS ${toMb(usage.rss).toFixed(0)} MB, heap ${toMb(usage.heapUsed).toFixed(0)}/${toMb(usage.heapTotal).toFixed(0)} MB, arrayBuffers ${toMb(usage.arrayBuffers).toFixed(0)} MB, load ${load()[0]})\n`);
 };
 
 function topIds(index: Bm25Index, queries: string[], strategy: 'auto' | 'exhaustive'): string[][] {
@@ -187,18 +189,27 @@ function formatMarkdown(results: Record<string, unknown>[]): string {
     "'exhaustive' strategy of the same index, saves it with `saveBm25Index`, drops it, loads it with `loadBm25Index` and",
     'checks again. Peak RSS = the larger of the kernel high-water mark (VmHWM) and a 100 ms worker-thread sampler, for the',
     'whole run. Bytes per posting = all typed arrays of the index (postings, offsets, lengths, factors, bounds) / postings.',
+    '"Memory after build" is heap + `arrayBuffers`; since the postings arrays are allocated with spare room for in-place',
+    'merges (reserved, resident only once written), `arrayBuffers` counts that reserve too, so RSS after build is the',
+    'resident figure.',
     'The machine is shared with other engineers (load averages below); q/s are not comparable across runs.',
     '',
-    '| documents | started (UTC) | load before / after | heap limit | build s | postings | bytes/posting | memory after build MB (heap + buffers) | q/s (auto) | exact top-10 | save s | file MB | load s | exact after load | peak RSS MB |',
-    '|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| documents | started (UTC) | load before / after | heap limit | build s | postings | bytes/posting | memory after build MB (heap + buffers) | RSS after build MB | q/s (auto) | exact top-10 | save s | file MB | load s | exact after load | peak RSS MB |',
+    '|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const result of results as Record<string, unknown>[]) {
     lines.push(
-      `| ${Number(result.documents).toLocaleString('en')} | ${String(result.started).slice(0, 16)} | ${(result.load as { before: number[]; after: number[] }).before.join(' ')} / ${(result.load as { before: number[]; after: number[] }).after.join(' ')} | ${String(result.maxOldSpaceSize)} | ${fmt(result.buildSeconds, 0)} | ${Number(result.postings).toLocaleString('en')} | ${fmt(result.bytesPerPosting, 2)} | ${fmt(result.totalMbAfterBuild, 0)} | ${fmt(result.queriesPerSecond)} | ${String(result.identicalTop10)}/${String(result.checkedQueries)} | ${fmt(result.saveSeconds, 0)} | ${fmt(result.fileMb, 0)} | ${fmt(result.loadSeconds, 0)} | ${String(result.identicalTop10AfterLoad)}/${String(result.checkedQueries)} | ${fmt(result.peakRssMb, 0)} |`,
+      `| ${Number(result.documents).toLocaleString('en')} | ${String(result.started).slice(0, 16)} | ${(result.load as { before: number[]; after: number[] }).before.join(' ')} / ${(result.load as { before: number[]; after: number[] }).after.join(' ')} | ${String(result.maxOldSpaceSize)} | ${fmt(result.buildSeconds, 0)} | ${Number(result.postings).toLocaleString('en')} | ${fmt(result.bytesPerPosting, 2)} | ${fmt(result.totalMbAfterBuild, 0)} | ${fmt(result.rssMbAfterBuild, 0)} | ${fmt(result.queriesPerSecond)} | ${String(result.identicalTop10)}/${String(result.checkedQueries)} | ${fmt(result.saveSeconds, 0)} | ${fmt(result.fileMb, 0)} | ${fmt(result.loadSeconds, 0)} | ${String(result.identicalTop10AfterLoad)}/${String(result.checkedQueries)} | ${fmt(result.peakRssMb, 0)} |`,
     );
   }
   lines.push('');
   return lines.join('\n');
 }
 
-await main();
+if (process.argv.includes('--markdown-only')) {
+  const results = fileURLToPath(new URL('./results/', import.meta.url));
+  const saved = JSON.parse(readFileSync(`${results}lexical-5m.json`, 'utf8')) as Record<string, Record<string, unknown>>;
+  writeFileSync(`${results}lexical-5m.md`, formatMarkdown(Object.values(saved)));
+} else {
+  await main();
+}

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, type Document } from '@factkit/core';
 import type { Analyzer } from '../analysis/analyzer.js';
 import { createBm25Index } from './bm25-index.js';
+import { serializeBm25Index } from './bm25-serialization.js';
+import { getIndexState } from './index-state.js';
 
 /** Whitespace analyzer: makes hand computations easy. */
 const whitespace: Analyzer = { id: 'whitespace', analyze: (text) => text.split(/\s+/).filter(Boolean) };
@@ -288,6 +290,53 @@ describe('createBm25Index: incremental add and remove', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('createBm25Index: merging additions in place', () => {
+  it('batches merged one by one (in place or not, while retained or not) give the bytes of a one-shot build', () => {
+    const word = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g');
+    const batch = fc.array(fc.array(word, { maxLength: 8 }).map((words) => words.join(' ')), { minLength: 0, maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(batch, fc.boolean(), fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 8 }), (batches) => {
+        const index = createBm25Index({ analyzer: whitespace });
+        const state = getIndexState(index, 'test');
+        const all: Document[] = [];
+        let next = 0;
+        for (const [texts, retain, longDocument, newTerm] of batches) {
+          const documents: Document[] = texts.map((text) => ({ id: `d${next++}`, text }));
+          // A term seen the first time late (vocabulary growth) and term frequencies over 255 (wider tf arrays).
+          if (newTerm) documents.push({ id: `d${next++}`, text: `new${next} a` });
+          if (longDocument) documents.push({ id: `d${next++}`, text: 'b '.repeat(300) });
+          index.addDocuments(documents);
+          all.push(...documents);
+          const release = retain ? state.retain() : undefined; // a retained index merges into new arrays
+          index.documentFrequency('a'); // merges
+          release?.();
+        }
+        const fresh = createBm25Index({ analyzer: whitespace, documents: all });
+        expect(serializeBm25Index(index)).toEqual(serializeBm25Index(fresh));
+        for (const query of ['a', 'b c', 'g f e']) expect(index.search(query, { topK: 50 }).hits).toEqual(fresh.search(query, { topK: 50 }).hits);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('does not overwrite arrays a retained reader holds', () => {
+    const index = createBm25Index({ analyzer: whitespace, documents: [{ id: 'x', text: 'a b' }, { id: 'y', text: 'b c' }] });
+    const state = getIndexState(index, 'test');
+    const held = state.fields[0];
+    const snapshot = held ? [Array.from(held.postingDocs), Array.from(held.postingTfs), Array.from(held.termOffsets)] : [];
+    const release = state.retain();
+    index.addDocuments([{ id: 'z', text: 'a a c' }]);
+    index.documentFrequency('a');
+    expect(held ? [Array.from(held.postingDocs), Array.from(held.postingTfs), Array.from(held.termOffsets)] : []).toEqual(snapshot);
+    release();
+    const buffer = state.fields[0]?.postingDocs.buffer;
+    index.addDocuments([{ id: 'w', text: 'a' }]);
+    expect(index.documentFrequency('a')).toBe(3);
+    expect(state.fields[0]?.postingDocs.buffer).toBe(buffer); // released: merged in place, in the spare room
+    expect(Array.from(state.fields[0]?.postingDocs ?? [])).toEqual([0, 2, 3, 0, 1, 1, 2]);
   });
 });
 

@@ -338,6 +338,7 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
       return postings.documents;
     },
     prepare: (query, searchOptions) => prepare(query, searchOptions),
+    retain: () => postings.retain(),
     restore: (snapshot) => {
       postings.restore(snapshot);
       scoring = undefined;

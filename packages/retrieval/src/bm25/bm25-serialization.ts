@@ -5,7 +5,7 @@ import type { Bm25Parameters } from './bm25-scoring.js';
 import { type Bm25Index, createBm25Index } from './bm25-index.js';
 import { getIndexState } from './index-state.js';
 import type { CompactedField } from './postings-store.js';
-import { type SectionPayload, decodeSectionContainer, encodeSectionContainer, isLittleEndian } from '../internal/section-container.js';
+import { type DecodedSectionContainer, type RandomAccessBytes, type SectionPayload, decodeSectionContainer, encodeSectionContainer, isLittleEndian, readSectionContainer, sectionContainerChunks } from '../internal/section-container.js';
 import type { TfArray } from './search-kernel.js';
 
 /** First 8 bytes of a saved index: `FKBM25` + CR LF (catches text-mode transfer damage). */
@@ -36,8 +36,22 @@ function kindOf(array: TfArray | Uint32Array): 'u8' | 'u16' | 'u32' {
  * @example await writeFile('scifact.bm25', serializeBm25Index(index))
  */
 export function serializeBm25Index(index: Bm25Index): Uint8Array {
-  if (!isLittleEndian) throw new InvalidArgumentError({ where: 'serializeBm25Index', argument: 'index', message: 'can only be serialized on little-endian platforms' });
-  const { terms, ids, fields, documents } = getIndexState(index, 'serializeBm25Index');
+  const { header, payloads } = bm25Sections(index, 'serializeBm25Index');
+  return encodeSectionContainer(BM25_INDEX_MAGIC, BM25_INDEX_FORMAT_VERSION, header, payloads);
+}
+
+/**
+ * The pieces of {@link serializeBm25Index}'s bytes, in order, without assembling them (the typed-array sections are
+ * views of the index's own arrays): a file writer streams them.
+ */
+export function serializeBm25IndexChunks(index: Bm25Index, where = 'saveBm25Index'): Generator<Uint8Array, void, undefined> {
+  const { header, payloads } = bm25Sections(index, where);
+  return sectionContainerChunks(BM25_INDEX_MAGIC, BM25_INDEX_FORMAT_VERSION, header, payloads);
+}
+
+function bm25Sections(index: Bm25Index, where: string): { header: Record<string, unknown>; payloads: SectionPayload<SectionKind>[] } {
+  if (!isLittleEndian) throw new InvalidArgumentError({ where, argument: 'index', message: 'can only be serialized on little-endian platforms' });
+  const { terms, ids, fields, documents } = getIndexState(index, where);
   const encoder = new TextEncoder();
   const payloads: SectionPayload<SectionKind>[] = [];
   const json = (name: string, value: unknown): void => {
@@ -65,7 +79,7 @@ export function serializeBm25Index(index: Bm25Index): Uint8Array {
     vocabularySize: terms.length,
     storeDocuments: documents !== undefined,
   };
-  return encodeSectionContainer(BM25_INDEX_MAGIC, BM25_INDEX_FORMAT_VERSION, { ...header }, payloads);
+  return { header: { ...header }, payloads };
 }
 
 export interface DeserializeBm25IndexOptions {
@@ -127,6 +141,28 @@ export function deserializeBm25Index(bytes: Uint8Array, options: DeserializeBm25
   const { source = 'bm25 index' } = options;
   if (!(bytes instanceof Uint8Array)) throw new InvalidArgumentError({ where: 'deserializeBm25Index', argument: 'bytes', message: 'must be a Uint8Array' });
   const container = decodeSectionContainer<Header, SectionKind>(bytes, { magic: BM25_INDEX_MAGIC, version: BM25_INDEX_FORMAT_VERSION, format: 'factkit-bm25', label: 'BM25 index', source });
+  return indexFromContainer(container, options, false);
+}
+
+/**
+ * Streaming {@link deserializeBm25Index} over bytes read by position (a file): each typed section is read straight into
+ * its final SharedArrayBuffer, so the whole file is never held beside the index. Same checks and errors.
+ */
+export function readBm25Index(input: RandomAccessBytes, options: DeserializeBm25IndexOptions = {}): Bm25Index {
+  const { source = 'bm25 index' } = options;
+  const container = readSectionContainer<Header, SectionKind>(
+    input,
+    { magic: BM25_INDEX_MAGIC, version: BM25_INDEX_FORMAT_VERSION, format: 'factkit-bm25', label: 'BM25 index', source },
+    (section) =>
+      section.kind !== 'json' && typeof SharedArrayBuffer === 'function'
+        ? new Uint8Array(new SharedArrayBuffer(Math.max(1, section.byteLength)), 0, section.byteLength)
+        : new Uint8Array(section.byteLength),
+  );
+  return indexFromContainer(container, options, true);
+}
+
+/** Builds the index from decoded sections; `adopt`: typed sections already sit in their own buffers (no copy). */
+function indexFromContainer(container: DecodedSectionContainer<Header, SectionKind>, options: DeserializeBm25IndexOptions, adopt: boolean): Bm25Index {
   const { header, fail } = container;
   if (!Array.isArray(header.fieldNames)) fail('header is not a factkit BM25 index header');
   const readJson = <T>(name: string): T => container.readJson<T>(name);
@@ -135,6 +171,12 @@ export function deserializeBm25Index(bytes: Uint8Array, options: DeserializeBm25
     if (!section) return fail(`section "${name}" is missing`);
     const width = section.kind === 'u8' ? 1 : section.kind === 'u16' ? 2 : section.kind === 'u32' ? 4 : 0;
     if (width === 0 || section.bytes.byteLength % width !== 0) return fail(`section "${name}" has a bad element type or size`);
+    if (adopt && section.bytes.byteOffset === 0) {
+      const { buffer } = section.bytes;
+      if (width === 1) return new Uint8Array(buffer, 0, section.bytes.byteLength);
+      if (width === 2) return new Uint16Array(buffer, 0, section.bytes.byteLength / 2);
+      return new Uint32Array(buffer, 0, section.bytes.byteLength / 4);
+    }
     if (width === 1) return copyShared((buffer, length) => new Uint8Array(buffer, 0, length), section.bytes, 1);
     if (width === 2) return copyShared((buffer, length) => new Uint16Array(buffer, 0, length), section.bytes, 2);
     return copyShared((buffer, length) => new Uint32Array(buffer, 0, length), section.bytes, 4);

@@ -103,8 +103,14 @@ export async function createBm25WorkerPool(index: Bm25Index, options: Bm25Worker
         }
       };
       // Every thread gets its first chunk before any thread's second one is prepared.
-      const firsts = workers.map(() => take());
-      await Promise.all(workers.map((worker, position) => drive(worker, firsts[position])));
+      // Compaction must not merge into the arrays in place while threads read them (between awaits).
+      const release = state.retain();
+      try {
+        const firsts = workers.map(() => take());
+        await Promise.all(workers.map((worker, position) => drive(worker, firsts[position])));
+      } finally {
+        release();
+      }
       const ids = state.ids;
       abortSignal?.throwIfAborted();
       const out: Bm25SearchResult[] = [];

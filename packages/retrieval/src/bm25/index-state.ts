@@ -20,6 +20,8 @@ export interface Bm25IndexState {
   prepare(query: string | Bm25Query, options?: Bm25SearchOptions): PreparedQuery;
   /** Replaces the whole compacted state (deserialization). */
   restore(snapshot: PostingsSnapshot): void;
+  /** Keeps compaction from merging in place while asynchronous readers (worker batches) use the arrays; call the release. */
+  retain(): () => void;
 }
 
 const states = new WeakMap<object, Bm25IndexState>();

@@ -2,9 +2,10 @@ import type { Document, ItemProblem } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { AddDocumentsOptions, AddDocumentsResult } from './bm25-index.js';
-import { GrowableUint32 } from './growable.js';
+import { type DocIdTable, createDocIdTable } from './doc-id-table.js';
+import { GrowableUint, GrowableUint32 } from './growable.js';
 import type { TfArray } from './search-kernel.js';
-import { shared32, sharedTf } from './shared-arrays.js';
+import { capacityOf, resizedView, shared32, shared32WithCapacity, sharedTfWithCapacity } from './shared-arrays.js';
 
 /** One field's postings in CSR form: term → [termOffsets[t], termOffsets[t+1]) of (doc, tf), plus document lengths. */
 export interface CompactedField {
@@ -24,7 +25,7 @@ export interface PostingsSnapshot {
 
 interface PendingField {
   termIds: GrowableUint32;
-  tfs: GrowableUint32;
+  tfs: GrowableUint;
   /** Start of each pending document's postings in termIds/tfs (+ final end). */
   starts: GrowableUint32;
   lengths: GrowableUint32;
@@ -40,7 +41,7 @@ export interface PostingsStore {
   readonly terms: string[];
   readonly termIds: ReadonlyMap<string, number>;
   readonly ids: string[];
-  readonly idToDoc: ReadonlyMap<string, number>;
+  readonly idToDoc: Pick<DocIdTable, 'get' | 'has' | 'size'>;
   readonly fields: CompactedField[];
   readonly compactedCount: number;
   /** Documents held after the next compaction (compacted + pending − removed). */
@@ -51,7 +52,19 @@ export interface PostingsStore {
   removeDocument(id: string): boolean;
   compact(): void;
   restore(snapshot: PostingsSnapshot): void;
+  /**
+   * Marks the postings' memory as read by someone outside a synchronous call (a worker batch in flight): until the
+   * returned release is called, compaction writes new arrays instead of merging into the current ones in place.
+   */
+  retain(): () => void;
 }
+
+/** Room reserved when postings arrays are (re)allocated: a multiple of what is needed, so later merges fit in place. */
+const CAPACITY_GROWTH = 4;
+/** At most this many spare elements per array (bounds the address space reserved for very large indexes). */
+const MAX_SPARE_ELEMENTS = 1 << 30;
+const capacityFor = (needed: number): number => Math.min(Math.ceil(needed * CAPACITY_GROWTH), needed + MAX_SPARE_ELEMENTS);
+const tfFits = (array: TfArray, maxTf: number): boolean => maxTf < (array instanceof Uint8Array ? 256 : array instanceof Uint16Array ? 65536 : 2 ** 32);
 
 export interface PostingsStoreOptions {
   readonly analyzer: Analyzer;
@@ -74,16 +87,18 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
   let terms: string[] = [];
   const termIds = new Map<string, number>();
   let ids: string[] = [];
-  let idToDoc = new Map<string, number>();
+  const keyAt = (doc: number): string | undefined => ids[doc];
+  let idToDoc = createDocIdTable(keyAt);
   let compactedCount = 0;
   let compacted: CompactedField[] = fieldNames.map(() => ({ termOffsets: new Uint32Array(1), postingDocs: new Uint32Array(0), postingTfs: new Uint8Array(0), lengths: new Uint32Array(0) }));
   const deleted = new Set<number>();
   let documents: (Document | undefined)[] | undefined = storeDocuments ? [] : undefined;
   let pendingCount = 0;
-  const newPending = (): PendingField[] => fieldNames.map(() => ({ termIds: new GrowableUint32(4096), tfs: new GrowableUint32(4096), starts: new GrowableUint32(64), lengths: new GrowableUint32(64) }));
+  const newPending = (): PendingField[] => fieldNames.map(() => ({ termIds: new GrowableUint32(4096), tfs: new GrowableUint(4096), starts: new GrowableUint32(64), lengths: new GrowableUint32(64) }));
   let pending = newPending();
   let countsScratch = new Uint32Array(1024);
   let version = 0;
+  let readers = 0;
 
   const fieldTexts = (document: Document): string[] => {
     const title = typeof document.title === 'string' ? document.title : '';
@@ -218,21 +233,41 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
         total += df[term] as number;
       }
       termOffsets[vocabularySize] = total;
-      const postingDocs = shared32(total);
-      const postingTfs = sharedTf(total, maxTf);
       const cursor = termOffsets.slice(0, vocabularySize);
-      for (let term = 0; term < oldVocabulary; term++) {
-        const start = old.termOffsets[term] as number;
-        const end = old.termOffsets[term + 1] as number;
-        let write = cursor[term] as number;
-        for (let position = start; position < end; position++) {
-          const doc = newDocOf[old.postingDocs[position] as number] as number;
-          if (doc < 0) continue;
-          postingDocs[write] = doc;
-          postingTfs[write] = old.postingTfs[position] as number;
-          write++;
+      let postingDocs: Uint32Array;
+      let postingTfs: TfArray;
+      if (deleted.size === 0 && readers === 0 && capacityOf(old.postingDocs) >= total && capacityOf(old.postingTfs) >= total && tfFits(old.postingTfs, maxTf)) {
+        // In place: every old term's postings move up to its new start (never down, as lists only grow), last term
+        // first so no list is overwritten before it moves; the new postings then fill the gap after each list. No
+        // second copy of the postings is ever held.
+        postingDocs = resizedView(old.postingDocs, total);
+        postingTfs = resizedView(old.postingTfs, total);
+        for (let term = oldVocabulary - 1; term >= 0; term--) {
+          const start = old.termOffsets[term] as number;
+          const end = old.termOffsets[term + 1] as number;
+          const target = termOffsets[term] as number;
+          if (target !== start && end > start) {
+            postingDocs.copyWithin(target, start, end);
+            postingTfs.copyWithin(target, start, end);
+          }
+          cursor[term] = target + (end - start);
         }
-        cursor[term] = write;
+      } else {
+        postingDocs = shared32WithCapacity(total, capacityFor(total));
+        postingTfs = sharedTfWithCapacity(total, capacityFor(total), maxTf);
+        for (let term = 0; term < oldVocabulary; term++) {
+          const start = old.termOffsets[term] as number;
+          const end = old.termOffsets[term + 1] as number;
+          let write = cursor[term] as number;
+          for (let position = start; position < end; position++) {
+            const doc = newDocOf[old.postingDocs[position] as number] as number;
+            if (doc < 0) continue;
+            postingDocs[write] = doc;
+            postingTfs[write] = old.postingTfs[position] as number;
+            write++;
+          }
+          cursor[term] = write;
+        }
       }
       const lengths = shared32(newCount);
       for (let doc = 0; doc < compactedCount; doc++) {
@@ -254,20 +289,28 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
       }
       newFields.push({ termOffsets, postingDocs, postingTfs, lengths });
     }
+    if (deleted.size === 0) {
+      // No removals: every document keeps its number, so ids, the id map and stored documents are already right.
+      compacted = newFields;
+      compactedCount = newCount;
+      pendingCount = 0;
+      pending = newPending();
+      version++;
+      return;
+    }
     // ids and stored documents
     const newIds: string[] = new Array<string>(newCount);
     const newDocuments: (Document | undefined)[] | undefined = documents ? new Array<Document | undefined>(newCount) : undefined;
-    const newIdToDoc = new Map<string, number>();
     for (let doc = 0; doc < compactedCount + pendingCount; doc++) {
       const target = doc < compactedCount ? (newDocOf[doc] as number) : kept + (doc - compactedCount);
       if (target < 0) continue;
       const id = ids[doc] as string;
       newIds[target] = id;
-      newIdToDoc.set(id, target);
       if (newDocuments && documents) newDocuments[target] = documents[doc];
     }
     ids = newIds;
-    idToDoc = newIdToDoc;
+    idToDoc = createDocIdTable(keyAt, newCount);
+    ids.forEach((id, doc) => idToDoc.set(id, doc));
     documents = newDocuments;
     compacted = newFields;
     compactedCount = newCount;
@@ -282,7 +325,8 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
     termIds.clear();
     terms.forEach((term, termId) => termIds.set(term, termId));
     ids = snapshot.ids;
-    idToDoc = new Map(ids.map((id, doc) => [id, doc]));
+    idToDoc = createDocIdTable(keyAt, ids.length);
+    ids.forEach((id, doc) => idToDoc.set(id, doc));
     compacted = snapshot.fields;
     compactedCount = ids.length;
     documents = storeDocuments ? (snapshot.documents ?? new Array<Document | undefined>(ids.length)) : undefined;
@@ -322,5 +366,14 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
     removeDocument,
     compact,
     restore,
+    retain() {
+      readers++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        readers--;
+      };
+    },
   };
 }

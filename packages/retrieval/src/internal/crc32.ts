@@ -8,9 +8,17 @@ const CRC_TABLE = (() => {
   return table;
 })();
 
-/** CRC-32 (IEEE 802.3, as zlib/gzip). */
-export function computeCrc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
+/**
+ * Continues a CRC-32 (IEEE 802.3, as zlib/gzip) over more bytes, like zlib's `crc32(crc, bytes)`:
+ * `updateCrc32(updateCrc32(0, a), b) === computeCrc32(a ++ b)`.
+ */
+export function updateCrc32(previous: number, bytes: Uint8Array): number {
+  let crc = (previous ^ 0xffffffff) >>> 0;
   for (let index = 0; index < bytes.length; index++) crc = (CRC_TABLE[(crc ^ (bytes[index] as number)) & 0xff] as number) ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** CRC-32 (IEEE 802.3, as zlib/gzip). */
+export function computeCrc32(bytes: Uint8Array): number {
+  return updateCrc32(0, bytes);
 }

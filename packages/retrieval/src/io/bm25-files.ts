@@ -1,30 +1,65 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { CorruptDataError, InvalidArgumentError, type ItemProblem } from '@factkit/core';
 import { type Bm25Index, type Bm25IndexOptions, createBm25Index } from '../bm25/bm25-index.js';
 import { getIndexState } from '../bm25/index-state.js';
-import { type DeserializeBm25IndexOptions, deserializeBm25Index, serializeBm25Index } from '../bm25/bm25-serialization.js';
+import { type DeserializeBm25IndexOptions, readBm25Index, serializeBm25IndexChunks } from '../bm25/bm25-serialization.js';
 import { streamBeirCorpus } from './beir.js';
 
-/** Writes an index to a file atomically (temporary file + rename). */
+const IO_PIECE = 64 << 20;
+
+/**
+ * Writes an index to a file atomically (temporary file + rename), streaming each section from the index's own arrays
+ * (the file's bytes are never assembled in memory). The bytes are exactly {@link serializeBm25Index}'s.
+ */
 export async function saveBm25Index(index: Bm25Index, path: string): Promise<void> {
   if (typeof path !== 'string' || path.length === 0) throw new InvalidArgumentError({ where: 'saveBm25Index', argument: 'path', message: 'must be a non-empty string' });
+  const chunks = serializeBm25IndexChunks(index, 'saveBm25Index');
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, serializeBm25Index(index));
-  await rename(temporary, path);
+  const descriptor = openSync(temporary, 'w');
+  try {
+    for (const chunk of chunks) {
+      for (let start = 0; start < chunk.byteLength; ) {
+        const piece = chunk.subarray(start, Math.min(chunk.byteLength, start + IO_PIECE));
+        let written = 0;
+        while (written < piece.byteLength) written += writeSync(descriptor, piece, written, piece.byteLength - written);
+        start += piece.byteLength;
+      }
+    }
+  } catch (error) {
+    closeSync(descriptor);
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  closeSync(descriptor);
+  renameSync(temporary, path);
 }
 
 /**
- * Reads an index written by {@link saveBm25Index}.
+ * Reads an index written by {@link saveBm25Index} (or `serializeBm25Index` bytes saved to a file), reading each
+ * section straight into its final buffer (the whole file is never held beside the index).
  * @throws CorruptDataError naming the file when it is truncated, damaged, or of another format/version.
  */
 export async function loadBm25Index(path: string, options: Omit<DeserializeBm25IndexOptions, 'source'> = {}): Promise<Bm25Index> {
-  let bytes: Uint8Array;
+  let descriptor: number;
+  let byteLength: number;
   try {
-    bytes = await readFile(path);
+    descriptor = openSync(path, 'r');
+    byteLength = fstatSync(descriptor).size;
   } catch (cause) {
     throw new InvalidArgumentError({ where: 'loadBm25Index', argument: 'path', message: `cannot be read (${path})`, cause });
   }
-  return deserializeBm25Index(bytes, { ...options, source: path });
+  try {
+    const read = (target: Uint8Array, position: number): void => {
+      for (let done = 0; done < target.byteLength; ) {
+        const count = readSync(descriptor, target, done, Math.min(IO_PIECE, target.byteLength - done), position + done);
+        if (count === 0) throw new CorruptDataError({ source: path, message: 'is truncated (ended while reading)' });
+        done += count;
+      }
+    };
+    return readBm25Index({ byteLength, read }, { ...options, source: path });
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 export interface BuildBm25IndexFromJsonlOptions extends Bm25IndexOptions {

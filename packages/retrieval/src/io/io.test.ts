@@ -2,9 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
 import { createBm25Index } from '../bm25/bm25-index.js';
+import { serializeBm25Index } from '../bm25/bm25-serialization.js';
+import { computeCrc32, updateCrc32 } from '../internal/crc32.js';
 import { findUnknownQrelsDocuments, loadBeirDataset, parseBeirQrels, streamBeirCorpus } from './beir.js';
 import { buildBm25IndexFromJsonl, loadBm25Index, saveBm25Index } from './bm25-files.js';
 import { readJsonLines } from './json-lines.js';
@@ -78,5 +81,62 @@ describe('index and run files', () => {
     writeFileSync(path, bytes.subarray(0, bytes.length - 3));
     await expect(loadBm25Index(path)).rejects.toSatisfy((error: unknown) => CorruptDataError.isInstance(error) && (error as Error).message.startsWith(path));
     await expect(loadBm25Index(join(directory, 'missing.bm25'))).rejects.toThrow(InvalidArgumentError);
+  });
+});
+
+describe('streaming index files', () => {
+  const word = fc.constantFrom('cell', 'cells', 'atp', 'tumour', 'divide', 'mitosis', 'z', 'q');
+  const documentsArbitrary = fc.uniqueArray(
+    fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), text: fc.array(word, { maxLength: 12 }).map((words) => words.join(' ')), title: fc.option(fc.array(word, { maxLength: 3 }).map((words) => words.join(' ')), { nil: undefined }) }),
+    { selector: (document) => document.id, minLength: 1, maxLength: 25 },
+  );
+  const options = fc.record({ weighted: fc.boolean(), storeDocuments: fc.boolean(), longDocument: fc.boolean() });
+
+  it('updateCrc32 continues a CRC over split input', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), fc.uint8Array({ maxLength: 64 }), (left, right) => {
+        const joined = new Uint8Array([...left, ...right]);
+        expect(updateCrc32(computeCrc32(left), right)).toBe(computeCrc32(joined));
+      }),
+    );
+  });
+
+  it('saveBm25Index writes exactly serializeBm25Index bytes; both files load to the same index', async () => {
+    const path = join(directory, 'streamed.bm25');
+    const serializedPath = join(directory, 'serialized.bm25');
+    await fc.assert(
+      fc.asyncProperty(documentsArbitrary, options, async (documents, { weighted, storeDocuments, longDocument }) => {
+        const all = longDocument ? [...documents, { id: '\u0000long', text: 'cell '.repeat(300) }] : documents;
+        const index = createBm25Index({ documents: all, storeDocuments, ...(weighted ? { fields: { title: 2, text: 1 } } : {}) });
+        await saveBm25Index(index, path);
+        const expected = serializeBm25Index(index);
+        expect(new Uint8Array(readFileSync(path))).toEqual(expected);
+        writeFileSync(serializedPath, expected);
+        for (const file of [path, serializedPath]) {
+          const loaded = await loadBm25Index(file);
+          for (const query of ['cell', 'atp divide', 'tumour mitosis q']) expect(loaded.search(query, { topK: 30 }).hits).toEqual(index.search(query, { topK: 30 }).hits);
+          expect(loaded.statistics()).toEqual(index.statistics());
+          expect(serializeBm25Index(loaded)).toEqual(expected);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('a damaged byte anywhere in a file is CorruptDataError naming the path', async () => {
+    const index = createBm25Index({ documents: [{ id: 'a', title: 'Cell biology', text: 'cells divide by mitosis' }, { id: 'b', text: 'mitochondria produce atp' }] });
+    const path = join(directory, 'damaged.bm25');
+    const bytes = serializeBm25Index(index);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: bytes.length - 1 }), fc.integer({ min: 1, max: 255 }), async (position, mask) => {
+        const damaged = bytes.slice();
+        damaged[position] = (damaged[position] as number) ^ mask;
+        writeFileSync(path, damaged);
+        await expect(loadBm25Index(path)).rejects.toSatisfy((error: unknown) => CorruptDataError.isInstance(error) && (error as Error).message.startsWith(path));
+      }),
+      { numRuns: 150 },
+    );
+    writeFileSync(path, new Uint8Array([...bytes, 0]));
+    await expect(loadBm25Index(path)).rejects.toThrow(/trailing data/);
   });
 });
