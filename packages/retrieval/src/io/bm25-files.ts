@@ -9,7 +9,7 @@ const IO_PIECE = 64 << 20;
 
 /**
  * Writes an index to a file atomically (temporary file + rename), streaming each section from the index's own arrays
- * (the file's bytes are never assembled in memory). The bytes are exactly {@link serializeBm25Index}'s.
+ * (the file's bytes are never assembled in memory). The bytes are exactly those of `serializeBm25Index` (main entry).
  */
 export async function saveBm25Index(index: Bm25Index, path: string): Promise<void> {
   if (typeof path !== 'string' || path.length === 0) throw new InvalidArgumentError({ where: 'saveBm25Index', argument: 'path', message: 'must be a non-empty string' });
