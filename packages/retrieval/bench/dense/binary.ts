@@ -14,7 +14,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createFlatIndex, createQuantizedFlatIndex, type FlatSearchHit } from '../../src/index.js';
 import { megabytes } from '../shared/memory.js';
-import { createMixtureGenerator, MIXTURE_DESCRIPTION } from './synthetic.js';
+import { generateMixtureData, MIXTURE_DESCRIPTION } from './synthetic.js';
 
 const rows = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
 const dimensions = Number(process.env['BENCH_DIMENSIONS'] ?? 384);
@@ -33,15 +33,7 @@ const results: Record<string, unknown> = {
 };
 
 progress(`generating ${rows} × ${dimensions} vectors (+ ${agreementQueries} held-out queries)`);
-const { samplePoint } = createMixtureGenerator(dimensions);
-const matrix = new Float32Array(rows * dimensions);
-for (let r = 0; r < rows; r += 1) samplePoint(matrix, r * dimensions);
-const queries = Array.from({ length: Math.max(agreementQueries, singleQueries) }, () => {
-  const query = new Float32Array(dimensions);
-  samplePoint(query, 0);
-  return query;
-});
-const entries = Array.from({ length: rows }, (_, r) => ({ id: `d${r}`, vector: matrix.subarray(r * dimensions, (r + 1) * dimensions) }));
+const { queries, entries } = generateMixtureData(rows, dimensions, Math.max(agreementQueries, singleQueries));
 const fill = <T extends { upsert(entries: readonly { id: string; vector: Float32Array }[]): void }>(index: T, label: string): T => {
   for (let start = 0; start < rows; start += 100_000) index.upsert(entries.slice(start, start + 100_000));
   progress(`built ${label}`);

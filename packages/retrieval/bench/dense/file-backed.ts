@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { createFlatIndex, createQuantizedFlatIndex, type FlatSearchHit } from '../../src/index.js';
 import { createFileVectorSource, writeVectorFile } from '../../src/node.js';
 import { measureMemoryGrowth, megabytes } from '../shared/memory.js';
-import { createMixtureGenerator, MIXTURE_DESCRIPTION } from './synthetic.js';
+import { generateMixtureData, MIXTURE_DESCRIPTION } from './synthetic.js';
 
 const rows = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
 const dimensions = Number(process.env['BENCH_DIMENSIONS'] ?? 384);
@@ -42,15 +42,7 @@ const results: Record<string, unknown> = {
 };
 
 progress(`generating ${rows} × ${dimensions} vectors (+ ${agreementQueries} held-out queries)`);
-const { samplePoint } = createMixtureGenerator(dimensions);
-const matrix = new Float32Array(rows * dimensions);
-for (let r = 0; r < rows; r += 1) samplePoint(matrix, r * dimensions);
-const queries = Array.from({ length: Math.max(agreementQueries, singleQueries) }, () => {
-  const query = new Float32Array(dimensions);
-  samplePoint(query, 0);
-  return query;
-});
-const entries = Array.from({ length: rows }, (_, r) => ({ id: `d${r}`, vector: matrix.subarray(r * dimensions, (r + 1) * dimensions) }));
+const { queries, entries } = generateMixtureData(rows, dimensions, Math.max(agreementQueries, singleQueries));
 const directory = mkdtempSync(join(process.env['BENCH_DIR'] ?? os.tmpdir(), 'factkit-file-bench-'));
 const path = join(directory, 'vectors.f32');
 let started = performance.now();

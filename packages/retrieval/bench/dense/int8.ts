@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import usearch from 'usearch';
 import { createFlatIndex, createQuantizedFlatIndex, type FlatSearchHit } from '../../src/index.js';
 import { measureMemoryGrowth, megabytes, sampleMemory } from '../shared/memory.js';
-import { createMixtureGenerator, MIXTURE_DESCRIPTION } from './synthetic.js';
+import { generateMixtureData, MIXTURE_DESCRIPTION } from './synthetic.js';
 
 const rows = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
 const dimensions = Number(process.env['BENCH_DIMENSIONS'] ?? 384);
@@ -37,19 +37,10 @@ const results: Record<string, unknown> = {
 
 // --- data ---------------------------------------------------------------------------------------------------------
 progress(`generating ${rows} × ${dimensions} vectors (+ ${agreementQueries} queries)`);
-const { samplePoint } = createMixtureGenerator(dimensions);
-const matrix = new Float32Array(rows * dimensions);
-for (let r = 0; r < rows; r += 1) {
-  samplePoint(matrix, r * dimensions);
-  if ((r + 1) % 250_000 === 0) progress(`generated ${r + 1}/${rows}`);
-}
 // Held-out queries: drawn after the corpus from the same mixture, never inserted.
-const queries = Array.from({ length: Math.max(agreementQueries, batchSize, singleQueries) }, () => {
-  const query = new Float32Array(dimensions);
-  samplePoint(query, 0);
-  return query;
-});
-const entries = Array.from({ length: rows }, (_, r) => ({ id: `d${r}`, vector: matrix.subarray(r * dimensions, (r + 1) * dimensions) }));
+const { matrix, queries, entries } = generateMixtureData(rows, dimensions, Math.max(agreementQueries, batchSize, singleQueries), (generated) =>
+  progress(`generated ${generated}/${rows}`),
+);
 
 // --- indexes (memory measured per build) -----------------------------------------------------------------------------
 const upsertInChunks = (index: { upsert(entries: readonly { id: string; vector: Float32Array }[]): void }, label: string) => {

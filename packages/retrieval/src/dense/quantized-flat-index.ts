@@ -2,6 +2,7 @@ import { FactkitError, InvalidArgumentError } from '@factkit/core';
 import { checkStoreMetric, checkStoreTopK, checkStoreVector } from '../stores/validate-records.js';
 import type { FlatIndex, FlatSearchHit, FlatSearchOptions, VectorMetric } from './flat-index.js';
 import { createInt8Kernel, INT8_KERNEL_MAX_BYTES, type Int8Kernel } from './kernel/load-int8-kernel.js';
+import { pruneCandidates } from './scan-rows.js';
 
 /**
  * Where the float32 rows used for exact re-ranking live when they are not held in memory: a synchronous reader of rows by
@@ -488,18 +489,7 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
           if (size >= topK) threshold = heap[0] as number;
         }
         sizes[j] = size;
-        if (list.length > 16 * topK + 512) {
-          // Drop candidates that can no longer reach the top k (the threshold only rises).
-          let kept = 0;
-          for (let c = 0; c < list.length; c += 2) {
-            if ((list[c + 1] as number) >= threshold) {
-              list[kept] = list[c] as number;
-              list[kept + 1] = list[c + 1] as number;
-              kept += 2;
-            }
-          }
-          list.length = kept;
-        }
+        if (list.length > 16 * topK + 512) pruneCandidates(list, threshold);
       }
     }
     return candidates.map((list, j) => {

@@ -49,6 +49,22 @@ export interface ScanPartial {
 export type Dot1 = (matrix: number, rows: number, stride: number, query: number, out: number) => void;
 export type Dot4 = (matrix: number, rows: number, stride: number, queries: number, out: number, outStride: number) => void;
 
+/**
+ * Drops the (row, upper bound) pairs of a candidate list whose upper bound is below `threshold` (the threshold only
+ * rises during a scan, so they can no longer reach the top k); keeps the order of the rest.
+ */
+export function pruneCandidates(list: number[], threshold: number): void {
+  let kept = 0;
+  for (let c = 0; c < list.length; c += 2) {
+    if ((list[c + 1] as number) >= threshold) {
+      list[kept] = list[c] as number;
+      list[kept + 1] = list[c + 1] as number;
+      kept += 2;
+    }
+  }
+  list.length = kept;
+}
+
 /** The kernel routines: float32 rows for one and four queries, bfloat16 rows for one query. */
 export interface ScanKernels {
   readonly dot1: Dot1;
@@ -153,18 +169,7 @@ export function scanRows(kernels: ScanKernels, buffer: ArrayBufferLike, job: Sca
         if (size >= topK) threshold = heap[0] as number;
       }
       sizes[j] = size;
-      if (list.length > 8 * topK + 256) {
-        // Drop candidates that can no longer reach the top k (the threshold only rises).
-        let kept = 0;
-        for (let c = 0; c < list.length; c += 2) {
-          if ((list[c + 1] as number) >= threshold) {
-            list[kept] = list[c] as number;
-            list[kept + 1] = list[c + 1] as number;
-            kept += 2;
-          }
-        }
-        list.length = kept;
-      }
+      if (list.length > 8 * topK + 256) pruneCandidates(list, threshold);
     }
   }
   const lowers: number[][] = [];
