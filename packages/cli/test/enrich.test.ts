@@ -76,6 +76,35 @@ describe('factkit enrich (built bin)', () => {
     expect(readFileSync(md, 'utf8')).toContain('| case-2 | passage: &lt;s&gt; title &lt;/s&gt; | 50.0 | 50.0 | 50.0 | 50.0 |');
   });
 
+  it('with an endpoint whose call fails for one document: its queries are left out of Top@k (not scored as misses), the report says incomplete, exit 3', async () => {
+    // 400 is not retried: the chunk of "etna" fails for good; every other chunk gets a title that names its document.
+    const server = await startScriptedOpenAIServer({
+      script: (request) =>
+        JSON.stringify(request.body).includes('Mount Etna') ? { status: 400, body: { error: { message: 'bad request' } } } : { content: '{"title": "A model title", "questions": ["Who built it?", "How many times?"]}' },
+    });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'factkit-enrich-'));
+      const fixtures = fileURLToPath(new URL('./fixtures/enrich/', import.meta.url));
+      const md = join(dir, 'report.md');
+      const args = [bin, 'enrich', '--input', join(fixtures, 'docs.jsonl'), '--out', join(dir, 'c.jsonl'), '--queries', join(fixtures, 'queries.jsonl'), '--max-tokens', '64', '--md', md, '--json'];
+      const failure = await run(process.execPath, [...args, '--base-url', server.url, '--model', 'ckg', '--cache-dir', join(dir, 'c')], { env }).then(
+        () => undefined,
+        (error: unknown) => error as { code: number; stdout: string },
+      );
+      expect(failure?.code).toBe(3);
+      const summary = JSON.parse(failure!.stdout) as { failed: number; queriesLeftOut: number; topK: Record<string, Record<string, number>> };
+      expect(summary.failed).toBe(1);
+      // queries.jsonl has 4 queries, 1 of them on "etna": 3 scored, all found by the chunk-only layout.
+      expect(summary.queriesLeftOut).toBe(1);
+      expect(summary.topK['case-1']).toEqual({ 1: 1, 3: 1, 5: 1, 10: 1 });
+      const report = readFileSync(md, 'utf8');
+      expect(report).toContain('**Incomplete:** 1 chunk(s) could not be annotated');
+      expect(report).toContain('; 3 queries;');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('bad input exits 2', async () => {
     await expect(run(process.execPath, [bin, 'enrich', '--input', 'x.jsonl'], { env })).rejects.toMatchObject({ code: 2 });
     await expect(run(process.execPath, [bin, 'enrich', '--input', '/nonexistent.jsonl', '--out', '/tmp/x'], { env })).rejects.toMatchObject({ code: 2 });

@@ -110,11 +110,21 @@ export async function runEnrichCommand(args: readonly string[], io: CliIo): Prom
   await writeFile(values.out, lines.length > 0 ? `${lines.join('\n')}\n` : '');
   const problems = [...readProblems, ...chunkProblems];
   let accuracy: LayoutAccuracy[] | undefined;
+  let queriesLeftOut = 0;
   if (queries.length > 0) {
     const known = new Set(documents.map((document) => document.id));
     for (const query of queries) if (!known.has(query.documentId)) io.stderr(`warning: query "${query.query.slice(0, 60)}" names unknown document "${query.documentId}" (counted as a miss)\n`);
-    accuracy = await measureLayoutAccuracy(annotated, queries, PASSAGE_LAYOUTS, (passages) => createBm25Retriever(passages), io.abortSignal);
-    await writeStudyReportFiles({ markdown: values.md, svg: values.svg, html: values.html }, buildEnrichReport({ input: values.input, method, retrieverName: 'BM25 (Lucene defaults k1=0.9, b=0.4)', chunks: annotated, queries, accuracy }));
+    // A chunk whose model call failed has no title or questions: a query on its document would be scored against a
+    // passage the model never wrote. Those queries are left out of every Top@k (and counted), never scored as misses.
+    const documentOfChunk = new Map(chunks.map((chunk) => [chunk.id, chunk.documentId]));
+    const failedDocuments = new Set(failed.map((failure) => documentOfChunk.get(failure.chunkId)));
+    const scoredQueries = queries.filter((query) => !failedDocuments.has(query.documentId));
+    queriesLeftOut = queries.length - scoredQueries.length;
+    accuracy = await measureLayoutAccuracy(annotated, scoredQueries, PASSAGE_LAYOUTS, (passages) => createBm25Retriever(passages), io.abortSignal);
+    await writeStudyReportFiles(
+      { markdown: values.md, svg: values.svg, html: values.html },
+      buildEnrichReport({ input: values.input, method, retrieverName: 'BM25 (Lucene defaults k1=0.9, b=0.4)', chunks: annotated, queries: scoredQueries, accuracy, failedChunks: failed.length, queriesLeftOut }),
+    );
   }
   for (const problem of problems.slice(0, 20)) io.stderr(`warning: ${problem.message}\n`);
   for (const failure of failed.slice(0, 20)) io.stderr(`warning: chunk ${failure.chunkId} not annotated: ${failure.reason}\n`);
@@ -124,6 +134,7 @@ export async function runEnrichCommand(args: readonly string[], io: CliIo): Prom
     annotated: annotated.length,
     failed: failed.length,
     problems: problems.length,
+    ...(queries.length > 0 ? { queriesLeftOut } : {}),
     method,
     out: values.out,
     ...(accuracy ? { topK: Object.fromEntries(accuracy.map((row) => [row.layout.name, row.topK])) } : {}),

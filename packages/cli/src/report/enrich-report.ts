@@ -58,13 +58,30 @@ export async function measureLayoutAccuracy(
  * The `factkit enrich` report: Top@k per layout as a Markdown table and an SVG chart, then one collapsible section
  * per layout with example passages and the missed queries. Corpus and model strings are escaped.
  */
-export function buildEnrichReport(input: { readonly input: string; readonly method: string; readonly retrieverName: string; readonly chunks: readonly AnnotatedChunk[]; readonly queries: readonly LayoutQuery[]; readonly accuracy: readonly LayoutAccuracy[] }): StudyReportOptions {
+export function buildEnrichReport(input: {
+  readonly input: string;
+  readonly method: string;
+  readonly retrieverName: string;
+  readonly chunks: readonly AnnotatedChunk[];
+  /** The queries scored (those on documents with a failed chunk already left out). */
+  readonly queries: readonly LayoutQuery[];
+  readonly accuracy: readonly LayoutAccuracy[];
+  /** Chunks whose annotation call failed. @default 0 */
+  readonly failedChunks?: number;
+  /** Queries left out because a chunk of their document failed. @default 0 */
+  readonly queriesLeftOut?: number;
+}): StudyReportOptions {
   const { accuracy, chunks, queries } = input;
   const table = formatMarkdownTable(
     ['layout', 'template', ...TOP_KS.map((k) => `Top@${k}`)],
     accuracy.map((row) => [row.layout.name, row.layout.template, ...TOP_KS.map((k) => ((row.topK[k] ?? 0) * 100).toFixed(1))]),
   );
-  const markdown = `## Chunk knowledge: Top@k per passage layout\n\n${chunks.length} chunks of ${input.input}, annotated by ${input.method}; ${queries.length} queries; retrieval: ${input.retrieverName}. Top@k in %.\n\n${table}\n`;
+  const { failedChunks = 0, queriesLeftOut = 0 } = input;
+  const incomplete =
+    failedChunks > 0
+      ? `**Incomplete:** ${failedChunks} chunk(s) could not be annotated (the model call failed); ${queriesLeftOut} query(ies) on their documents are left out of every Top@k.\n\n`
+      : '';
+  const markdown = `## Chunk knowledge: Top@k per passage layout\n\n${incomplete}${chunks.length} chunks of ${input.input}, annotated by ${input.method}; ${queries.length} queries; retrieval: ${input.retrieverName}. Top@k in %.\n\n${table}\n`;
   const chart = renderBarChartSvg({
     title: `Top@k per passage layout (${queries.length} queries, ${input.retrieverName})`,
     groups: TOP_KS.map((k) => ({ label: `Top@${k}`, bars: accuracy.map((row) => ({ label: row.layout.name, value: row.topK[k] ?? null })) })),
@@ -77,5 +94,5 @@ export function buildEnrichReport(input: { readonly input: string; readonly meth
     const misses = row.misses.length > 0 ? `<h4>Missed at Top@${Math.max(...TOP_KS)} (${row.misses.length})</h4><ul class="misses">${row.misses.map((miss) => `<li>${escapeHtml(miss.query)} → <code>${escapeHtml(miss.documentId)}</code></li>`).join('')}</ul>` : '<p><em>no query missed</em></p>';
     return { summary: `${row.layout.name}: ${row.layout.template}`, className: 'layout', html: `<h4>Example passages</h4><ol class="examples">${examples}</ol>${misses}` };
   });
-  return { title: 'factkit enrich', meta: `${input.input} · ${chunks.length} chunks · ${input.method} · ${queries.length} queries · ${input.retrieverName}`, charts: [chart], markdown, sections };
+  return { title: 'factkit enrich', meta: `${input.input} · ${chunks.length} chunks · ${input.method} · ${queries.length} queries · ${input.retrieverName}${failedChunks > 0 ? ` · incomplete: ${failedChunks} chunk(s) failed, ${queriesLeftOut} query(ies) left out` : ''}`, charts: [chart], markdown, sections };
 }
