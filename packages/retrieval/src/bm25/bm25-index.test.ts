@@ -152,7 +152,7 @@ describe('createBm25Index: both MaxScore strategies return exactly the exhaustiv
     return { id: `b${doc}`, text: words.join(' ') };
   });
   const bigIndex = createBm25Index({ analyzer: whitespace, documents: bigCorpus });
-  it("'auto' takes MaxScore on a large collection with many postings, exhaustive scoring otherwise (same hits either way)", () => {
+  it("'auto' takes document-at-a-time MaxScore on a large collection with many postings, exhaustive scoring otherwise (same hits either way)", () => {
     const large = createBm25Index({
       analyzer: whitespace,
       documents: Array.from({ length: 20_000 }, (_, doc) => ({ id: `l${doc}`, text: [...Array.from({ length: 1 + (doc % 5) }, () => `common${doc % 3}`), ...Array.from({ length: doc % 7 }, (_, word) => `filler${word}`)].join(' ') })),
@@ -160,10 +160,13 @@ describe('createBm25Index: both MaxScore strategies return exactly the exhaustiv
     const terms = [{ term: 'common0', weight: 1 }, { term: 'common1', weight: 1 }, { term: 'common2', weight: 1 }];
     const exhaustive = large.search({ terms }, { topK: 10, strategy: 'exhaustive' });
     const maxscore = large.search({ terms }, { topK: 10, strategy: 'maxscore' });
+    const daat = large.search({ terms }, { topK: 10, strategy: 'maxscore-daat' });
     const auto = large.search({ terms }, { topK: 10 });
     expect(exhaustive.scoredPostings).toBe(20_000);
     expect(maxscore.scoredPostings).toBeLessThan(20_000);
-    expect(auto.scoredPostings).toBe(maxscore.scoredPostings);
+    expect(daat.scoredPostings).toBeLessThan(20_000);
+    expect(auto.scoredPostings).toBe(daat.scoredPostings);
+    expect(daat.hits).toEqual(exhaustive.hits);
     expect(auto.hits).toEqual(exhaustive.hits);
     expect(maxscore.hits).toEqual(exhaustive.hits);
     const rare = large.search({ terms: [{ term: 'filler6', weight: 1 }] }, { topK: 10 }); // 0 postings (doc % 7 ≤ 6 fillers: filler0..filler5)
@@ -198,6 +201,23 @@ describe('createBm25Index: both MaxScore strategies return exactly the exhaustiv
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('document-at-a-time MaxScore keeps exhaustive tie order when the initial threshold equals many scores', () => {
+    // 1,000 documents of equal length holding 'x' once: every 'x' contribution is the same, so the 10th-largest
+    // contribution (the initial threshold) ties with hundreds of documents spread over many 128-posting blocks.
+    const tied = createBm25Index({
+      analyzer: whitespace,
+      documents: Array.from({ length: 1_000 }, (_, doc) => ({ id: `t${doc}`, text: doc % 3 === 0 ? 'x y z' : doc % 3 === 1 ? 'x y w' : 'x w v' })),
+    });
+    for (const terms of [[{ term: 'x', weight: 1 }], [{ term: 'x', weight: 1 }, { term: 'y', weight: 1 }], [{ term: 'w', weight: 2 }, { term: 'x', weight: 1 }, { term: 'z', weight: 0.5 }]]) {
+      for (const topK of [1, 5, 10, 11, 40]) {
+        const exhaustive = tied.search({ terms }, { topK, strategy: 'exhaustive' }).hits;
+        expect(exhaustive).toHaveLength(topK);
+        expect(tied.search({ terms }, { topK, strategy: 'maxscore-daat' }).hits).toEqual(exhaustive);
+        expect(tied.search({ terms }, { topK }).hits).toEqual(exhaustive);
+      }
+    }
   });
 
   it('on a 3,000-document corpus: rare-term and common-term queries, every strategy equals the explain() reference', () => {

@@ -276,6 +276,7 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
       count(field.blockMaxKeys);
     }
     for (const keys of state.maxKeys) count(keys);
+    for (const keys of state.kthKeys) count(keys);
     return {
       documentCount: postings.compactedCount,
       vocabularySize: postings.terms.length,

@@ -5,8 +5,8 @@ import { parentPort } from 'node:worker_threads';
 import type { Bm25Strategy } from './bm25-index.js';
 import { type KernelField, type KernelHits, type KernelList, type KernelParameters, createKernelScratch, searchAuto, searchExhaustive, searchMaxScore, searchPrunedTaat } from './search-kernel.js';
 
-/** Numbers per packed list: field, start, end, weight, upperBound, impacts (0/1). */
-export const PACKED_LIST_SIZE = 6;
+/** Numbers per packed list: field, start, end, weight, upperBound, impacts (0/1), kthLowerBound (NaN = none). */
+export const PACKED_LIST_SIZE = 7;
 
 export interface WorkerRequest {
   readonly id: number;
@@ -45,6 +45,7 @@ export function packLists(queries: ReadonlyArray<readonly KernelList[]>): Float6
       packed[offset++] = list.weight;
       packed[offset++] = list.upperBound;
       packed[offset++] = list.impacts ? 1 : 0;
+      packed[offset++] = list.kthLowerBound ?? Number.NaN;
     }
   }
   return packed;
@@ -61,7 +62,9 @@ function handle(request: WorkerRequest): WorkerResponse {
     const listCount = packed[offset++] as number;
     const lists: KernelList[] = [];
     for (let index = 0; index < listCount; index++) {
-      lists.push({ field: packed[offset] as number, start: packed[offset + 1] as number, end: packed[offset + 2] as number, weight: packed[offset + 3] as number, upperBound: packed[offset + 4] as number, impacts: packed[offset + 5] === 1 });
+      const list: KernelList = { field: packed[offset] as number, start: packed[offset + 1] as number, end: packed[offset + 2] as number, weight: packed[offset + 3] as number, upperBound: packed[offset + 4] as number, impacts: packed[offset + 5] === 1 };
+      const kthLowerBound = packed[offset + 6] as number;
+      lists.push(Number.isNaN(kthLowerBound) ? list : { ...list, kthLowerBound });
       offset += PACKED_LIST_SIZE;
     }
     const hits =

@@ -3,8 +3,9 @@ import { InvalidArgumentError } from '@factkit/core';
 import type { Analyzer } from '../analysis/analyzer.js';
 import { computeIdf, computeKey, computeWeight, scoreFromKey } from './bm25-scoring.js';
 import type { Bm25Query } from './bm25-index.js';
+import type { DenseMirror } from './kernel/dense-mirror.js';
 import type { ScoringStatistics } from './scoring-statistics.js';
-import type { KernelField, KernelList } from './search-kernel.js';
+import { type KernelField, type KernelList, LOWER_BOUND_RANK } from './search-kernel.js';
 
 /** A query resolved against the index: one posting list per (term, field), with weights and score upper bounds. */
 export interface PreparedQuery {
@@ -12,6 +13,8 @@ export interface PreparedQuery {
   readonly kernelFields: KernelField[];
   readonly kernelParameters: { variant: number; k1: number; delta: number };
   readonly documentCount: number;
+  /** The index's WebAssembly copy of its postings (small lucene indexes), or null. */
+  readonly denseMirror: DenseMirror | null;
   /** Sum of the lists' upper bounds (the `normalizedScore` denominator). */
   readonly maxPossibleScore: number;
   /** e.g. code `no-searchable-terms`. */
@@ -93,17 +96,11 @@ export function prepareQuery(input: {
       const weight = computeWeight(variantCode, boost, idf);
       const maxKeys = state.maxKeys[field] as Float64Array;
       let maxKey = maxKeys[termId] as number;
-      if (Number.isNaN(maxKey)) {
-        maxKey = -Infinity;
-        for (let position = start; position < end; position++) {
-          const key = computeKey(variantCode, kernelField.postingTfs[position] as number, kernelField.documentFactors[kernelField.postingDocs[position] as number] as number);
-          if (key > maxKey) maxKey = key;
-        }
-        maxKeys[termId] = maxKey;
-      }
+      if (Number.isNaN(maxKey)) maxKey = computeTermKeys(variantCode, kernelField, termId, start, end, maxKeys, state.kthKeys[field] as Float64Array);
+      const kthKey = (state.kthKeys[field] as Float64Array)[termId] as number;
       const upperBound = scoreFromKey(variantCode, weight, maxKey, k1Value, deltaValue);
       const impacts = kernelField.impacts !== undefined && weight === computeWeight(variantCode, fieldWeights[field] as number, idf);
-      lists.push({ field, start, end, weight, upperBound, impacts });
+      lists.push(kthKey === -Infinity ? { field, start, end, weight, upperBound, impacts } : { field, start, end, weight, upperBound, impacts, kthLowerBound: scoreFromKey(variantCode, weight, kthKey, k1Value, deltaValue) });
       listInfo.push({ term, field, boost, idf, df });
       maxPossibleScore += upperBound;
     }
@@ -113,8 +110,33 @@ export function prepareQuery(input: {
     kernelFields: state.kernelFields,
     kernelParameters: { variant: variantCode, k1: k1Value, delta: deltaValue },
     documentCount,
+    denseMirror: state.denseMirror,
     maxPossibleScore,
     problems,
     listInfo,
   };
+}
+
+/**
+ * One pass over a term's postings: its largest monotone key and its LOWER_BOUND_RANK-th largest (−∞ when it has
+ * fewer postings), cached in `maxKeys` / `kthKeys`; returns the largest.
+ */
+function computeTermKeys(variant: number, field: KernelField, termId: number, start: number, end: number, maxKeys: Float64Array, kthKeys: Float64Array): number {
+  // The LOWER_BOUND_RANK largest keys so far, ascending (best[0] = the smallest of them).
+  const best = new Float64Array(LOWER_BOUND_RANK).fill(-Infinity);
+  const { postingTfs, postingDocs, documentFactors } = field;
+  for (let position = start; position < end; position++) {
+    const key = computeKey(variant, postingTfs[position] as number, documentFactors[postingDocs[position] as number] as number);
+    if (key <= (best[0] as number)) continue;
+    let to = 0;
+    while (to + 1 < LOWER_BOUND_RANK && (best[to + 1] as number) < key) {
+      best[to] = best[to + 1] as number;
+      to++;
+    }
+    best[to] = key;
+  }
+  const maxKey = best[LOWER_BOUND_RANK - 1] as number;
+  maxKeys[termId] = maxKey;
+  kthKeys[termId] = end - start >= LOWER_BOUND_RANK ? (best[0] as number) : -Infinity;
+  return maxKey;
 }

@@ -1,6 +1,7 @@
 import { type Bm25Parameters, VARIANT_CODE, computeDocumentFactor, computeIdf, computeKey, computeWeight } from './bm25-scoring.js';
 import type { CompactedField } from './postings-store.js';
 import { BLOCK_SIZE, type KernelField, type TfArray } from './search-kernel.js';
+import { type DenseMirror, createDenseMirror } from './kernel/dense-mirror.js';
 import { sharedFloat32, sharedFloat64 } from './shared-arrays.js';
 import { LUCENE_LENGTH_TABLE, encodeLuceneLength } from './small-float.js';
 
@@ -21,6 +22,13 @@ export interface ScoringStatistics {
   readonly documentsWithField: number[];
   /** Per field, per term: max monotone key over its postings (NaN = not computed yet; filled lazily by query preparation). */
   readonly maxKeys: Float64Array[];
+  /**
+   * Per field, per term: the LOWER_BOUND_RANK-th largest monotone key over its postings (−∞ when it has fewer;
+   * NaN = not computed yet; filled with `maxKeys`).
+   */
+  readonly kthKeys: Float64Array[];
+  /** The postings copied into WebAssembly memory for the exhaustive dense path (small lucene indexes), or null. */
+  readonly denseMirror: DenseMirror | null;
 }
 
 export function scoringKey(parameters: Pick<Bm25Parameters, 'k1' | 'b'>, version: number): string {
@@ -101,6 +109,8 @@ export function computeScoringStatistics(input: {
     averageLengths,
     documentsWithField,
     maxKeys: fields.map(() => new Float64Array(vocabularySize).fill(Number.NaN)),
+    kthKeys: fields.map(() => new Float64Array(vocabularySize).fill(Number.NaN)),
+    denseMirror: lucene ? createDenseMirror(kernelFields, documentCount) : null,
   };
 }
 

@@ -6,6 +6,7 @@
  * posting lists in the same ("canonical") order, and ties are broken by ascending internal doc number.
  */
 import { computeKey, scoreFromKey } from './bm25-scoring.js';
+import type { DenseMirror } from './kernel/dense-mirror.js';
 
 const SLACK = 1 + 1e-9;
 
@@ -50,6 +51,12 @@ export interface KernelList {
   readonly upperBound: number;
   /** True when `weight` is the one the field's `impacts` were computed with (they then equal the formula exactly). */
   readonly impacts?: boolean;
+  /**
+   * The {@link LOWER_BOUND_RANK}-th largest contribution of this list's postings (exact, via the monotone key), or
+   * undefined when it has fewer postings: the k-th best score of any query holding this list is at least this for
+   * k ≤ LOWER_BOUND_RANK (contributions are never negative).
+   */
+  readonly kthLowerBound?: number;
 }
 
 export interface KernelParameters {
@@ -154,11 +161,13 @@ export function searchExhaustive(
   documentCount: number,
   topK: number,
   scratch: KernelScratch = createKernelScratch(),
+  mirror?: DenseMirror | null,
 ): KernelHits {
   const { variant, k1, delta } = parameters;
   scratch.ensure(documentCount);
   let totalPostings = 0;
   for (const list of lists) totalPostings += list.end - list.start;
+  if (mirror && (documentCount <= 4 * totalPostings || documentCount <= AUTO_EXHAUSTIVE_MAX_DOCUMENTS)) return searchDenseMirror(mirror, fields, lists, documentCount, topK, scratch);
   if (documentCount <= 4 * totalPostings) return searchDense(fields, lists, parameters, documentCount, topK, scratch);
   const accumulator = scratch.accumulator;
   const touched = scratch.flags;
@@ -272,20 +281,101 @@ function searchDense(
   }
   const top = new TopK(capacity);
   for (let index = 0; index < size; index++) top.offer(heapDocs[index] as number, heapScores[index] as number);
-  if (size < capacity) {
-    // Rare: touched documents scoring exactly 0 (e.g. a zero query weight) still rank, by ascending doc number.
-    const zeros = new Set<number>();
-    for (const list of lists) {
-      const { postingDocs } = fields[list.field] as KernelField;
-      for (let position = list.start; position < list.end; position++) {
-        const doc = postingDocs[position] as number;
-        if (accumulator[doc] === 0) zeros.add(doc);
-      }
-    }
-    for (const doc of [...zeros].sort((a, b) => a - b).slice(0, capacity - size)) top.offer(doc, 0);
-  }
+  if (size < capacity) addZeroScores(top, fields, lists, accumulator, capacity - size);
   accumulator.fill(0, 0, documentCount);
   return top.sorted(scoredPostings);
+}
+
+/**
+ * The dense exhaustive path on a {@link DenseMirror}: every posting is added by the WebAssembly kernel (same f64 sums
+ * in the same order as the JavaScript loop), then only the 64-document blocks whose maximum reaches the k-th largest
+ * block maximum (k blocks hold a document at least that high, so the k-th best score is at least it) are scanned, in
+ * ascending document order, with the same bounded heap as {@link searchDense}.
+ */
+function searchDenseMirror(mirror: DenseMirror, fields: readonly KernelField[], lists: readonly KernelList[], documentCount: number, topK: number, scratch: KernelScratch): KernelHits {
+  const { kernel, accumulator, accumulatorOffset } = mirror;
+  let scoredPostings = 0;
+  for (const list of lists) {
+    const place = mirror.fields[list.field] as { docs: number; tfs: number; wideTfs: boolean; factors: number; impacts: number };
+    if (list.impacts && place.impacts >= 0) kernel.acc_impacts(place.docs, place.impacts, accumulatorOffset, list.start, list.end);
+    else if (place.wideTfs) kernel.acc_formula_u32(place.docs, place.tfs, place.factors, accumulatorOffset, list.start, list.end, list.weight);
+    else kernel.acc_formula_u8(place.docs, place.tfs, place.factors, accumulatorOffset, list.start, list.end, list.weight);
+    scoredPostings += list.end - list.start;
+  }
+  const blocks = mirror.blocks;
+  kernel.block_max(accumulatorOffset, blocks, mirror.blockMaxOffset);
+  const blockMax = mirror.blockMax;
+  const capacity = Math.max(1, topK);
+  let blockFloor = 0;
+  if (blocks >= capacity) {
+    const values = scratch.values;
+    for (let block = 0; block < blocks; block++) values[block] = blockMax[block] as number;
+    blockFloor = kthLargest(values, blocks, capacity);
+  }
+  const heapScores = new Float64Array(capacity);
+  const heapDocs = new Int32Array(capacity);
+  let size = 0;
+  let floor = 0;
+  for (let block = 0; block < blocks; block++) {
+    const best = blockMax[block] as number;
+    if (best < blockFloor || !(best > floor)) continue;
+    const end = Math.min(documentCount, (block + 1) * 64);
+    for (let doc = block * 64; doc < end; doc++) {
+      const score = accumulator[doc] as number;
+      if (!(score > floor)) continue;
+      let index: number;
+      if (size < capacity) {
+        index = size++;
+        while (index > 0) {
+          const parent = (index - 1) >> 1;
+          const parentScore = heapScores[parent] as number;
+          if (parentScore < score || (parentScore === score && (heapDocs[parent] as number) > doc)) break;
+          heapScores[index] = parentScore;
+          heapDocs[index] = heapDocs[parent] as number;
+          index = parent;
+        }
+      } else {
+        index = 0;
+        for (;;) {
+          const left = 2 * index + 1;
+          if (left >= size) break;
+          let child = left;
+          const right = left + 1;
+          if (right < size) {
+            const leftScore = heapScores[left] as number;
+            const rightScore = heapScores[right] as number;
+            if (rightScore < leftScore || (rightScore === leftScore && (heapDocs[right] as number) > (heapDocs[left] as number))) child = right;
+          }
+          const childScore = heapScores[child] as number;
+          if (childScore > score || (childScore === score && (heapDocs[child] as number) < doc)) break;
+          heapScores[index] = childScore;
+          heapDocs[index] = heapDocs[child] as number;
+          index = child;
+        }
+      }
+      heapScores[index] = score;
+      heapDocs[index] = doc;
+      if (size === capacity) floor = heapScores[0] as number;
+    }
+  }
+  const top = new TopK(capacity);
+  for (let index = 0; index < size; index++) top.offer(heapDocs[index] as number, heapScores[index] as number);
+  if (size < capacity) addZeroScores(top, fields, lists, accumulator, capacity - size);
+  accumulator.fill(0, 0, documentCount);
+  return top.sorted(scoredPostings);
+}
+
+/** Rare: touched documents whose score is exactly 0 (e.g. a zero query weight) still rank, by ascending doc number. */
+function addZeroScores(top: TopK, fields: readonly KernelField[], lists: readonly KernelList[], accumulator: Float64Array, room: number): void {
+  const zeros = new Set<number>();
+  for (const list of lists) {
+    const { postingDocs } = fields[list.field] as KernelField;
+    for (let position = list.start; position < list.end; position++) {
+      const doc = postingDocs[position] as number;
+      if (accumulator[doc] === 0) zeros.add(doc);
+    }
+  }
+  for (const doc of [...zeros].sort((a, b) => a - b).slice(0, room)) top.offer(doc, 0);
 }
 
 /**
@@ -697,6 +787,240 @@ export function searchPrunedTaat(
   return top.sorted(scoredPostings);
 }
 
+/** The contribution of posting `position` (of document `doc`) in a list of weight `weight`. */
+function postingScore(
+  variant: number,
+  k1: number,
+  delta: number,
+  weight: number,
+  impacts: Float32Array | undefined,
+  tfs: TfArray,
+  factors: Float32Array | Float64Array,
+  position: number,
+  doc: number,
+): number {
+  if (impacts !== undefined) return impacts[position] as number;
+  if (variant === 0) {
+    const fround = Math.fround;
+    return fround(weight - fround(weight / fround(1 + fround((tfs[position] as number) * (factors[doc] as number)))));
+  }
+  return scoreFromKey(variant, weight, computeKey(variant, tfs[position] as number, factors[doc] as number), k1, delta);
+}
+
+/**
+ * Term-at-a-time MaxScore for collections whose accumulator fits in cache: lists are added in decreasing order of
+ * their upper bound while the bounds of the lists left could still lift an unseen document to the threshold (the
+ * k-th best partial score, kept exactly with a size-k heap over the documents each list touches, starting from
+ * {@link initialThreshold}); the few documents that can still reach it are then looked up in the lists left (galloping
+ * search) and finally rescored in the canonical list order, so scores and ties equal the exhaustive strategy.
+ */
+export function searchPrunedLean(
+  fields: readonly KernelField[],
+  lists: readonly KernelList[],
+  parameters: KernelParameters,
+  documentCount: number,
+  topK: number,
+  scratch: KernelScratch = createKernelScratch(),
+): KernelHits {
+  const { variant, k1, delta } = parameters;
+  const count = lists.length;
+  const k = Math.max(1, topK);
+  scratch.ensure(documentCount);
+  const { accumulator, flags, touched } = scratch;
+  // Lists by decreasing upper bound (insertion sort: queries have few lists).
+  const order = new Int32Array(count);
+  for (let index = 0; index < count; index++) {
+    const bound = (lists[index] as KernelList).upperBound;
+    let to = index;
+    while (to > 0 && (lists[order[to - 1] as number] as KernelList).upperBound < bound) {
+      order[to] = order[to - 1] as number;
+      to--;
+    }
+    order[to] = index;
+  }
+  const rest = new Float64Array(count + 1);
+  for (let rank = count - 1; rank >= 0; rank--) rest[rank] = (rest[rank + 1] as number) + (lists[order[rank] as number] as KernelList).upperBound;
+  let threshold = initialThreshold(lists, k);
+  let touchedCount = 0;
+  let scoredPostings = 0;
+  // The k best partial scores (min-heap of values, docs beside them) over the documents seen so far.
+  const heapValues = scratch.values;
+  const heapDocs = scratch.candidates;
+  let heapSize = 0;
+  const IN_HEAP = 2;
+  let scoredLists = 0;
+  for (; scoredLists < count; scoredLists++) {
+    if ((rest[scoredLists] as number) * SLACK < threshold) break;
+    const list = lists[order[scoredLists] as number] as KernelList;
+    const field = fields[list.field] as KernelField;
+    const { postingDocs, postingTfs, documentFactors } = field;
+    const impacts = list.impacts ? field.impacts : undefined;
+    const { start, end, weight } = list;
+    for (let position = start; position < end; position++) {
+      const doc = postingDocs[position] as number;
+      if (flags[doc] === 0) {
+        flags[doc] = 1;
+        touched[touchedCount++] = doc;
+      }
+      accumulator[doc] = (accumulator[doc] as number) + postingScore(variant, k1, delta, weight, impacts, postingTfs, documentFactors, position, doc);
+    }
+    scoredPostings += end - start;
+    if (scoredLists + 1 === count) {
+      scoredLists = count;
+      break;
+    }
+    // The k best partial scores can only have changed among the heap's documents and this list's: re-heapify the
+    // former (their values grew), then offer the latter.
+    for (let index = 0; index < heapSize; index++) heapValues[index] = accumulator[heapDocs[index] as number] as number;
+    for (let index = (heapSize >> 1) - 1; index >= 0; index--) siftDown(heapValues, heapDocs, heapSize, index);
+    for (let position = start; position < end; position++) {
+      const doc = postingDocs[position] as number;
+      if (flags[doc] === IN_HEAP) continue;
+      const value = accumulator[doc] as number;
+      if (heapSize < k) {
+        heapSize = heapPush(heapValues, heapDocs, heapSize, value, doc);
+        flags[doc] = IN_HEAP;
+      } else if (value > (heapValues[0] as number)) {
+        flags[heapDocs[0] as number] = 1;
+        heapValues[0] = value;
+        heapDocs[0] = doc;
+        flags[doc] = IN_HEAP;
+        siftDown(heapValues, heapDocs, heapSize, 0);
+      }
+    }
+    if (heapSize === k && (heapValues[0] as number) > threshold) threshold = heapValues[0] as number;
+  }
+  // Candidates: documents seen whose partial score plus the bounds of the lists left can still reach the threshold.
+  const CANDIDATE = 3;
+  const candidates = scratch.candidates;
+  const values = scratch.values;
+  let candidateCount = 0;
+  {
+    const remaining = rest[scoredLists] as number;
+    for (let index = 0; index < touchedCount; index++) {
+      const doc = touched[index] as number;
+      if (((accumulator[doc] as number) + remaining) * SLACK >= threshold) {
+        candidates[candidateCount++] = doc;
+        flags[doc] = CANDIDATE;
+      }
+    }
+  }
+  // Lists left: add their contributions to the candidates only (galloping lookups when the candidates are few, one
+  // pass over the list otherwise), raising the threshold and dropping candidates that can no longer reach it.
+  let sorted = false;
+  for (let left = scoredLists; left < count && candidateCount > 0; left++) {
+    const list = lists[order[left] as number] as KernelList;
+    const field = fields[list.field] as KernelField;
+    const { postingDocs, postingTfs, documentFactors } = field;
+    const impacts = list.impacts ? field.impacts : undefined;
+    const { start, end, weight } = list;
+    if (candidateCount * GALLOP_RATIO < end - start) {
+      if (!sorted) {
+        candidates.subarray(0, candidateCount).sort();
+        sorted = true;
+      }
+      let cursor = start;
+      for (let index = 0; index < candidateCount; index++) {
+        const doc = candidates[index] as number;
+        cursor = advance(postingDocs, cursor, end, doc);
+        if (cursor >= end) break;
+        if (postingDocs[cursor] === doc) {
+          accumulator[doc] = (accumulator[doc] as number) + postingScore(variant, k1, delta, weight, impacts, postingTfs, documentFactors, cursor, doc);
+          scoredPostings++;
+        }
+      }
+    } else {
+      for (let position = start; position < end; position++) {
+        const doc = postingDocs[position] as number;
+        if (flags[doc] !== CANDIDATE) continue;
+        accumulator[doc] = (accumulator[doc] as number) + postingScore(variant, k1, delta, weight, impacts, postingTfs, documentFactors, position, doc);
+        scoredPostings++;
+      }
+    }
+    if (candidateCount >= k) {
+      for (let index = 0; index < candidateCount; index++) values[index] = accumulator[candidates[index] as number] as number;
+      const kth = kthLargest(values, candidateCount, k);
+      if (kth > threshold) threshold = kth;
+    }
+    const remaining = rest[left + 1] as number;
+    let kept = 0;
+    for (let index = 0; index < candidateCount; index++) {
+      const doc = candidates[index] as number;
+      if (((accumulator[doc] as number) + remaining) * SLACK >= threshold) candidates[kept++] = doc;
+      else flags[doc] = 1;
+    }
+    candidateCount = kept;
+  }
+  if (candidateCount >= k) {
+    for (let index = 0; index < candidateCount; index++) values[index] = accumulator[candidates[index] as number] as number;
+    const kth = kthLargest(values, candidateCount, k);
+    if (kth > threshold) threshold = kth;
+  }
+  // Final candidates (complete scores that can reach the threshold), rescored in canonical order below.
+  const finals: number[] = [];
+  for (let index = 0; index < candidateCount; index++) {
+    const doc = candidates[index] as number;
+    if ((accumulator[doc] as number) * SLACK >= threshold) finals.push(doc);
+  }
+  finals.sort((a, b) => a - b);
+  for (let index = 0; index < touchedCount; index++) {
+    const doc = touched[index] as number;
+    accumulator[doc] = 0;
+    flags[doc] = 0;
+  }
+  const top = new TopK(k);
+  const cursors = new Int32Array(count);
+  for (let listIndex = 0; listIndex < count; listIndex++) cursors[listIndex] = (lists[listIndex] as KernelList).start;
+  for (const doc of finals) {
+    let score = 0;
+    for (let listIndex = 0; listIndex < count; listIndex++) {
+      const list = lists[listIndex] as KernelList;
+      const field = fields[list.field] as KernelField;
+      const cursor = advance(field.postingDocs, cursors[listIndex] as number, list.end, doc);
+      cursors[listIndex] = cursor;
+      if (cursor < list.end && field.postingDocs[cursor] === doc) {
+        score += postingScore(variant, k1, delta, list.weight, list.impacts ? field.impacts : undefined, field.postingTfs, field.documentFactors, cursor, doc);
+      }
+    }
+    top.offer(doc, score);
+  }
+  return top.sorted(scoredPostings);
+}
+
+/** Pushes (value, doc) onto a min-heap of values; returns the new size. */
+function heapPush(values: Float64Array, docs: Int32Array, size: number, value: number, doc: number): number {
+  let index = size;
+  while (index > 0) {
+    const parent = (index - 1) >> 1;
+    if ((values[parent] as number) <= value) break;
+    values[index] = values[parent] as number;
+    docs[index] = docs[parent] as number;
+    index = parent;
+  }
+  values[index] = value;
+  docs[index] = doc;
+  return size + 1;
+}
+
+/** Restores the min-heap property below `index`. */
+function siftDown(values: Float64Array, docs: Int32Array, size: number, from: number): void {
+  const value = values[from] as number;
+  const doc = docs[from] as number;
+  let index = from;
+  for (;;) {
+    const left = 2 * index + 1;
+    if (left >= size) break;
+    const right = left + 1;
+    const child = right < size && (values[right] as number) < (values[left] as number) ? right : left;
+    if ((values[child] as number) >= value) break;
+    values[index] = values[child] as number;
+    docs[index] = docs[child] as number;
+    index = child;
+  }
+  values[index] = value;
+  docs[index] = doc;
+}
+
 /** First position in [from, end) whose doc is ≥ target (galloping then binary search). */
 function advance(docs: Uint32Array, from: number, end: number, target: number): number {
   if (from >= end || (docs[from] as number) >= target) return from;
@@ -718,10 +1042,32 @@ function advance(docs: Uint32Array, from: number, end: number, target: number): 
 }
 
 
+/** Largest rank {@link KernelList.kthLowerBound} is defined for: the bound holds for any `topK` up to it. */
+export const LOWER_BOUND_RANK = 10;
+
 /**
- * Document-at-a-time MaxScore (Turtle & Flood 1995): lists whose summed upper bounds cannot lift a
- * document above the current k-th score are only probed for documents found by the others.
- * Returns exactly the exhaustive top-k (same scores, same tie order).
+ * The initial threshold of a pruned search: the largest {@link KernelList.kthLowerBound} of the query's lists when
+ * `topK` ≤ {@link LOWER_BOUND_RANK} (k documents each get at least that much from that list alone, and no
+ * contribution is negative, so the k-th best score is at least it), −∞ otherwise.
+ */
+export function initialThreshold(lists: readonly KernelList[], topK: number): number {
+  if (topK > LOWER_BOUND_RANK) return -Infinity;
+  let threshold = -Infinity;
+  for (const list of lists) {
+    const bound = list.kthLowerBound;
+    if (bound !== undefined && bound > threshold) threshold = bound;
+  }
+  return threshold;
+}
+
+/**
+ * Document-at-a-time MaxScore (Turtle & Flood 1995; the PISA formulation): lists sorted by upper bound; the
+ * "non-essential" prefix whose summed bounds cannot lift a document above the current threshold is only probed
+ * (forward galloping) for documents found in the essential lists, from the largest bound down, stopping as soon as the
+ * remaining bounds cannot reach the threshold. The threshold starts at {@link initialThreshold} and rises with the
+ * top-k heap. Memory traffic is sequential (no collection-sized accumulator), which is what makes it fast on large
+ * collections. A document that may enter the top k is scored exactly in the canonical list order, so scores and
+ * ties equal the exhaustive strategy.
  */
 export function searchMaxScore(
   fields: readonly KernelField[],
@@ -731,20 +1077,33 @@ export function searchMaxScore(
 ): KernelHits {
   const { variant, k1, delta } = parameters;
   const count = lists.length;
-  const top = new TopK(Math.max(1, topK));
+  const k = Math.max(1, topK);
+  const top = new TopK(k);
   if (count === 0) return top.sorted(0);
-  // Lists by ascending upper bound; `canonical[i]` is the list's position in the query order.
-  const order = Array.from({ length: count }, (_, index) => index).sort(
-    (a, b) => (lists[a] as KernelList).upperBound - (lists[b] as KernelList).upperBound || a - b,
-  );
+  // Lists by ascending upper bound; `canonical[rank]` is the list's position in the query order.
+  const order = new Int32Array(count);
+  for (let index = 0; index < count; index++) order[index] = index;
+  for (let index = 1; index < count; index++) {
+    const value = order[index] as number;
+    const bound = (lists[value] as KernelList).upperBound;
+    let to = index;
+    while (to > 0 && (lists[order[to - 1] as number] as KernelList).upperBound > bound) {
+      order[to] = order[to - 1] as number;
+      to--;
+    }
+    order[to] = value;
+  }
   const canonical = new Int32Array(count);
-  const cursor = new Float64Array(count);
-  const ends = new Float64Array(count);
+  const cursor = new Int32Array(count);
+  const ends = new Int32Array(count);
   const weights = new Float64Array(count);
   const prefixBound = new Float64Array(count);
   const docsOf: Uint32Array[] = [];
   const tfsOf: TfArray[] = [];
   const factorsOf: (Float32Array | Float64Array)[] = [];
+  // Per rank: the field's precomputed contributions when the list's weight is the one they were computed with.
+  const impactsOf: (Float32Array | undefined)[] = [];
+  const blockKeysOf: (Float64Array | undefined)[] = [];
   let running = 0;
   for (let rank = 0; rank < count; rank++) {
     const listIndex = order[rank] as number;
@@ -759,14 +1118,97 @@ export function searchMaxScore(
     docsOf.push(field.postingDocs);
     tfsOf.push(field.postingTfs);
     factorsOf.push(field.documentFactors);
+    impactsOf.push(list.impacts ? field.impacts : undefined);
+    blockKeysOf.push(field.blockMaxKeys);
   }
-  const contribution = new Float64Array(count); // by canonical position
+  // Contribution of the current document per canonical list position (0 where it has no posting: adding 0 leaves
+  // a float sum unchanged, so the canonical sum equals the exhaustive accumulation).
+  const contribution = new Float64Array(count);
+  const floor = initialThreshold(lists, k);
+  let threshold = floor;
   let firstEssential = 0;
+  while (firstEssential < count && (prefixBound[firstEssential] as number) * SLACK < threshold) firstEssential++;
   let scoredPostings = 0;
-  let threshold = -Infinity;
-  for (;;) {
-    // Next candidate: the smallest current doc among essential lists.
-    let candidate = Infinity;
+  const fround = Math.fround;
+  const NONE = 0xffffffff + 1;
+  while (firstEssential < count) {
+    if (firstEssential === count - 1) {
+      // One essential list (the usual case once the threshold has risen): walk it block by block, skipping every
+      // 128-posting block whose best contribution plus all other lists' bounds stays below the threshold, and
+      // probing the other lists only for documents that can still reach it.
+      const rank = count - 1;
+      const docs = docsOf[rank] as Uint32Array;
+      const tfs = tfsOf[rank] as TfArray;
+      const factors = factorsOf[rank] as Float32Array;
+      const impacts = impactsOf[rank];
+      const blockKeys = blockKeysOf[rank];
+      const weight = weights[rank] as number;
+      const slot = canonical[rank] as number;
+      const others = rank > 0 ? (prefixBound[rank - 1] as number) : 0;
+      const end = ends[rank] as number;
+      let position = cursor[rank] as number;
+      while (position < end && firstEssential === rank) {
+        const block = position >> BLOCK_SHIFT;
+        const blockEnd = Math.min(end, (block + 1) << BLOCK_SHIFT);
+        if (blockKeys !== undefined && (scoreFromKey(variant, weight, blockKeys[block] as number, k1, delta) + others) * SLACK < threshold) {
+          position = blockEnd;
+          continue;
+        }
+        for (; position < blockEnd; position++) {
+          const candidate = docs[position] as number;
+          const value =
+            impacts !== undefined
+              ? (impacts[position] as number)
+              : variant === 0
+                ? fround(weight - fround(weight / fround(1 + fround((tfs[position] as number) * (factors[candidate] as number)))))
+                : scoreFromKey(variant, weight, computeKey(variant, tfs[position] as number, factors[candidate] as number), k1, delta);
+          scoredPostings++;
+          if ((value + others) * SLACK < threshold) continue;
+          let partial = value;
+          contribution[slot] = value;
+          let complete = true;
+          for (let other = rank - 1; other >= 0; other--) {
+            if ((partial + (prefixBound[other] as number)) * SLACK < threshold) {
+              complete = false;
+              break;
+            }
+            const otherDocs = docsOf[other] as Uint32Array;
+            const otherEnd = ends[other] as number;
+            const found = advance(otherDocs, cursor[other] as number, otherEnd, candidate);
+            cursor[other] = found;
+            if (found < otherEnd && otherDocs[found] === candidate) {
+              const otherImpacts = impactsOf[other];
+              let otherValue: number;
+              if (otherImpacts !== undefined) otherValue = otherImpacts[found] as number;
+              else {
+                const otherWeight = weights[other] as number;
+                const tf = (tfsOf[other] as TfArray)[found] as number;
+                const factor = (factorsOf[other] as Float32Array)[candidate] as number;
+                otherValue = variant === 0 ? fround(otherWeight - fround(otherWeight / fround(1 + fround(tf * factor)))) : scoreFromKey(variant, otherWeight, computeKey(variant, tf, factor), k1, delta);
+              }
+              contribution[canonical[other] as number] = otherValue;
+              partial += otherValue;
+              scoredPostings++;
+            }
+          }
+          if (complete && partial * SLACK >= threshold) {
+            let score = 0;
+            for (let index = 0; index < count; index++) score += contribution[index] as number;
+            top.offer(candidate, score);
+            const heapThreshold = top.threshold();
+            if (heapThreshold > threshold) {
+              threshold = heapThreshold;
+              while (firstEssential < count && (prefixBound[firstEssential] as number) * SLACK < threshold) firstEssential++;
+            }
+          }
+          for (let index = 0; index < count; index++) contribution[index] = 0;
+          if (firstEssential !== rank) break;
+        }
+      }
+      break;
+    }
+    // Next candidate: the smallest current doc among the essential lists.
+    let candidate = NONE;
     for (let rank = firstEssential; rank < count; rank++) {
       const position = cursor[rank] as number;
       if (position < (ends[rank] as number)) {
@@ -774,47 +1216,62 @@ export function searchMaxScore(
         if (doc < candidate) candidate = doc;
       }
     }
-    if (candidate === Infinity) break;
+    if (candidate === NONE) break;
     let partial = 0;
     for (let rank = firstEssential; rank < count; rank++) {
       const position = cursor[rank] as number;
       if (position < (ends[rank] as number) && (docsOf[rank] as Uint32Array)[position] === candidate) {
-        const key = computeKey(variant, (tfsOf[rank] as TfArray)[position] as number, (factorsOf[rank] as Float32Array)[candidate] as number);
-        const value = scoreFromKey(variant, weights[rank] as number, key, k1, delta);
+        const impacts = impactsOf[rank];
+        let value: number;
+        if (impacts !== undefined) value = impacts[position] as number;
+        else {
+          const weight = weights[rank] as number;
+          const tf = (tfsOf[rank] as TfArray)[position] as number;
+          const factor = (factorsOf[rank] as Float32Array)[candidate] as number;
+          value = variant === 0 ? fround(weight - fround(weight / fround(1 + fround(tf * factor)))) : scoreFromKey(variant, weight, computeKey(variant, tf, factor), k1, delta);
+        }
         contribution[canonical[rank] as number] = value;
         partial += value;
         cursor[rank] = position + 1;
         scoredPostings++;
       }
     }
-    let pruned = false;
+    let complete = true;
     for (let rank = firstEssential - 1; rank >= 0; rank--) {
       if ((partial + (prefixBound[rank] as number)) * SLACK < threshold) {
-        pruned = true;
+        complete = false;
         break;
       }
       const docs = docsOf[rank] as Uint32Array;
-      const position = advance(docs, cursor[rank] as number, ends[rank] as number, candidate);
+      const end = ends[rank] as number;
+      const position = advance(docs, cursor[rank] as number, end, candidate);
       cursor[rank] = position;
-      if (position < (ends[rank] as number) && docs[position] === candidate) {
-        const key = computeKey(variant, (tfsOf[rank] as TfArray)[position] as number, (factorsOf[rank] as Float32Array)[candidate] as number);
-        const value = scoreFromKey(variant, weights[rank] as number, key, k1, delta);
+      if (position < end && docs[position] === candidate) {
+        const impacts = impactsOf[rank];
+        let value: number;
+        if (impacts !== undefined) value = impacts[position] as number;
+        else {
+          const weight = weights[rank] as number;
+          const tf = (tfsOf[rank] as TfArray)[position] as number;
+          const factor = (factorsOf[rank] as Float32Array)[candidate] as number;
+          value = variant === 0 ? fround(weight - fround(weight / fround(1 + fround(tf * factor)))) : scoreFromKey(variant, weight, computeKey(variant, tf, factor), k1, delta);
+        }
         contribution[canonical[rank] as number] = value;
         partial += value;
         scoredPostings++;
       }
     }
-    if (!pruned) {
+    if (complete && partial * SLACK >= threshold) {
       let score = 0;
       for (let index = 0; index < count; index++) score += contribution[index] as number;
       top.offer(candidate, score);
-      const newThreshold = top.threshold();
-      if (newThreshold !== threshold) {
-        threshold = newThreshold;
+      const heapThreshold = top.threshold();
+      if (heapThreshold > threshold) {
+        threshold = heapThreshold;
         while (firstEssential < count && (prefixBound[firstEssential] as number) * SLACK < threshold) firstEssential++;
       }
     }
-    contribution.fill(0);
+    for (let index = 0; index < count; index++) contribution[index] = 0;
   }
   return top.sorted(scoredPostings);
 }
@@ -830,10 +1287,11 @@ export function searchAuto(
   documentCount: number,
   topK: number,
   scratch: KernelScratch = createKernelScratch(),
+  mirror?: DenseMirror | null,
 ): KernelHits {
   let totalPostings = 0;
   for (const list of lists) totalPostings += list.end - list.start;
   return totalPostings <= AUTO_EXHAUSTIVE_MAX_POSTINGS || documentCount <= AUTO_EXHAUSTIVE_MAX_DOCUMENTS
-    ? searchExhaustive(fields, lists, parameters, documentCount, topK, scratch)
-    : searchPrunedTaat(fields, lists, parameters, documentCount, topK, scratch);
+    ? searchExhaustive(fields, lists, parameters, documentCount, topK, scratch, mirror)
+    : searchMaxScore(fields, lists, parameters, topK);
 }

@@ -8,16 +8,16 @@ import { type KernelHits, type KernelScratch, searchAuto, searchExhaustive, sear
  * `'exhaustive'` = every posting.
  */
 export function runSearchStrategy(strategy: Bm25Strategy, prepared: PreparedQuery, topK: number, scratch: KernelScratch): KernelHits {
-  const { kernelFields, lists, kernelParameters, documentCount } = prepared;
+  const { kernelFields, lists, kernelParameters, documentCount, denseMirror } = prepared;
   switch (strategy) {
     case 'auto':
-      return searchAuto(kernelFields, lists, kernelParameters, documentCount, topK, scratch);
+      return searchAuto(kernelFields, lists, kernelParameters, documentCount, topK, scratch, denseMirror);
     case 'maxscore':
       return searchPrunedTaat(kernelFields, lists, kernelParameters, documentCount, topK, scratch);
     case 'maxscore-daat':
       return searchMaxScore(kernelFields, lists, kernelParameters, topK);
     default:
-      return searchExhaustive(kernelFields, lists, kernelParameters, documentCount, topK, scratch);
+      return searchExhaustive(kernelFields, lists, kernelParameters, documentCount, topK, scratch, denseMirror);
   }
 }
 
