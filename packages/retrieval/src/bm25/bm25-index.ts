@@ -128,7 +128,7 @@ export interface Bm25IndexStatistics {
   readonly vocabularySize: number;
   readonly postingCount: number;
   readonly fields: ReadonlyArray<{ name: string; weight: number; averageLength: number; documentsWithField: number }>;
-  /** Bytes held by typed arrays (postings, offsets, lengths, factors). */
+  /** Bytes held by typed arrays (postings, offsets, lengths, factors, impacts, bounds) and the WebAssembly copy of a small index's postings. */
   readonly typedArrayBytes: number;
   /**
    * Of those, bytes in SharedArrayBuffers (what worker threads share without copies). Some memory figures miss them
@@ -277,6 +277,7 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
     }
     for (const keys of state.maxKeys) count(keys);
     for (const keys of state.kthKeys) count(keys);
+    if (state.denseMirror) typedArrayBytes += state.denseMirror.byteLength;
     return {
       documentCount: postings.compactedCount,
       vocabularySize: postings.terms.length,

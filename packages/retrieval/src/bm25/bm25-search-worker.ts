@@ -3,6 +3,7 @@
 // cloning thousands of small list objects per batch cost more than scoring them.
 import { parentPort } from 'node:worker_threads';
 import type { Bm25Strategy } from './bm25-index.js';
+import { type DenseMirror, createDenseMirror } from './kernel/dense-mirror.js';
 import { type KernelField, type KernelHits, type KernelList, type KernelParameters, createKernelScratch, searchAuto, searchExhaustive, searchMaxScore, searchPrunedTaat } from './search-kernel.js';
 
 /** Numbers per packed list: field, start, end, weight, upperBound, impacts (0/1), kthLowerBound (NaN = none). */
@@ -12,6 +13,10 @@ export interface WorkerRequest {
   readonly id: number;
   readonly kernelFields: KernelField[];
   readonly documentCount: number;
+  /** The scoring state the lists point into: the worker rebuilds its WebAssembly copy of the postings when it changes. */
+  readonly stateId: number;
+  /** Whether the index keeps a WebAssembly copy of its postings (then this thread keeps its own). */
+  readonly mirror: boolean;
   readonly strategy: Bm25Strategy;
   readonly topK: number;
   readonly parameters: KernelParameters;
@@ -52,10 +57,18 @@ export function packLists(queries: ReadonlyArray<readonly KernelList[]>): Float6
 }
 
 const scratch = createKernelScratch();
+/** This thread's WebAssembly copy of the current scoring state's postings (one state at a time). */
+let cachedMirror: { stateId: number; mirror: DenseMirror | null } | undefined;
+const mirrorFor = (request: WorkerRequest): DenseMirror | null => {
+  if (!request.mirror) return null;
+  if (cachedMirror?.stateId !== request.stateId) cachedMirror = { stateId: request.stateId, mirror: createDenseMirror(request.kernelFields, request.documentCount) };
+  return cachedMirror.mirror;
+};
 
 function handle(request: WorkerRequest): WorkerResponse {
   const { packed, queryCount, kernelFields, parameters, documentCount, topK, strategy } = request;
   const results: KernelHits[] = [];
+  const mirror = strategy === 'auto' || strategy === 'exhaustive' ? mirrorFor(request) : null;
   let offset = 0;
   let total = 0;
   for (let query = 0; query < queryCount; query++) {
@@ -71,11 +84,11 @@ function handle(request: WorkerRequest): WorkerResponse {
       lists.length === 0
         ? { docs: new Int32Array(0), scores: new Float64Array(0), scoredPostings: 0 }
         : strategy === 'exhaustive'
-          ? searchExhaustive(kernelFields, lists, parameters, documentCount, topK, scratch)
+          ? searchExhaustive(kernelFields, lists, parameters, documentCount, topK, scratch, mirror)
           : strategy === 'maxscore-daat'
             ? searchMaxScore(kernelFields, lists, parameters, topK)
             : strategy === 'auto'
-              ? searchAuto(kernelFields, lists, parameters, documentCount, topK, scratch)
+              ? searchAuto(kernelFields, lists, parameters, documentCount, topK, scratch, mirror)
               : searchPrunedTaat(kernelFields, lists, parameters, documentCount, topK, scratch);
     results.push(hits);
     total += hits.docs.length;

@@ -15,6 +15,8 @@ export interface PreparedQuery {
   readonly documentCount: number;
   /** The index's WebAssembly copy of its postings (small lucene indexes), or null. */
   readonly denseMirror: DenseMirror | null;
+  /** Identifies the scoring state the lists point into (see ScoringStatistics.id). */
+  readonly stateId: number;
   /** Sum of the lists' upper bounds (the `normalizedScore` denominator). */
   readonly maxPossibleScore: number;
   /** e.g. code `no-searchable-terms`. */
@@ -111,6 +113,7 @@ export function prepareQuery(input: {
     kernelParameters: { variant: variantCode, k1: k1Value, delta: deltaValue },
     documentCount,
     denseMirror: state.denseMirror,
+    stateId: state.id,
     maxPossibleScore,
     problems,
     listInfo,

@@ -8,6 +8,8 @@ import { LUCENE_LENGTH_TABLE, encodeLuceneLength } from './small-float.js';
 /** Field size (postings) up to which `precomputeImpacts: 'auto'` stores per-posting scores: 8M postings = 32 MB. */
 export const IMPACTS_AUTO_MAX_POSTINGS = 8_000_000;
 
+let lastStateId = 0;
+
 /**
  * Collection statistics and per-document factors for one (k1, b): what every search with those parameters scores with.
  * Built from the compacted postings; rebuilt when the postings or the parameters change.
@@ -15,6 +17,8 @@ export const IMPACTS_AUTO_MAX_POSTINGS = 8_000_000;
 export interface ScoringStatistics {
   /** `${k1}|${b}` plus the postings version it was built for. */
   readonly key: string;
+  /** Unique per built state in this process (worker threads cache their own copies of derived data by it). */
+  readonly id: number;
   readonly parameters: Bm25Parameters;
   readonly variant: number;
   readonly kernelFields: KernelField[];
@@ -103,6 +107,7 @@ export function computeScoringStatistics(input: {
   }
   return {
     key,
+    id: ++lastStateId,
     parameters: { ...resolved, k1: k1Value, b: bValue },
     variant: variantCode,
     kernelFields,

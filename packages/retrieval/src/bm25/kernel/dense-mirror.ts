@@ -35,6 +35,8 @@ export interface DenseMirror {
   readonly blockMax: Float64Array;
   readonly blockMaxOffset: number;
   readonly blocks: number;
+  /** Bytes of WebAssembly memory the mirror holds. */
+  readonly byteLength: number;
 }
 
 export function bm25KernelBytes(): Uint8Array<ArrayBuffer> {
@@ -105,5 +107,6 @@ export function createDenseMirror(fields: readonly KernelField[], documentCount:
     blockMax: new Float64Array(buffer, blockMaxOffset, blocks),
     blockMaxOffset,
     blocks,
+    byteLength: buffer.byteLength,
   };
 }
