@@ -35,6 +35,8 @@ export interface DenseMirror {
   readonly blockMax: Float64Array;
   readonly blockMaxOffset: number;
   readonly blocks: number;
+  /** Documents per block ({@link MIRROR_BLOCK}). */
+  readonly blockSize: number;
   /** Bytes of WebAssembly memory the mirror holds. */
   readonly byteLength: number;
 }
@@ -107,6 +109,7 @@ export function createDenseMirror(fields: readonly KernelField[], documentCount:
     blockMax: new Float64Array(buffer, blockMaxOffset, blocks),
     blockMaxOffset,
     blocks,
+    blockSize: MIRROR_BLOCK,
     byteLength: buffer.byteLength,
   };
 }
