@@ -153,10 +153,14 @@ describe('createBm25Index: both MaxScore strategies return exactly the exhaustiv
   });
   const bigIndex = createBm25Index({ analyzer: whitespace, documents: bigCorpus });
   it("'auto' takes document-at-a-time MaxScore on a large collection with many postings, exhaustive scoring otherwise (same hits either way)", () => {
-    const large = createBm25Index({
-      analyzer: whitespace,
-      documents: Array.from({ length: 20_000 }, (_, doc) => ({ id: `l${doc}`, text: [...Array.from({ length: 1 + (doc % 5) }, () => `common${doc % 3}`), ...Array.from({ length: doc % 7 }, (_, word) => `filler${word}`)].join(' ') })),
-    });
+    const documents = Array.from({ length: 20_000 }, (_, doc) => ({ id: `l${doc}`, text: [...Array.from({ length: 1 + (doc % 5) }, () => `common${doc % 3}`), ...Array.from({ length: doc % 7 }, (_, word) => `filler${word}`)].join(' ') }));
+    // The Lucene variant keeps a WebAssembly copy of a small index's postings, and 'auto' then scores a query touching
+    // a quarter of the collection exhaustively; another variant has no copy, so 'auto' prunes.
+    const lucene = createBm25Index({ analyzer: whitespace, documents });
+    const luceneTerms = [{ term: 'common0', weight: 1 }, { term: 'common1', weight: 1 }, { term: 'common2', weight: 1 }];
+    expect(lucene.search({ terms: luceneTerms }, { topK: 10 }).scoredPostings).toBe(20_000);
+    expect(lucene.search({ terms: luceneTerms }, { topK: 10 }).hits).toEqual(lucene.search({ terms: luceneTerms }, { topK: 10, strategy: 'maxscore-daat' }).hits);
+    const large = createBm25Index({ analyzer: whitespace, variant: 'bm25+', documents });
     const terms = [{ term: 'common0', weight: 1 }, { term: 'common1', weight: 1 }, { term: 'common2', weight: 1 }];
     const exhaustive = large.search({ terms }, { topK: 10, strategy: 'exhaustive' });
     const maxscore = large.search({ terms }, { topK: 10, strategy: 'maxscore' });

@@ -1024,7 +1024,8 @@ export function searchMaxScore(
 
 /**
  * The default strategy: exhaustive term-at-a-time scoring for queries with few postings (small corpora, rare
- * terms), MaxScore otherwise. Both return exactly the exhaustive top-k, so the choice only affects speed.
+ * terms) or, on an index with a WebAssembly copy of its postings, for queries touching a quarter of the collection;
+ * document-at-a-time MaxScore otherwise. All return exactly the exhaustive top-k, so the choice only affects speed.
  */
 export function searchAuto(
   fields: readonly KernelField[],
@@ -1037,7 +1038,9 @@ export function searchAuto(
 ): KernelHits {
   let totalPostings = 0;
   for (const list of lists) totalPostings += list.end - list.start;
-  return totalPostings <= AUTO_EXHAUSTIVE_MAX_POSTINGS || documentCount <= AUTO_EXHAUSTIVE_MAX_DOCUMENTS
-    ? searchExhaustive(fields, lists, parameters, documentCount, topK, scratch, mirror)
-    : searchMaxScore(fields, lists, parameters, topK);
+  if (totalPostings <= AUTO_EXHAUSTIVE_MAX_POSTINGS || documentCount <= AUTO_EXHAUSTIVE_MAX_DOCUMENTS) return searchExhaustive(fields, lists, parameters, documentCount, topK, scratch, mirror);
+  // With a WebAssembly copy of the postings (small indexes), a query touching a quarter of the collection is scored
+  // faster exhaustively than pruned (50k synthetic documents: 'exhaustive' 6.95× the baseline, pruning 3.6×).
+  if (mirror && documentCount <= 4 * totalPostings) return searchExhaustive(fields, lists, parameters, documentCount, topK, scratch, mirror);
+  return searchMaxScore(fields, lists, parameters, topK);
 }
