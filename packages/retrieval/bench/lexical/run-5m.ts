@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { type Analyzer, type Bm25Index, createBm25Index } from '../../src/index.js';
 // Node-only file helpers, imported from their module (the package entry that exports them is moving to /node).
 import { loadBm25Index, saveBm25Index } from '../../src/io/bm25-files.js';
-import { measureMemory, startRssSampler, toMb } from '../shared/memory.js';
+import { measureMemory, peakRssBytes, startRssSampler, toMb } from '../shared/memory.js';
 import { generateDocuments, generateQueries } from './synthetic-corpus.js';
 
 const argument = (name: string, fallback: number): number => {
@@ -44,7 +44,7 @@ const median = (values: number[]): number => {
 };
 const log = (message: string): void => {
   const usage = process.memoryUsage();
-  process.stderr.write(`[5m] ${new Date().toISOString().slice(11, 19)} ${message} (RSS ${toMb(usage.rss).toFixed(0)} MB, heap ${toMb(usage.heapUsed).toFixed(0)}/${toMb(usage.heapTotal).toFixed(0)} MB, arrayBuffers ${toMb(usage.arrayBuffers).toFixed(0)} MB, load ${load()[0]})\n`);
+  process.stderr.write(`[5m] ${new Date().toISOString().slice(11, 19)} ${message} (RSS ${toMb(usage.rss).toFixed(0)} MB, peak so far ${toMb(peakRssBytes()).toFixed(0)} MB, heap ${toMb(usage.heapUsed).toFixed(0)}/${toMb(usage.heapTotal).toFixed(0)} MB, arrayBuffers ${toMb(usage.arrayBuffers).toFixed(0)} MB, load ${load()[0]})\n`);
 };
 
 function topIds(index: Bm25Index, queries: string[], strategy: 'auto' | 'exhaustive'): string[][] {

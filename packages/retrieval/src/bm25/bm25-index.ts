@@ -224,7 +224,15 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
     if (strategy !== 'auto' && !BM25_STRATEGIES.includes(strategy)) throw new InvalidArgumentError({ where, argument: 'strategy', message: `must be one of ${BM25_STRATEGIES.join(', ')} (got ${String(strategy)})` });
     const prepared = prepare(query, searchOptions, where);
     if (prepared.lists.length === 0) return { hits: [], problems: prepared.problems, scoredPostings: 0 };
-    return toSearchResult(runSearchStrategy(strategy, prepared, topK, scratch), prepared, postings.ids);
+    const hits = runSearchStrategy(strategy, prepared, topK, scratch);
+    // Only the hits' ids are materialised (the ids live in one buffer): hits renumbered 0 … n − 1 against them.
+    const hitIds = new Array<string>(hits.docs.length);
+    const positions = new Int32Array(hits.docs.length);
+    for (let rank = 0; rank < hits.docs.length; rank++) {
+      hitIds[rank] = postings.ids.at(hits.docs[rank] as number);
+      positions[rank] = rank;
+    }
+    return toSearchResult({ docs: positions, scores: hits.scores, scoredPostings: hits.scoredPostings }, prepared, hitIds);
   };
 
   const explain = (query: string | Bm25Query, id: string, overrides: Pick<Bm25SearchOptions, 'k1' | 'b'> = {}): Bm25Explanation | undefined => {

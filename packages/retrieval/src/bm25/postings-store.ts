@@ -2,7 +2,8 @@ import type { Document, ItemProblem } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { AddDocumentsOptions, AddDocumentsResult } from './bm25-index.js';
-import { type DocIdTable, createDocIdTable } from './doc-id-table.js';
+import { type DocIdStore, createDocIdStore } from './doc-id-store.js';
+import { type DocIdKeys, type DocIdTable, buildDocIdTable } from './doc-id-table.js';
 import { GrowableUint, GrowableUint32 } from './growable.js';
 import type { TfArray } from './search-kernel.js';
 import { capacityOf, resizedView, shared32, shared32WithCapacity, sharedTfWithCapacity } from './shared-arrays.js';
@@ -18,7 +19,9 @@ export interface CompactedField {
 /** A whole compacted index state (what serialization writes and restores). */
 export interface PostingsSnapshot {
   terms: string[];
-  ids: string[];
+  ids: DocIdStore;
+  /** The id → number table over `ids` (see `buildDocIdTable`; the loader builds it to find duplicate ids). */
+  idTable: DocIdTable;
   fields: CompactedField[];
   documents?: (Document | undefined)[];
 }
@@ -40,7 +43,8 @@ interface PendingField {
 export interface PostingsStore {
   readonly terms: string[];
   readonly termIds: ReadonlyMap<string, number>;
-  readonly ids: string[];
+  /** Document number → id (compacted and pending documents; removed ones until the next compaction). */
+  readonly ids: DocIdStore;
   readonly idToDoc: Pick<DocIdTable, 'get' | 'has' | 'size'>;
   readonly fields: CompactedField[];
   readonly compactedCount: number;
@@ -86,9 +90,10 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
   const { analyzer, fieldNames, flat, storeDocuments } = options;
   let terms: string[] = [];
   const termIds = new Map<string, number>();
-  let ids: string[] = [];
-  const keyAt = (doc: number): string | undefined => ids[doc];
-  let idToDoc = createDocIdTable(keyAt);
+  let ids: DocIdStore = createDocIdStore();
+  // The table reads whichever store is current (compaction with removals replaces it).
+  const keys: DocIdKeys = { equals: (doc, id) => ids.equals(doc, id), hashAt: (doc) => ids.hashAt(doc), sameIds: (a, b) => ids.sameIds(a, b) };
+  let idToDoc: DocIdTable = buildDocIdTable(keys, 0).table;
   let compactedCount = 0;
   let compacted: CompactedField[] = fieldNames.map(() => ({ termOffsets: new Uint32Array(1), postingDocs: new Uint32Array(0), postingTfs: new Uint8Array(0), lengths: new Uint32Array(0) }));
   const deleted = new Set<number>();
@@ -140,8 +145,7 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
         countsScratch[id] = 0;
       }
     }
-    const docNumber = compactedCount + pendingCount;
-    ids[docNumber] = document.id;
+    const docNumber = ids.push(document.id);
     idToDoc.set(document.id, docNumber);
     if (documents) documents[docNumber] = { ...document };
     pendingCount++;
@@ -298,19 +302,17 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
       version++;
       return;
     }
-    // ids and stored documents
-    const newIds: string[] = new Array<string>(newCount);
+    // ids (kept documents in order: compacted ones by their new numbers, then the pending ones) and stored documents
+    const keep = (doc: number): boolean => doc >= compactedCount || (newDocOf[doc] as number) >= 0;
     const newDocuments: (Document | undefined)[] | undefined = documents ? new Array<Document | undefined>(newCount) : undefined;
-    for (let doc = 0; doc < compactedCount + pendingCount; doc++) {
-      const target = doc < compactedCount ? (newDocOf[doc] as number) : kept + (doc - compactedCount);
-      if (target < 0) continue;
-      const id = ids[doc] as string;
-      newIds[target] = id;
-      if (newDocuments && documents) newDocuments[target] = documents[doc];
+    if (newDocuments && documents) {
+      for (let doc = 0; doc < compactedCount + pendingCount; doc++) {
+        const target = doc < compactedCount ? (newDocOf[doc] as number) : kept + (doc - compactedCount);
+        if (target >= 0) newDocuments[target] = documents[doc];
+      }
     }
-    ids = newIds;
-    idToDoc = createDocIdTable(keyAt, newCount);
-    ids.forEach((id, doc) => idToDoc.set(id, doc));
+    ids = ids.filter(keep);
+    idToDoc = buildDocIdTable(keys, newCount).table;
     documents = newDocuments;
     compacted = newFields;
     compactedCount = newCount;
@@ -325,8 +327,7 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
     termIds.clear();
     terms.forEach((term, termId) => termIds.set(term, termId));
     ids = snapshot.ids;
-    idToDoc = createDocIdTable(keyAt, ids.length);
-    ids.forEach((id, doc) => idToDoc.set(id, doc));
+    idToDoc = snapshot.idTable;
     compacted = snapshot.fields;
     compactedCount = ids.length;
     documents = storeDocuments ? (snapshot.documents ?? new Array<Document | undefined>(ids.length)) : undefined;
