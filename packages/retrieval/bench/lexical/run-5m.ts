@@ -6,6 +6,8 @@
 //
 //   pnpm --filter @factkit/retrieval bench:lexical:5m                       5,000,000 documents
 //   pnpm --filter @factkit/retrieval bench:lexical:5m -- --documents 1000000   another size (results keyed by size)
+//   pnpm --filter @factkit/retrieval bench:lexical:5m -- --merge-pending-at 16777216   the index's mergePendingAt
+//   pnpm --filter @factkit/retrieval bench:lexical:5m -- --compact-every 500000        also force a merge every n documents
 //   pnpm --filter @factkit/retrieval bench:lexical:5m -- --markdown-only      rewrite the .md from the saved .json
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
