@@ -153,6 +153,13 @@ describe('document ids (format version 2: code units + offsets)', () => {
       { numRuns: 60 },
     );
   });
+  it('round-trips an empty index, which then takes ids of either width', () => {
+    const loaded = deserializeBm25Index(serializeBm25Index(createBm25Index()));
+    expect(loaded.documentCount).toBe(0);
+    loaded.addDocuments([{ id: 'doc', text: 'cells' }, { id: 'é核', text: 'cells divide' }]);
+    expect(loaded.search('cells').hits.map((hit) => hit.id).sort()).toEqual(['doc', 'é核']);
+    expect(deserializeBm25Index(serializeBm25Index(loaded)).search('divide').hits.map((hit) => hit.id)).toEqual(['é核']);
+  });
   it('still loads version 1 files (ids as JSON), written by the previous release: same hits, documents and ids', () => {
     for (const [name, expected] of [
       ['bm25-format-v1.bm25', golden.fielded],
