@@ -5,7 +5,7 @@ import type { Analyzer } from '../analysis/analyzer.js';
 import { createBm25Index } from './bm25-index.js';
 import { serializeBm25Index } from './bm25-serialization.js';
 import { getIndexState } from './index-state.js';
-import { createPostingsStore } from './postings-store.js';
+import { capacityFor, createPostingsStore } from './postings-store.js';
 
 /** Whitespace analyzer: makes hand computations easy. */
 const whitespace: Analyzer = { id: 'whitespace', analyze: (text) => text.split(/\s+/).filter(Boolean) };
@@ -364,6 +364,25 @@ describe('createBm25Index: merging additions in place', () => {
       expect(added - merged).toBeGreaterThanOrEqual(0);
     }
     expect(merges).toBe(Math.floor(900 / 102)); // every 34 documents (102 postings ≥ 100)
+  });
+
+  it('reserves 8× while small, then one 2²⁸-element reserve, so copying merges past 2²⁶ postings stop below 2²⁸', () => {
+    expect(capacityFor(0)).toBe(0);
+    expect(capacityFor(1000)).toBe(8000);
+    expect(capacityFor(2 ** 23)).toBe(2 ** 26);
+    expect(capacityFor(2 ** 23 + 1)).toBe(2 ** 28);
+    expect(capacityFor(2 ** 28 - 1)).toBe(2 ** 28);
+    expect(capacityFor(2 ** 28)).toBe(2 ** 29);
+    expect(capacityFor(2 ** 31)).toBe(2 ** 31 + 2 ** 30);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 33 }), (needed) => {
+        const capacity = capacityFor(needed);
+        expect(capacity).toBeGreaterThanOrEqual(needed);
+        // A growing index: once an allocation is past 2²⁶, the next copy is at 2²⁸ or more.
+        if (capacity > 2 ** 26) expect(capacity).toBeGreaterThanOrEqual(2 ** 28);
+        expect(capacity).toBeLessThanOrEqual(Math.max(2 ** 28, needed + 2 ** 30));
+      }),
+    );
   });
 
   it('does not overwrite arrays a retained reader holds', () => {

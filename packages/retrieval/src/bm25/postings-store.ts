@@ -63,11 +63,26 @@ export interface PostingsStore {
   retain(): () => void;
 }
 
-/** Room reserved when postings arrays are (re)allocated: a multiple of what is needed, so later merges fit in place. */
+/** Room reserved when small postings arrays are (re)allocated: a multiple of what is needed, so later merges fit in place. */
 const CAPACITY_GROWTH = 8;
-/** At most this many spare elements per array (bounds the address space reserved for very large indexes). */
-const MAX_SPARE_ELEMENTS = 1 << 30;
-const capacityFor = (needed: number): number => Math.min(Math.ceil(needed * CAPACITY_GROWTH), needed + MAX_SPARE_ELEMENTS);
+/** Up to this many elements the reserve is {@link CAPACITY_GROWTH}× what is needed (2²⁶). */
+const GROWTH_LIMIT = 2 ** 26;
+/**
+ * Past {@link GROWTH_LIMIT}, one reserve of 2²⁸ elements (1 GiB of u32 doc ids, 256 MiB of u8 tfs: address space,
+ * resident only once written), so a growing index meets its last copying merge (which holds old and new arrays
+ * together) at ≤ 2²⁶ postings, wherever its first merge fell, and no single reservation exceeds 1 GiB.
+ */
+const LARGE_RESERVE = 2 ** 28;
+/**
+ * Elements to allocate for `needed`: 8× while small, then {@link LARGE_RESERVE}; beyond that (an index of ≥ 268M
+ * postings) twice what is needed.
+ */
+export const capacityFor = (needed: number): number => {
+  const grown = Math.ceil(needed * CAPACITY_GROWTH);
+  if (grown <= GROWTH_LIMIT) return grown;
+  if (needed < LARGE_RESERVE) return LARGE_RESERVE;
+  return Math.min(needed * 2, needed + 2 ** 30);
+};
 const tfFits = (array: TfArray, maxTf: number): boolean => maxTf < (array instanceof Uint8Array ? 256 : array instanceof Uint16Array ? 65536 : 2 ** 32);
 
 export interface PostingsStoreOptions {
