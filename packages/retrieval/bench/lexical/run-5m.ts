@@ -6,6 +6,8 @@
 //
 //   pnpm --filter @factkit/retrieval bench:lexical:5m                       5,000,000 documents
 //   pnpm --filter @factkit/retrieval bench:lexical:5m -- --documents 1000000   another size (results keyed by size)
+//   pnpm --filter @factkit/retrieval bench:lexical:5m -- --merge-pending-at 16777216   the index's mergePendingAt
+//   pnpm --filter @factkit/retrieval bench:lexical:5m -- --compact-every 500000        also force a merge every n documents
 //   pnpm --filter @factkit/retrieval bench:lexical:5m -- --markdown-only      rewrite the .md from the saved .json
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -14,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { type Analyzer, type Bm25Index, createBm25Index } from '../../src/index.js';
 // Node-only file helpers, imported from their module (the package entry that exports them is moving to /node).
 import { loadBm25Index, saveBm25Index } from '../../src/io/bm25-files.js';
-import { measureMemory, startRssSampler, toMb } from '../shared/memory.js';
+import { measureMemory, peakRssBytes, startRssSampler, toMb } from '../shared/memory.js';
 import { generateDocuments, generateQueries } from './synthetic-corpus.js';
 
 const argument = (name: string, fallback: number): number => {
@@ -24,8 +26,11 @@ const argument = (name: string, fallback: number): number => {
 const DOCUMENTS = argument('--documents', 5_000_000);
 const QUERIES = argument('--queries', 100);
 const CHECKED = argument('--checked', 20);
-/** Pending additions are merged into the compact arrays every this many documents (bounds the build buffers). */
-const COMPACT_EVERY = argument('--compact-every', 500_000);
+/** Extra merges forced by the bench every this many documents (0: none; the index's own `mergePendingAt` bounds the build buffers). */
+const COMPACT_EVERY = argument('--compact-every', 0);
+/** The index's `mergePendingAt` (pending postings that trigger a merge); 0: its default. */
+const MERGE_PENDING_AT = argument('--merge-pending-at', 0);
+const LOG_EVERY = 500_000;
 
 const whitespaceAnalyzer: Analyzer = { id: 'whitespace', analyze: (text) => text.split(' ').filter(Boolean) };
 const load = (): number[] => loadavg().map((value) => Number(value.toFixed(2)));
@@ -44,7 +49,7 @@ const median = (values: number[]): number => {
 };
 const log = (message: string): void => {
   const usage = process.memoryUsage();
-  process.stderr.write(`[5m] ${new Date().toISOString().slice(11, 19)} ${message} (RSS ${toMb(usage.rss).toFixed(0)} MB, heap ${toMb(usage.heapUsed).toFixed(0)}/${toMb(usage.heapTotal).toFixed(0)} MB, arrayBuffers ${toMb(usage.arrayBuffers).toFixed(0)} MB, load ${load()[0]})\n`);
+  process.stderr.write(`[5m] ${new Date().toISOString().slice(11, 19)} ${message} (RSS ${toMb(usage.rss).toFixed(0)} MB, peak so far ${toMb(peakRssBytes()).toFixed(0)} MB, heap ${toMb(usage.heapUsed).toFixed(0)}/${toMb(usage.heapTotal).toFixed(0)} MB, arrayBuffers ${toMb(usage.arrayBuffers).toFixed(0)} MB, load ${load()[0]})\n`);
 };
 
 function topIds(index: Bm25Index, queries: string[], strategy: 'auto' | 'exhaustive'): string[][] {
@@ -71,7 +76,7 @@ async function main(): Promise<void> {
 
   log(`building ${DOCUMENTS.toLocaleString('en')} documents`);
   const buildBegun = performance.now();
-  let index: Bm25Index | undefined = createBm25Index({ analyzer: whitespaceAnalyzer, storeDocuments: false });
+  let index: Bm25Index | undefined = createBm25Index({ analyzer: whitespaceAnalyzer, storeDocuments: false, ...(MERGE_PENDING_AT > 0 ? { mergePendingAt: MERGE_PENDING_AT } : {}) });
   let chunk: { id: string; text: string }[] = [];
   let added = 0;
   for (const document of generateDocuments(DOCUMENTS)) {
@@ -80,10 +85,8 @@ async function main(): Promise<void> {
       index.addDocuments(chunk);
       added += chunk.length;
       chunk = [];
-      if (added % COMPACT_EVERY === 0) {
-        index.documentFrequency(''); // merges the pending additions into the compact arrays
-        log(`${added.toLocaleString('en')} documents`);
-      }
+      if (COMPACT_EVERY > 0 && added % COMPACT_EVERY === 0) index.documentFrequency(''); // merges the pending additions
+      if (added % LOG_EVERY === 0) log(`${added.toLocaleString('en')} documents`);
     }
   }
   index.addDocuments(chunk);
@@ -142,6 +145,7 @@ async function main(): Promise<void> {
     cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`,
     load: { before: loadBefore, after: load() },
     maxOldSpaceSize: process.execArgv.find((value) => value.startsWith('--max-old-space-size')) ?? 'default',
+    merging: COMPACT_EVERY > 0 ? `mergePendingAt ${MERGE_PENDING_AT || 'default'} + every ${COMPACT_EVERY.toLocaleString('en')} documents` : `mergePendingAt ${MERGE_PENDING_AT > 0 ? MERGE_PENDING_AT.toLocaleString('en') : 'default (8,388,608)'}`,
     buildSeconds,
     postings: statistics.postingCount,
     vocabulary: statistics.vocabularySize,
@@ -184,7 +188,8 @@ function formatMarkdown(results: Record<string, unknown>[]): string {
   const lines = [
     '# factkit BM25 at millions of synthetic documents',
     '',
-    'One process builds the index (10,000-document batches, pending additions merged every 500,000 documents), times',
+    'One process builds the index (10,000-document batches; pending additions merged by the index itself once',
+    "`mergePendingAt` postings are pending — rows before that option merged every 500,000 documents from the bench), times",
     'the default search over generated queries (median of 3 passes), checks the top-10 of the first queries against the',
     "'exhaustive' strategy of the same index, saves it with `saveBm25Index`, drops it, loads it with `loadBm25Index` and",
     'checks again. Peak RSS = the larger of the kernel high-water mark (VmHWM) and a 100 ms worker-thread sampler, for the',
@@ -192,14 +197,14 @@ function formatMarkdown(results: Record<string, unknown>[]): string {
     '"Memory after build" is heap + `arrayBuffers`; since the postings arrays are allocated with spare room for in-place',
     'merges (reserved, resident only once written), `arrayBuffers` counts that reserve too, so RSS after build is the',
     'resident figure.',
-    'The machine is shared with other engineers (load averages below); q/s are not comparable across runs.',
+    'MB = MiB (2^20 bytes). The machine is shared with other engineers (load averages below); q/s are not comparable across runs.',
     '',
-    '| documents | started (UTC) | load before / after | heap limit | build s | postings | bytes/posting | memory after build MB (heap + buffers) | RSS after build MB | q/s (auto) | exact top-10 | save s | file MB | load s | exact after load | peak RSS MB |',
-    '|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| documents | started (UTC) | load before / after | heap limit | merging | build s | postings | bytes/posting | heap used after build MB | memory after build MB (heap + buffers) | RSS after build MB | q/s (auto) | exact top-10 | save s | file MB | load s | exact after load | peak RSS MB |',
+    '|---:|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const result of results as Record<string, unknown>[]) {
     lines.push(
-      `| ${Number(result.documents).toLocaleString('en')} | ${String(result.started).slice(0, 16)} | ${(result.load as { before: number[]; after: number[] }).before.join(' ')} / ${(result.load as { before: number[]; after: number[] }).after.join(' ')} | ${String(result.maxOldSpaceSize)} | ${fmt(result.buildSeconds, 0)} | ${Number(result.postings).toLocaleString('en')} | ${fmt(result.bytesPerPosting, 2)} | ${fmt(result.totalMbAfterBuild, 0)} | ${fmt(result.rssMbAfterBuild, 0)} | ${fmt(result.queriesPerSecond)} | ${String(result.identicalTop10)}/${String(result.checkedQueries)} | ${fmt(result.saveSeconds, 0)} | ${fmt(result.fileMb, 0)} | ${fmt(result.loadSeconds, 0)} | ${String(result.identicalTop10AfterLoad)}/${String(result.checkedQueries)} | ${fmt(result.peakRssMb, 0)} |`,
+      `| ${Number(result.documents).toLocaleString('en')} | ${String(result.started).slice(0, 16)} | ${(result.load as { before: number[]; after: number[] }).before.join(' ')} / ${(result.load as { before: number[]; after: number[] }).after.join(' ')} | ${String(result.maxOldSpaceSize)} | ${typeof result.merging === 'string' ? result.merging : 'every 500,000 documents (bench)'} | ${fmt(result.buildSeconds, 0)} | ${Number(result.postings).toLocaleString('en')} | ${fmt(result.bytesPerPosting, 2)} | ${fmt(result.heapMbAfterBuild, 0)} | ${fmt(result.totalMbAfterBuild, 0)} | ${fmt(result.rssMbAfterBuild, 0)} | ${fmt(result.queriesPerSecond)} | ${String(result.identicalTop10)}/${String(result.checkedQueries)} | ${fmt(result.saveSeconds, 0)} | ${fmt(result.fileMb, 0)} | ${fmt(result.loadSeconds, 0)} | ${String(result.identicalTop10AfterLoad)}/${String(result.checkedQueries)} | ${fmt(result.peakRssMb, 0)} |`,
     );
   }
   lines.push('');

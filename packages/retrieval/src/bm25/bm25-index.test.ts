@@ -5,6 +5,7 @@ import type { Analyzer } from '../analysis/analyzer.js';
 import { createBm25Index } from './bm25-index.js';
 import { serializeBm25Index } from './bm25-serialization.js';
 import { getIndexState } from './index-state.js';
+import { capacityFor, createPostingsStore } from './postings-store.js';
 
 /** Whitespace analyzer: makes hand computations easy. */
 const whitespace: Analyzer = { id: 'whitespace', analyze: (text) => text.split(/\s+/).filter(Boolean) };
@@ -346,6 +347,68 @@ describe('createBm25Index: merging additions in place', () => {
     );
   });
 
+  it('merges on its own once mergePendingAt postings are pending: same bytes and hits as merging only before reads', () => {
+    const word = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 15 }), fc.array(word, { maxLength: 6 }).map((words) => words.join(' ')), fc.constantFrom('add', 'replace', 'remove', 'search')), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.boolean(),
+        (operations, mergePendingAt, titled) => {
+          const eager = createBm25Index({ analyzer: whitespace, mergePendingAt, ...(titled ? { fields: { title: 2, text: 1 } } : {}) });
+          const lazy = createBm25Index({ analyzer: whitespace, mergePendingAt: Number.POSITIVE_INFINITY, ...(titled ? { fields: { title: 2, text: 1 } } : {}) });
+          for (const [key, text, operation] of operations) {
+            const document = { id: `k${key}`, text, title: text.slice(0, 3) };
+            for (const index of [eager, lazy]) {
+              if (operation === 'remove') index.removeDocument(document.id);
+              else if (operation === 'search') index.search('a b');
+              else index.addDocuments([document, { ...document, id: `n${key}` }], { onDuplicate: operation === 'replace' ? 'replace' : 'skip' });
+            }
+          }
+          expect(serializeBm25Index(eager)).toEqual(serializeBm25Index(lazy));
+          for (const query of ['a', 'b c', 'g f e']) expect(eager.search(query, { topK: 50 }).hits).toEqual(lazy.search(query, { topK: 50 }).hits);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('bounds the pending postings of a large build by mergePendingAt (merged without any read)', () => {
+    const store = createPostingsStore({ analyzer: whitespace, fieldNames: ['contents'], flat: true, storeDocuments: false, mergePendingAt: 100 });
+    let added = 0;
+    let merges = 0;
+    let last = 0;
+    for (let doc = 0; doc < 300; doc++) {
+      store.addDocuments([{ id: `d${doc}`, text: `a${doc % 7} b${doc % 11} c${doc % 13} a${doc % 7}` }]);
+      added += 3;
+      const merged = (store.fields[0] as { postingDocs: Uint32Array }).postingDocs.length; // the store's getter never merges
+      if (merged !== last) merges++;
+      last = merged;
+      expect(added - merged).toBeLessThan(100);
+      expect(added - merged).toBeGreaterThanOrEqual(0);
+    }
+    expect(merges).toBe(Math.floor(900 / 102)); // every 34 documents (102 postings ≥ 100)
+  });
+
+  it('reserves 8× while small, then one 2²⁸-element reserve, so copying merges past 2²⁶ postings stop below 2²⁸', () => {
+    expect(capacityFor(0)).toBe(0);
+    expect(capacityFor(1000)).toBe(8000);
+    expect(capacityFor(2 ** 23)).toBe(2 ** 26);
+    expect(capacityFor(2 ** 23 + 1)).toBe(2 ** 28);
+    expect(capacityFor(2 ** 28 - 1)).toBe(2 ** 28);
+    expect(capacityFor(2 ** 28)).toBe(2 ** 29);
+    expect(capacityFor(2 ** 31)).toBe(2 ** 31 + 2 ** 30);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 33 }), (needed) => {
+        const capacity = capacityFor(needed);
+        expect(capacity).toBeGreaterThanOrEqual(needed);
+        // A growing index: once an allocation is past 2²⁶, the next copy is at 2²⁸ or more.
+        if (capacity > 2 ** 26) expect(capacity).toBeGreaterThanOrEqual(2 ** 28);
+        expect(capacity).toBeLessThanOrEqual(Math.max(2 ** 28, needed + 2 ** 30));
+      }),
+    );
+  });
+
   it('does not overwrite arrays a retained reader holds', () => {
     const index = createBm25Index({ analyzer: whitespace, documents: [{ id: 'x', text: 'a b' }, { id: 'y', text: 'b c' }] });
     const state = getIndexState(index, 'test');
@@ -449,6 +512,7 @@ describe('createBm25Index: bad input', () => {
     expect(() => createBm25Index({ b: 1.5 })).toThrow(/"b"/);
     expect(() => createBm25Index({ variant: 'bm26' as never })).toThrow(/"variant"/);
     expect(() => createBm25Index({ fields: { body: 1 } as never })).toThrow(/unknown field "body"/);
+    for (const bad of [0, -1, 1.5, Number.NaN, '5' as never]) expect(() => createBm25Index({ mergePendingAt: bad })).toThrow(/"mergePendingAt"/);
     const index = createBm25Index({ documents: corpus });
     expect(() => index.search('cat', { topK: 0 })).toThrow(/"topK"/);
     expect(() => index.search({ terms: [{ term: 'cat', weight: Number.NaN }] })).toThrow(/weight/);

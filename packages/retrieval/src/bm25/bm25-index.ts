@@ -41,6 +41,15 @@ export interface Bm25IndexOptions {
    * @default 'auto'
    */
   readonly precomputeImpacts?: 'auto' | boolean;
+  /**
+   * Documents added since the last merge are buffered (about 5 bytes per posting) and merged into the compact arrays
+   * before the next read; once this many postings are pending, `addDocuments` merges them at once, so building a large
+   * index never holds more than this many pending postings beside it (a 5,000,000-document build without it would
+   * buffer all 254M postings, 1.3 GB, until the first search). Merges move the existing postings in place, so a lower
+   * value costs build time (more merges), not memory. `Infinity` merges only before reads.
+   * @default 8388608 (2²³ postings, ~42 MB)
+   */
+  readonly mergePendingAt?: number;
 }
 
 /** A query as weighted, already-analysed index terms (what RM3 produces; `text` queries become this too). */
@@ -178,8 +187,8 @@ export interface Bm25Index {
  * @example const index = createBm25Index({ documents: [{ id: 'a', text: 'Cats purr.' }] }); index.search('cat')
  */
 export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterable<Document> } = {}): Bm25Index {
-  const { analyzer, fieldNames, fieldWeights, flat, parameters, storeDocuments, precomputeImpacts } = resolveIndexOptions(options);
-  const postings = createPostingsStore({ analyzer, fieldNames, flat, storeDocuments });
+  const { analyzer, fieldNames, fieldWeights, flat, parameters, storeDocuments, precomputeImpacts, mergePendingAt } = resolveIndexOptions(options);
+  const postings = createPostingsStore({ analyzer, fieldNames, flat, storeDocuments, mergePendingAt });
   const scratch = createKernelScratch();
   let scoring: ScoringStatistics | undefined;
   let scoringVersion = -1;
@@ -224,7 +233,15 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
     if (strategy !== 'auto' && !BM25_STRATEGIES.includes(strategy)) throw new InvalidArgumentError({ where, argument: 'strategy', message: `must be one of ${BM25_STRATEGIES.join(', ')} (got ${String(strategy)})` });
     const prepared = prepare(query, searchOptions, where);
     if (prepared.lists.length === 0) return { hits: [], problems: prepared.problems, scoredPostings: 0 };
-    return toSearchResult(runSearchStrategy(strategy, prepared, topK, scratch), prepared, postings.ids);
+    const hits = runSearchStrategy(strategy, prepared, topK, scratch);
+    // Only the hits' ids are materialised (the ids live in one buffer): hits renumbered 0 … n − 1 against them.
+    const hitIds = new Array<string>(hits.docs.length);
+    const positions = new Int32Array(hits.docs.length);
+    for (let rank = 0; rank < hits.docs.length; rank++) {
+      hitIds[rank] = postings.ids.at(hits.docs[rank] as number);
+      positions[rank] = rank;
+    }
+    return toSearchResult({ docs: positions, scores: hits.scores, scoredPostings: hits.scoredPostings }, prepared, hitIds);
   };
 
   const explain = (query: string | Bm25Query, id: string, overrides: Pick<Bm25SearchOptions, 'k1' | 'b'> = {}): Bm25Explanation | undefined => {

@@ -5,13 +5,21 @@ import type { Bm25Parameters } from './bm25-scoring.js';
 import { type Bm25Index, createBm25Index } from './bm25-index.js';
 import { getIndexState } from './index-state.js';
 import type { CompactedField } from './postings-store.js';
+import { type DocIdStore, checkDocIdStoreArrays, createDocIdStore, docIdStoreFromStrings } from './doc-id-store.js';
+import { buildDocIdTable } from './doc-id-table.js';
 import { type DecodedSectionContainer, type RandomAccessBytes, type SectionPayload, decodeSectionContainer, encodeSectionContainer, isLittleEndian, readSectionContainer, sectionContainerChunks } from '../internal/section-container.js';
 import type { TfArray } from './search-kernel.js';
 
 /** First 8 bytes of a saved index: `FKBM25` + CR LF (catches text-mode transfer damage). */
 export const BM25_INDEX_MAGIC: Uint8Array = new Uint8Array([0x46, 0x4b, 0x42, 0x4d, 0x32, 0x35, 0x0d, 0x0a]);
-/** Binary format version written by {@link serializeBm25Index}. */
-export const BM25_INDEX_FORMAT_VERSION = 1;
+/**
+ * Binary format version written by {@link serializeBm25Index}. Version 2 stores the document ids as two typed sections
+ * (`ids.units`: every id's UTF-16 code units back to back, one byte each when all are below 256; `ids.offsets`: u32
+ * starts, one per document + the end); version 1 stored them as a JSON array of strings (`ids`) and is still read.
+ */
+export const BM25_INDEX_FORMAT_VERSION = 2;
+/** Versions {@link deserializeBm25Index} and `loadBm25Index` read besides the current one. */
+const OLDER_VERSIONS: readonly number[] = [1];
 
 type SectionKind = 'u8' | 'u16' | 'u32' | 'json';
 
@@ -61,7 +69,8 @@ function bm25Sections(index: Bm25Index, where: string): { header: Record<string,
     payloads.push({ name, kind: kindOf(array), bytes: new Uint8Array(array.buffer, array.byteOffset, array.byteLength) });
   };
   json('terms', terms);
-  json('ids', ids);
+  typed('ids.units', ids.units());
+  typed('ids.offsets', ids.offsets());
   if (documents) json('documents', documents.map((document) => document ?? null));
   fields.forEach((field, fieldIndex) => {
     typed(`field${fieldIndex}.termOffsets`, field.termOffsets);
@@ -140,7 +149,7 @@ function validateStructure(fields: CompactedField[], documentCount: number, voca
 export function deserializeBm25Index(bytes: Uint8Array, options: DeserializeBm25IndexOptions = {}): Bm25Index {
   const { source = 'bm25 index' } = options;
   if (!(bytes instanceof Uint8Array)) throw new InvalidArgumentError({ where: 'deserializeBm25Index', argument: 'bytes', message: 'must be a Uint8Array' });
-  const container = decodeSectionContainer<Header, SectionKind>(bytes, { magic: BM25_INDEX_MAGIC, version: BM25_INDEX_FORMAT_VERSION, format: 'factkit-bm25', label: 'BM25 index', source });
+  const container = decodeSectionContainer<Header, SectionKind>(bytes, { magic: BM25_INDEX_MAGIC, version: BM25_INDEX_FORMAT_VERSION, olderVersions: OLDER_VERSIONS, format: 'factkit-bm25', label: 'BM25 index', source });
   return indexFromContainer(container, options, false);
 }
 
@@ -152,9 +161,10 @@ export function readBm25Index(input: RandomAccessBytes, options: DeserializeBm25
   const { source = 'bm25 index' } = options;
   const container = readSectionContainer<Header, SectionKind>(
     input,
-    { magic: BM25_INDEX_MAGIC, version: BM25_INDEX_FORMAT_VERSION, format: 'factkit-bm25', label: 'BM25 index', source },
+    { magic: BM25_INDEX_MAGIC, version: BM25_INDEX_FORMAT_VERSION, olderVersions: OLDER_VERSIONS, format: 'factkit-bm25', label: 'BM25 index', source },
+    // Postings sections go to SharedArrayBuffers (worker threads read them); JSON and the ids stay in plain buffers.
     (section) =>
-      section.kind !== 'json' && typeof SharedArrayBuffer === 'function'
+      section.kind !== 'json' && !section.name.startsWith('ids.') && typeof SharedArrayBuffer === 'function'
         ? new Uint8Array(new SharedArrayBuffer(Math.max(1, section.byteLength)), 0, section.byteLength)
         : new Uint8Array(section.byteLength),
   );
@@ -182,10 +192,23 @@ function indexFromContainer(container: DecodedSectionContainer<Header, SectionKi
     return copyShared((buffer, length) => new Uint32Array(buffer, 0, length), section.bytes, 4);
   };
   const terms = readJson<string[]>('terms');
-  const ids = readJson<string[]>('ids');
   if (!Array.isArray(terms) || terms.length !== header.vocabularySize || terms.some((term) => typeof term !== 'string')) fail('vocabulary does not match the header');
-  if (!Array.isArray(ids) || ids.length !== header.documentCount || ids.some((id) => typeof id !== 'string')) fail('document ids do not match the header');
-  if (new Set(ids).size !== ids.length) fail('document ids are not unique');
+  if (!Number.isInteger(header.documentCount) || header.documentCount < 0) fail('header has a bad document count');
+  let ids: DocIdStore;
+  if (container.version === 1) {
+    const strings = readJson<string[]>('ids');
+    if (!Array.isArray(strings) || strings.length !== header.documentCount || strings.some((id) => typeof id !== 'string')) fail('document ids do not match the header');
+    ids = docIdStoreFromStrings(strings);
+  } else {
+    const units = readTyped('ids.units');
+    const offsets = readTyped('ids.offsets');
+    if (units instanceof Uint32Array || !(offsets instanceof Uint32Array)) return fail('document id sections have a bad element type');
+    const problem = checkDocIdStoreArrays(units, offsets, header.documentCount);
+    if (problem) fail(`document ids do not match the header (${problem})`);
+    ids = createDocIdStore({ units, offsets });
+  }
+  const { table: idTable, duplicate } = buildDocIdTable(ids, ids.length);
+  if (duplicate >= 0) fail(`document ids are not unique ("${ids.at(duplicate)}" repeats)`);
   const documents = header.storeDocuments ? readJson<(Document | null)[]>('documents') : undefined;
   if (documents && (!Array.isArray(documents) || documents.length !== ids.length)) fail('stored documents do not match the ids');
   const fields: CompactedField[] = header.fieldNames.map((_, fieldIndex) => {
@@ -208,7 +231,7 @@ function indexFromContainer(container: DecodedSectionContainer<Header, SectionKi
     lengthEncoding: header.parameters.lengthEncoding,
     storeDocuments: header.storeDocuments,
   });
-  getIndexState(index, 'deserializeBm25Index').restore({ terms, ids, fields, ...(documents ? { documents: documents.map((document) => document ?? undefined) } : {}) });
+  getIndexState(index, 'deserializeBm25Index').restore({ terms, ids, idTable, fields, ...(documents ? { documents: documents.map((document) => document ?? undefined) } : {}) });
   return index;
 }
 
@@ -250,7 +273,7 @@ export function exportBm25IndexJson(index: Bm25Index): Bm25IndexJson {
       });
       return { name: index.fieldNames[fieldIndex] as string, weight: index.fieldWeights[fieldIndex] as number, lengths: Array.from(field.lengths), postings };
     }),
-    ids: [...ids],
+    ids: ids.toArray(),
     ...(documents ? { documents: documents.map((document) => document ?? null) } : {}),
   };
 }
@@ -297,7 +320,10 @@ export function importBm25IndexJson(json: Bm25IndexJson, options: DeserializeBm2
     return { termOffsets, postingDocs, postingTfs, lengths: Uint32Array.from(field.lengths.map((length) => (Number.isInteger(length) && length >= 0 ? length : fail(`field "${field.name}" has a bad length`)))) };
   });
   validateStructure(fields, json.ids.length, terms.length, fail);
-  if (new Set(json.ids).size !== json.ids.length) fail('document ids are not unique');
+  if (json.ids.some((id) => typeof id !== 'string')) fail('document ids are not all strings');
+  const ids = docIdStoreFromStrings(json.ids);
+  const { table: idTable, duplicate } = buildDocIdTable(ids, ids.length);
+  if (duplicate >= 0) fail(`document ids are not unique ("${ids.at(duplicate)}" repeats)`);
   const analyzer = resolveAnalyzer(json.analyzer, options.analyzer, 'importBm25IndexJson');
   const names = json.fields.map((field) => field.name);
   const index = createBm25Index({
@@ -310,6 +336,6 @@ export function importBm25IndexJson(json: Bm25IndexJson, options: DeserializeBm2
     lengthEncoding: json.parameters.lengthEncoding,
     storeDocuments: json.documents !== undefined,
   });
-  getIndexState(index, 'deserializeBm25Index').restore({ terms, ids: [...json.ids], fields, ...(json.documents ? { documents: json.documents.map((document) => document ?? undefined) } : {}) });
+  getIndexState(index, 'deserializeBm25Index').restore({ terms, ids, idTable, fields, ...(json.documents ? { documents: json.documents.map((document) => document ?? undefined) } : {}) });
   return index;
 }

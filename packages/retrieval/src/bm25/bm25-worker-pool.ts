@@ -124,7 +124,7 @@ export async function createBm25WorkerPool(index: Bm25Index, options: Bm25Worker
           const hits: Bm25Hit[] = [];
           for (let rank = 0; rank < (counts[query] as number); rank++) {
             const score = scores[read] as number;
-            hits.push({ id: ids[docs[read] as number] as string, score, normalizedScore: item.maxPossibleScore > 0 ? Math.min(1, score / item.maxPossibleScore) : 0, rank: rank + 1 });
+            hits.push({ id: ids.at(docs[read] as number), score, normalizedScore: item.maxPossibleScore > 0 ? Math.min(1, score / item.maxPossibleScore) : 0, rank: rank + 1 });
             read++;
           }
           out.push({ hits, problems: item.problems, scoredPostings: (piece.scoredPostings as Float64Array)[query] as number });

@@ -13,7 +13,11 @@ export interface ResolvedIndexOptions {
   readonly parameters: Bm25Parameters;
   readonly storeDocuments: boolean;
   readonly precomputeImpacts: 'auto' | boolean;
+  readonly mergePendingAt: number;
 }
+
+/** Default of {@link Bm25IndexOptions.mergePendingAt}: 2²³ pending postings (~42 MB of build buffers). */
+export const DEFAULT_MERGE_PENDING_AT = 2 ** 23;
 
 const WHERE = 'createBm25Index';
 
@@ -44,15 +48,16 @@ function resolveFields(fields: Bm25FieldWeights): { names: string[]; weights: nu
  * @throws InvalidArgumentError for out-of-range k1, b, delta, unknown variants, length encodings or fields, or a non-analyzer.
  */
 export function resolveIndexOptions(options: Bm25IndexOptions): ResolvedIndexOptions {
-  const { analyzer = createEnglishAnalyzer(), fields = 'flat', variant = 'lucene', storeDocuments = true, precomputeImpacts = 'auto' } = options;
+  const { analyzer = createEnglishAnalyzer(), fields = 'flat', variant = 'lucene', storeDocuments = true, precomputeImpacts = 'auto', mergePendingAt = DEFAULT_MERGE_PENDING_AT } = options;
   if (!BM25_VARIANTS.includes(variant)) throw new InvalidArgumentError({ where: WHERE, argument: 'variant', message: `must be one of ${BM25_VARIANTS.join(', ')} (got ${String(variant)})` });
   const { k1 = 0.9, b = 0.4, delta = variant === 'bm25l' ? 0.5 : 1 } = options;
   const lengthEncoding = options.lengthEncoding ?? (variant === 'lucene' ? 'lucene' : 'exact');
   if (lengthEncoding !== 'lucene' && lengthEncoding !== 'exact') throw new InvalidArgumentError({ where: WHERE, argument: 'lengthEncoding', message: `must be 'lucene' or 'exact' (got ${String(lengthEncoding)})` });
   validateParameters(WHERE, k1, b, delta);
   if (typeof analyzer !== 'object' || analyzer === null || typeof analyzer.analyze !== 'function') throw new InvalidArgumentError({ where: WHERE, argument: 'analyzer', message: 'must be an Analyzer ({ id, analyze(text) })' });
+  if (mergePendingAt !== Number.POSITIVE_INFINITY && (typeof mergePendingAt !== 'number' || !Number.isInteger(mergePendingAt) || mergePendingAt < 1)) throw new InvalidArgumentError({ where: WHERE, argument: 'mergePendingAt', message: `must be a positive integer or Infinity (got ${String(mergePendingAt)})` });
   const { names, weights } = resolveFields(fields);
-  return { analyzer, fieldNames: names, fieldWeights: weights, flat: fields === 'flat', parameters: { k1, b, variant, delta, lengthEncoding }, storeDocuments, precomputeImpacts };
+  return { analyzer, fieldNames: names, fieldWeights: weights, flat: fields === 'flat', parameters: { k1, b, variant, delta, lengthEncoding }, storeDocuments, precomputeImpacts, mergePendingAt };
 }
 
 /** The index's parameters with a search's `k1`/`b` overrides applied (checked when given). */

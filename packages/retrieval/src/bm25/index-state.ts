@@ -1,6 +1,7 @@
 import type { Document } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import type { Bm25Index, Bm25Query, Bm25SearchOptions } from './bm25-index.js';
+import type { DocIdStore } from './doc-id-store.js';
 import type { CompactedField, PostingsSnapshot } from './postings-store.js';
 import type { PreparedQuery } from './query-preparation.js';
 
@@ -13,7 +14,7 @@ export interface Bm25IndexState {
   compact(): void;
   /** The following read the compacted state (compacting first). */
   readonly terms: string[];
-  readonly ids: string[];
+  readonly ids: DocIdStore;
   readonly fields: CompactedField[];
   readonly documents: (Document | undefined)[] | undefined;
   /** Resolves a query to kernel lists + scoring state (what the worker threads score). */

@@ -2,7 +2,8 @@ import type { Document, ItemProblem } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { AddDocumentsOptions, AddDocumentsResult } from './bm25-index.js';
-import { type DocIdTable, createDocIdTable } from './doc-id-table.js';
+import { type DocIdStore, createDocIdStore } from './doc-id-store.js';
+import { type DocIdKeys, type DocIdTable, buildDocIdTable } from './doc-id-table.js';
 import { GrowableUint, GrowableUint32 } from './growable.js';
 import type { TfArray } from './search-kernel.js';
 import { capacityOf, resizedView, shared32, shared32WithCapacity, sharedTfWithCapacity } from './shared-arrays.js';
@@ -18,7 +19,9 @@ export interface CompactedField {
 /** A whole compacted index state (what serialization writes and restores). */
 export interface PostingsSnapshot {
   terms: string[];
-  ids: string[];
+  ids: DocIdStore;
+  /** The id → number table over `ids` (see `buildDocIdTable`; the loader builds it to find duplicate ids). */
+  idTable: DocIdTable;
   fields: CompactedField[];
   documents?: (Document | undefined)[];
 }
@@ -40,7 +43,8 @@ interface PendingField {
 export interface PostingsStore {
   readonly terms: string[];
   readonly termIds: ReadonlyMap<string, number>;
-  readonly ids: string[];
+  /** Document number → id (compacted and pending documents; removed ones until the next compaction). */
+  readonly ids: DocIdStore;
   readonly idToDoc: Pick<DocIdTable, 'get' | 'has' | 'size'>;
   readonly fields: CompactedField[];
   readonly compactedCount: number;
@@ -59,11 +63,26 @@ export interface PostingsStore {
   retain(): () => void;
 }
 
-/** Room reserved when postings arrays are (re)allocated: a multiple of what is needed, so later merges fit in place. */
-const CAPACITY_GROWTH = 4;
-/** At most this many spare elements per array (bounds the address space reserved for very large indexes). */
-const MAX_SPARE_ELEMENTS = 1 << 30;
-const capacityFor = (needed: number): number => Math.min(Math.ceil(needed * CAPACITY_GROWTH), needed + MAX_SPARE_ELEMENTS);
+/** Room reserved when small postings arrays are (re)allocated: a multiple of what is needed, so later merges fit in place. */
+const CAPACITY_GROWTH = 8;
+/** Up to this many elements the reserve is {@link CAPACITY_GROWTH}× what is needed (2²⁶). */
+const GROWTH_LIMIT = 2 ** 26;
+/**
+ * Past {@link GROWTH_LIMIT}, one reserve of 2²⁸ elements (1 GiB of u32 doc ids, 256 MiB of u8 tfs: address space,
+ * resident only once written), so a growing index meets its last copying merge (which holds old and new arrays
+ * together) at ≤ 2²⁶ postings, wherever its first merge fell, and no single reservation exceeds 1 GiB.
+ */
+const LARGE_RESERVE = 2 ** 28;
+/**
+ * Elements to allocate for `needed`: 8× while small, then {@link LARGE_RESERVE}; beyond that (an index of ≥ 268M
+ * postings) twice what is needed.
+ */
+export const capacityFor = (needed: number): number => {
+  const grown = Math.ceil(needed * CAPACITY_GROWTH);
+  if (grown <= GROWTH_LIMIT) return grown;
+  if (needed < LARGE_RESERVE) return LARGE_RESERVE;
+  return Math.min(needed * 2, needed + 2 ** 30);
+};
 const tfFits = (array: TfArray, maxTf: number): boolean => maxTf < (array instanceof Uint8Array ? 256 : array instanceof Uint16Array ? 65536 : 2 ** 32);
 
 export interface PostingsStoreOptions {
@@ -71,6 +90,8 @@ export interface PostingsStoreOptions {
   readonly fieldNames: readonly string[];
   readonly flat: boolean;
   readonly storeDocuments: boolean;
+  /** Pending postings (all fields) at which `addDocuments` merges at once. */
+  readonly mergePendingAt: number;
 }
 
 function validateDocument(document: unknown, index: number): string | undefined {
@@ -83,12 +104,13 @@ function validateDocument(document: unknown, index: number): string | undefined 
 }
 
 export function createPostingsStore(options: PostingsStoreOptions): PostingsStore {
-  const { analyzer, fieldNames, flat, storeDocuments } = options;
+  const { analyzer, fieldNames, flat, storeDocuments, mergePendingAt } = options;
   let terms: string[] = [];
   const termIds = new Map<string, number>();
-  let ids: string[] = [];
-  const keyAt = (doc: number): string | undefined => ids[doc];
-  let idToDoc = createDocIdTable(keyAt);
+  let ids: DocIdStore = createDocIdStore();
+  // The table reads whichever store is current (compaction with removals replaces it).
+  const keys: DocIdKeys = { equals: (doc, id) => ids.equals(doc, id), hashAt: (doc) => ids.hashAt(doc), sameIds: (a, b) => ids.sameIds(a, b) };
+  let idToDoc: DocIdTable = buildDocIdTable(keys, 0).table;
   let compactedCount = 0;
   let compacted: CompactedField[] = fieldNames.map(() => ({ termOffsets: new Uint32Array(1), postingDocs: new Uint32Array(0), postingTfs: new Uint8Array(0), lengths: new Uint32Array(0) }));
   const deleted = new Set<number>();
@@ -96,6 +118,8 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
   let pendingCount = 0;
   const newPending = (): PendingField[] => fieldNames.map(() => ({ termIds: new GrowableUint32(4096), tfs: new GrowableUint(4096), starts: new GrowableUint32(64), lengths: new GrowableUint32(64) }));
   let pending = newPending();
+  /** Per field, the largest tf in the compacted postings (−1: not known yet, e.g. after a restore). */
+  let compactedMaxTf: number[] = fieldNames.map(() => 0);
   let countsScratch = new Uint32Array(1024);
   let version = 0;
   let readers = 0;
@@ -114,6 +138,12 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
       termIds.set(term, id);
     }
     return id;
+  };
+
+  const pendingPostings = (): number => {
+    let total = 0;
+    for (const buffer of pending) total += buffer.termIds.length;
+    return total;
   };
 
   const appendPending = (document: Document): void => {
@@ -140,8 +170,7 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
         countsScratch[id] = 0;
       }
     }
-    const docNumber = compactedCount + pendingCount;
-    ids[docNumber] = document.id;
+    const docNumber = ids.push(document.id);
     idToDoc.set(document.id, docNumber);
     if (documents) documents[docNumber] = { ...document };
     pendingCount++;
@@ -179,6 +208,7 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
       }
       appendPending(document);
       added++;
+      if (pendingPostings() >= mergePendingAt) compact();
     });
     return { added, problems };
   };
@@ -201,9 +231,15 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
   const compact = (): void => {
     if (pendingCount === 0 && deleted.size === 0) return;
     const vocabularySize = terms.length;
-    const newDocOf = new Int32Array(compactedCount);
-    let kept = 0;
-    for (let doc = 0; doc < compactedCount; doc++) newDocOf[doc] = deleted.has(doc) ? -1 : kept++;
+    // Old document number → new (−1: removed); without removals every document keeps its number.
+    const removals = deleted.size > 0;
+    const newDocOf = removals ? new Int32Array(compactedCount) : undefined;
+    let kept = compactedCount;
+    if (newDocOf) {
+      kept = 0;
+      for (let doc = 0; doc < compactedCount; doc++) newDocOf[doc] = deleted.has(doc) ? -1 : kept++;
+    }
+    const renumber = (doc: number): number => (newDocOf ? (newDocOf[doc] as number) : doc);
     const newCount = kept + pendingCount;
     const newFields: CompactedField[] = [];
     for (let field = 0; field < fieldNames.length; field++) {
@@ -212,20 +248,27 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
       buffer.starts.push(buffer.termIds.length);
       const df = new Uint32Array(vocabularySize + 1);
       const oldVocabulary = old.termOffsets.length - 1;
-      let maxTf = 0;
       for (let term = 0; term < oldVocabulary; term++) {
         const start = old.termOffsets[term] as number;
         const end = old.termOffsets[term + 1] as number;
-        if (deleted.size === 0) df[term] = end - start;
+        if (!newDocOf) df[term] = end - start;
         else for (let position = start; position < end; position++) if ((newDocOf[old.postingDocs[position] as number] as number) >= 0) df[term] = (df[term] as number) + 1;
       }
-      for (let position = 0; position < old.postingTfs.length; position++) if ((old.postingTfs[position] as number) > maxTf) maxTf = old.postingTfs[position] as number;
+      // The largest tf of the compacted postings is tracked (a full scan only after a restore), not rescanned per merge.
+      let compactedMax = compactedMaxTf[field] as number;
+      if (compactedMax < 0) {
+        compactedMax = 0;
+        for (let position = 0; position < old.postingTfs.length; position++) if ((old.postingTfs[position] as number) > compactedMax) compactedMax = old.postingTfs[position] as number;
+      }
+      let pendingMax = 0;
       const pendingTerms = buffer.termIds.view();
       const pendingTfs = buffer.tfs.view();
       for (let position = 0; position < pendingTerms.length; position++) {
         df[pendingTerms[position] as number] = (df[pendingTerms[position] as number] as number) + 1;
-        if ((pendingTfs[position] as number) > maxTf) maxTf = pendingTfs[position] as number;
+        if ((pendingTfs[position] as number) > pendingMax) pendingMax = pendingTfs[position] as number;
       }
+      const maxTf = Math.max(compactedMax, pendingMax);
+      let keptMax = compactedMax;
       const termOffsets = shared32(vocabularySize + 1);
       let total = 0;
       for (let term = 0; term < vocabularySize; term++) {
@@ -236,7 +279,7 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
       const cursor = termOffsets.slice(0, vocabularySize);
       let postingDocs: Uint32Array;
       let postingTfs: TfArray;
-      if (deleted.size === 0 && readers === 0 && capacityOf(old.postingDocs) >= total && capacityOf(old.postingTfs) >= total && tfFits(old.postingTfs, maxTf)) {
+      if (!removals && readers === 0 && capacityOf(old.postingDocs) >= total && capacityOf(old.postingTfs) >= total && tfFits(old.postingTfs, maxTf)) {
         // In place: every old term's postings move up to its new start (never down, as lists only grow), last term
         // first so no list is overwritten before it moves; the new postings then fill the gap after each list. No
         // second copy of the postings is ever held.
@@ -255,24 +298,34 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
       } else {
         postingDocs = shared32WithCapacity(total, capacityFor(total));
         postingTfs = sharedTfWithCapacity(total, capacityFor(total), maxTf);
+        if (removals) keptMax = 0;
         for (let term = 0; term < oldVocabulary; term++) {
           const start = old.termOffsets[term] as number;
           const end = old.termOffsets[term + 1] as number;
           let write = cursor[term] as number;
           for (let position = start; position < end; position++) {
-            const doc = newDocOf[old.postingDocs[position] as number] as number;
+            const doc = renumber(old.postingDocs[position] as number);
             if (doc < 0) continue;
+            const tf = old.postingTfs[position] as number;
             postingDocs[write] = doc;
-            postingTfs[write] = old.postingTfs[position] as number;
+            postingTfs[write] = tf;
+            if (tf > keptMax) keptMax = tf;
             write++;
           }
           cursor[term] = write;
         }
       }
-      const lengths = shared32(newCount);
-      for (let doc = 0; doc < compactedCount; doc++) {
-        const target = newDocOf[doc] as number;
-        if (target >= 0) lengths[target] = old.lengths[doc] as number;
+      compactedMaxTf[field] = Math.max(keptMax, pendingMax);
+      // Lengths: appended in place in the spare room when nothing moves, like the postings.
+      let lengths: Uint32Array;
+      if (!removals && readers === 0 && capacityOf(old.lengths) >= newCount) {
+        lengths = resizedView(old.lengths, newCount);
+      } else {
+        lengths = shared32WithCapacity(newCount, capacityFor(newCount));
+        for (let doc = 0; doc < compactedCount; doc++) {
+          const target = renumber(doc);
+          if (target >= 0) lengths[target] = old.lengths[doc] as number;
+        }
       }
       for (let pendingDoc = 0; pendingDoc < pendingCount; pendingDoc++) {
         const doc = kept + pendingDoc;
@@ -298,19 +351,17 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
       version++;
       return;
     }
-    // ids and stored documents
-    const newIds: string[] = new Array<string>(newCount);
+    // ids (kept documents in order: compacted ones by their new numbers, then the pending ones) and stored documents
+    const keep = (doc: number): boolean => doc >= compactedCount || renumber(doc) >= 0;
     const newDocuments: (Document | undefined)[] | undefined = documents ? new Array<Document | undefined>(newCount) : undefined;
-    for (let doc = 0; doc < compactedCount + pendingCount; doc++) {
-      const target = doc < compactedCount ? (newDocOf[doc] as number) : kept + (doc - compactedCount);
-      if (target < 0) continue;
-      const id = ids[doc] as string;
-      newIds[target] = id;
-      if (newDocuments && documents) newDocuments[target] = documents[doc];
+    if (newDocuments && documents) {
+      for (let doc = 0; doc < compactedCount + pendingCount; doc++) {
+        const target = doc < compactedCount ? renumber(doc) : kept + (doc - compactedCount);
+        if (target >= 0) newDocuments[target] = documents[doc];
+      }
     }
-    ids = newIds;
-    idToDoc = createDocIdTable(keyAt, newCount);
-    ids.forEach((id, doc) => idToDoc.set(id, doc));
+    ids = ids.filter(keep);
+    idToDoc = buildDocIdTable(keys, newCount).table;
     documents = newDocuments;
     compacted = newFields;
     compactedCount = newCount;
@@ -325,9 +376,9 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
     termIds.clear();
     terms.forEach((term, termId) => termIds.set(term, termId));
     ids = snapshot.ids;
-    idToDoc = createDocIdTable(keyAt, ids.length);
-    ids.forEach((id, doc) => idToDoc.set(id, doc));
+    idToDoc = snapshot.idTable;
     compacted = snapshot.fields;
+    compactedMaxTf = fieldNames.map(() => -1);
     compactedCount = ids.length;
     documents = storeDocuments ? (snapshot.documents ?? new Array<Document | undefined>(ids.length)) : undefined;
     deleted.clear();

@@ -88,7 +88,10 @@ export function encodeSectionContainer<Kind extends string>(
 
 export interface DecodeSectionContainerOptions {
   readonly magic: Uint8Array;
+  /** The version written now. */
   readonly version: number;
+  /** Older versions still read (the caller tells them apart by {@link DecodedSectionContainer.version}). @default [] */
+  readonly olderVersions?: readonly number[];
   /** The header's `format` field, e.g. 'factkit-bm25'. */
   readonly format: string;
   /** Names the kind of data in messages, e.g. 'BM25 index' ("is not a factkit BM25 index"). */
@@ -98,6 +101,8 @@ export interface DecodeSectionContainerOptions {
 }
 
 export interface DecodedSectionContainer<Header, Kind extends string> {
+  /** The format version of the data (the current one or one of `olderVersions`). */
+  readonly version: number;
   readonly header: Header & { readonly sections: readonly SectionEntry<Kind>[] };
   /** A section's kind and bytes (a view into the input), or undefined when the header lists no such section. */
   section(name: string): { readonly kind: Kind; readonly bytes: Uint8Array } | undefined;
@@ -113,7 +118,7 @@ export interface DecodedSectionContainer<Header, Kind extends string> {
  * @throws CorruptDataError naming `options.source` when the bytes are truncated, damaged or of another format/version.
  */
 export function decodeSectionContainer<Header, Kind extends string>(bytes: Uint8Array, options: DecodeSectionContainerOptions): DecodedSectionContainer<Header, Kind> {
-  const { magic, version: expectedVersion, format, label, source } = options;
+  const { magic, format, label, source } = options;
   const fail = (message: string): never => {
     throw new CorruptDataError({ source, message });
   };
@@ -121,7 +126,8 @@ export function decodeSectionContainer<Header, Kind extends string>(bytes: Uint8
   for (let position = 0; position < magic.length; position++) if (bytes[position] !== magic[position]) fail(`is not a factkit ${label} (bad magic bytes)`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(8, true);
-  if (version !== expectedVersion) fail(`has format version ${version}; this library reads version ${expectedVersion}`);
+  const unreadable = versionProblem(version, options);
+  if (unreadable) fail(unreadable);
   const declaredTotal = view.getUint32(bytes.byteLength - 4, true);
   if (declaredTotal !== bytes.byteLength >>> 0) fail(`is truncated or has trailing data (footer says ${declaredTotal} bytes, got ${bytes.byteLength})`);
   if (computeCrc32(bytes.subarray(0, bytes.byteLength - 8)) !== view.getUint32(bytes.byteLength - 8, true)) fail('checksum mismatch (the file is damaged)');
@@ -146,10 +152,19 @@ export function decodeSectionContainer<Header, Kind extends string>(bytes: Uint8
     }
     sections.set(section.name, { kind: section.kind, bytes: bytes.subarray(start, start + section.byteLength) });
   }
-  return accessSections(header, sections, source, fail);
+  return accessSections(version, header, sections, source, fail);
+}
+
+function versionProblem(version: number, options: DecodeSectionContainerOptions): string | undefined {
+  const { version: current, olderVersions = [] } = options;
+  if (version === current || olderVersions.includes(version)) return undefined;
+  if (olderVersions.length === 0) return `has format version ${version}; this library reads version ${current}`;
+  const known = [...olderVersions, current].sort((left, right) => left - right);
+  return `has format version ${version}; this library reads versions ${known.slice(0, -1).join(', ')} and ${String(known[known.length - 1])}`;
 }
 
 function accessSections<Header, Kind extends string>(
+  version: number,
   header: DecodedSectionContainer<Header, Kind>['header'],
   sections: Map<string, { kind: Kind; bytes: Uint8Array }>,
   source: string,
@@ -157,6 +172,7 @@ function accessSections<Header, Kind extends string>(
 ): DecodedSectionContainer<Header, Kind> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   return {
+    version,
     header,
     section: (name) => sections.get(name),
     readJson<T>(name: string): T {
@@ -192,7 +208,7 @@ export function readSectionContainer<Header, Kind extends string>(
   options: DecodeSectionContainerOptions,
   allocate: (section: SectionEntry<Kind>) => Uint8Array,
 ): DecodedSectionContainer<Header, Kind> {
-  const { magic, version: expectedVersion, format, label, source } = options;
+  const { magic, format, label, source } = options;
   const fail = (message: string): never => {
     throw new CorruptDataError({ source, message });
   };
@@ -203,7 +219,8 @@ export function readSectionContainer<Header, Kind extends string>(
   for (let position = 0; position < magic.length; position++) if (prefix[position] !== magic[position]) fail(`is not a factkit ${label} (bad magic bytes)`);
   const prefixView = new DataView(prefix.buffer);
   const version = prefixView.getUint32(8, true);
-  if (version !== expectedVersion) fail(`has format version ${version}; this library reads version ${expectedVersion}`);
+  const unreadable = versionProblem(version, options);
+  if (unreadable) fail(unreadable);
   const footer = new Uint8Array(8);
   input.read(footer, total - 8);
   const footerView = new DataView(footer.buffer);
@@ -266,5 +283,5 @@ export function readSectionContainer<Header, Kind extends string>(
   }
   crc = crcOfRange(crc, cursor, dataEnd);
   if (crc !== expectedCrc) fail('checksum mismatch (the file is damaged)');
-  return accessSections(header, sections, source, fail);
+  return accessSections(version, header, sections, source, fail);
 }
