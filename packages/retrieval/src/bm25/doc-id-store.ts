@@ -43,6 +43,12 @@ export function hashDocId(id: string): number {
 const DECODE_PIECE = 4096;
 
 function decode(units: Uint8Array | Uint16Array, start: number, end: number): string {
+  if (end - start <= 24) {
+    // Short ids (the usual case): appending code units beats `apply` over a subarray (no view, no argument copy).
+    let out = '';
+    for (let position = start; position < end; position++) out += String.fromCharCode(units[position] as number);
+    return out;
+  }
   if (end - start <= DECODE_PIECE) return String.fromCharCode.apply(null, units.subarray(start, end) as unknown as number[]);
   let out = '';
   for (let position = start; position < end; position += DECODE_PIECE) out += String.fromCharCode.apply(null, units.subarray(position, Math.min(end, position + DECODE_PIECE)) as unknown as number[]);
