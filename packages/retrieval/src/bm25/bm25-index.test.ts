@@ -246,6 +246,16 @@ describe('createBm25Index: both MaxScore strategies return exactly the exhaustiv
     );
   });
 
+  it('statistics() reports the postings arrays\' spare room (reservedBytes) apart from typedArrayBytes', () => {
+    // A first merge of P postings into D documents reserves capacityFor(P) doc ids (4 bytes), as many 1-byte tfs
+    // (every tf < 256 here) and capacityFor(D) lengths (4 bytes); the spare room is the part not yet written.
+    const index = createBm25Index({ analyzer: whitespace, documents: bigCorpus });
+    const statistics = index.statistics();
+    const postings = statistics.postingCount;
+    const documents = statistics.documentCount;
+    expect(statistics.reservedBytes).toBe((capacityFor(postings) - postings) * 5 + (capacityFor(documents) - documents) * 4);
+  });
+
   it('precomputed per-posting scores change memory, never hits: with and without them every strategy agrees', () => {
     const withoutImpacts = createBm25Index({ analyzer: whitespace, documents: bigCorpus, precomputeImpacts: false });
     const withImpacts = createBm25Index({ analyzer: whitespace, documents: bigCorpus, precomputeImpacts: true });

@@ -144,6 +144,12 @@ export interface Bm25IndexStatistics {
    * (`process.memoryUsage().external`, or `arrayBuffers` read in a worker), so benchmarks add them from here.
    */
   readonly sharedArrayBufferBytes: number;
+  /**
+   * Spare room behind the postings arrays, reserved so later additions merge in place: address space that
+   * `process.memoryUsage().arrayBuffers` counts but the process only makes resident once written. Not included in
+   * `typedArrayBytes`.
+   */
+  readonly reservedBytes: number;
 }
 
 /** The in-memory BM25 index. Create with {@link createBm25Index}. */
@@ -274,17 +280,25 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
     const state = getScoring(resolveSearchParameters(parameters));
     let typedArrayBytes = 0;
     let sharedArrayBufferBytes = 0;
+    let reservedBytes = 0;
     let postingCount = 0;
     const count = (array: ArrayBufferView | undefined): void => {
       if (array === undefined) return;
       typedArrayBytes += array.byteLength;
       if (typeof SharedArrayBuffer === 'function' && array.buffer instanceof SharedArrayBuffer) sharedArrayBufferBytes += array.byteLength;
     };
+    /** Room behind an array that owns its buffer (grown in place by later merges). */
+    const reserve = (array: ArrayBufferView): void => {
+      if (array.byteOffset === 0) reservedBytes += array.buffer.byteLength - array.byteLength;
+    };
     for (const field of postings.fields) {
       count(field.termOffsets);
       count(field.postingDocs);
       count(field.postingTfs);
       count(field.lengths);
+      reserve(field.postingDocs);
+      reserve(field.postingTfs);
+      reserve(field.lengths);
       postingCount += field.postingDocs.length;
     }
     for (const field of state.kernelFields) {
@@ -307,6 +321,7 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
       })),
       typedArrayBytes,
       sharedArrayBufferBytes,
+      reservedBytes,
     };
   };
 
