@@ -62,7 +62,7 @@ interface CorpusResult {
   parallelCapacity: number[];
   contenders: ContenderResult[];
   /** factkit 'auto' and the baseline re-timed (5 samples each) right after the Xapian process, with the load then. */
-  xapianAdjacent?: { autoQps: number; baselineQps: number; load: number[]; samples?: number };
+  xapianAdjacent?: { autoQps: number; baselineQps: number; load: number[]; samples?: number; peersReleased?: boolean; warmUp?: boolean };
   /** Why Xapian was skipped (e.g. python3-xapian missing). */
   xapianNote?: string;
   /** How memory was counted, the factkit index's SharedArrayBuffer bytes, and the child process's RSS at the end / peak. */
@@ -174,6 +174,8 @@ interface Contender {
   /** All queries, returning top-10 ids per query. */
   run(queries: string[]): Promise<string[][]> | string[][];
   dispose?(): Promise<void> | void;
+  /** Peers: drops the built engine (called before Xapian runs, so factkit and the baseline are re-timed without it). */
+  release?(): void;
 }
 
 /** Timed samples for third-party peers (after one warm-up pass that also collects their answers). */
@@ -289,6 +291,9 @@ async function runCorpus(
         engine = wink;
       },
       run: (batch) => batch.map((query) => engine.search(query, 10).map(([id]) => id)),
+      release: () => {
+        engine = undefined as unknown as typeof engine;
+      },
     });
   }
   if (peers.miniSearch) {
@@ -309,6 +314,9 @@ async function runCorpus(
           }
         }
         mini.addAll(chunk);
+      },
+      release: () => {
+        mini = undefined as unknown as MiniSearch<Doc>;
       },
       run: (batch) => batch.map((query) => mini.search(query).slice(0, 10).map((hit) => String(hit.id))),
     });
@@ -331,6 +339,9 @@ async function runCorpus(
           }
         }
         if (chunk.length > 0) await insertMultiple(db, chunk, 10_000);
+      },
+      release: () => {
+        db = undefined as unknown as typeof db;
       },
       run: async (batch) => {
         const out: string[][] = [];
@@ -426,6 +437,10 @@ async function runCorpus(
   });
   let xapianAdjacent: CorpusResult['xapianAdjacent'];
   if (peers.xapian) {
+    // The third-party JS peers are done: release their engines (wink holds 2+ GB at 500k) so the re-timing of 'auto'
+    // and the baseline next to Xapian runs in a process holding only their two indexes.
+    for (const contender of contenders) contender.release?.();
+    await settle();
     const xapian = runXapian(makeDocuments, queries, analyzer, repeats);
     if (typeof xapian === 'string') {
       process.stderr.write(`  ${name}: Xapian skipped: ${xapian}\n`);
@@ -471,7 +486,7 @@ async function runCorpus(
           into.push((performance.now() - begun) / passes);
         }
       }
-      xapianAdjacent = { autoQps: queries.length / (median(autoMs) / 1000), baselineQps: queries.length / (median(baseMs) / 1000), load: load(), samples: autoMs.length };
+      xapianAdjacent = { autoQps: queries.length / (median(autoMs) / 1000), baselineQps: queries.length / (median(baseMs) / 1000), load: load(), samples: autoMs.length, peersReleased: true, warmUp: true };
     }
   }
   for (const contender of contenders) await contender.dispose?.();
@@ -617,7 +632,7 @@ function formatMarkdown(results: (CorpusResult & { key: string })[], node: strin
       const adjacent = corpus.xapianAdjacent;
       lines.push(
         `Xapian: 'auto' vs Xapian ${ratio(auto, xapian)} (factkit's median from the rounds; Xapian was timed in its own process afterwards, so no paired ratio). ` +
-          `Re-timed right after Xapian (a warm-up pass, then ${adjacent.samples ?? 5} interleaved samples each, load ${adjacent.load.join(' ')}): 'auto' ${fmt(adjacent.autoQps, 1)} q/s, baseline ${fmt(adjacent.baselineQps, 1)} q/s → 'auto' vs Xapian ${fmt(adjacent.autoQps / xapian.queriesPerSecond)}×, baseline vs Xapian ${fmt(adjacent.baselineQps / xapian.queriesPerSecond)}×.`,
+          `Re-timed right after Xapian (${adjacent.peersReleased ? 'third-party JS peers released first; ' : ''}${adjacent.warmUp === false ? '' : 'a warm-up pass, then '}${adjacent.samples ?? 5} interleaved samples each, load ${adjacent.load.join(' ')}): 'auto' ${fmt(adjacent.autoQps, 1)} q/s, baseline ${fmt(adjacent.baselineQps, 1)} q/s → 'auto' vs Xapian ${fmt(adjacent.autoQps / xapian.queriesPerSecond)}×, baseline vs Xapian ${fmt(adjacent.baselineQps / xapian.queriesPerSecond)}×.`,
         '',
       );
     } else if (corpus.xapianNote) {
