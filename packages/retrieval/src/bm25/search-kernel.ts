@@ -875,6 +875,9 @@ export function searchMaxScore(
   let scoredPostings = 0;
   const fround = Math.fround;
   const NONE = 0xffffffff + 1;
+  // Current document of each list's cursor (NONE once exhausted), so the essential lists' minimum is one read each.
+  const current = new Float64Array(count);
+  for (let rank = 0; rank < count; rank++) current[rank] = (cursor[rank] as number) < (ends[rank] as number) ? ((docsOf[rank] as Uint32Array)[cursor[rank] as number] as number) : NONE;
   while (firstEssential < count) {
     if (firstEssential === count - 1) {
       // One essential list (the usual case once the threshold has risen): walk it block by block, skipping every
@@ -956,17 +959,14 @@ export function searchMaxScore(
     // Next candidate: the smallest current doc among the essential lists.
     let candidate = NONE;
     for (let rank = firstEssential; rank < count; rank++) {
-      const position = cursor[rank] as number;
-      if (position < (ends[rank] as number)) {
-        const doc = (docsOf[rank] as Uint32Array)[position] as number;
-        if (doc < candidate) candidate = doc;
-      }
+      const doc = current[rank] as number;
+      if (doc < candidate) candidate = doc;
     }
     if (candidate === NONE) break;
     let partial = 0;
     for (let rank = firstEssential; rank < count; rank++) {
-      const position = cursor[rank] as number;
-      if (position < (ends[rank] as number) && (docsOf[rank] as Uint32Array)[position] === candidate) {
+      if (current[rank] === candidate) {
+        const position = cursor[rank] as number;
         const impacts = impactsOf[rank];
         let value: number;
         if (impacts !== undefined) value = impacts[position] as number;
@@ -979,6 +979,7 @@ export function searchMaxScore(
         contribution[canonical[rank] as number] = value;
         partial += value;
         cursor[rank] = position + 1;
+        current[rank] = position + 1 < (ends[rank] as number) ? ((docsOf[rank] as Uint32Array)[position + 1] as number) : NONE;
         scoredPostings++;
       }
     }
