@@ -115,7 +115,10 @@ describe('streaming index files', () => {
         for (const file of [path, serializedPath]) {
           const loaded = await loadBm25Index(file);
           for (const query of ['cell', 'atp divide', 'tumour mitosis q']) expect(loaded.search(query, { topK: 30 }).hits).toEqual(index.search(query, { topK: 30 }).hits);
-          expect(loaded.statistics()).toEqual(index.statistics());
+          // Same content statistics; the spare room behind the postings arrays depends on how they were allocated
+          // (grown by merges vs read from a file), not on the index.
+          const withoutReserve = ({ reservedBytes: _reserve, ...rest }: ReturnType<typeof index.statistics>) => rest;
+          expect(withoutReserve(loaded.statistics())).toEqual(withoutReserve(index.statistics()));
           expect(serializeBm25Index(loaded)).toEqual(expected);
         }
       }),
