@@ -1,22 +1,14 @@
 // Lists the SciFact abstracts that splitSentences splits differently from SciFact's own corpus_sentences, with each
 // differing boundary: EXTRA = a boundary only splitSentences puts there, MISSING = one only SciFact puts there.
 // Analysis helper, not a test: `pnpm --filter @factkit/core exec tsx test/scifact-sentences-diff.ts [scifact|default] [--quiet]`
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { splitSentences, type SentenceProfile } from '../src/text/sentences.js';
+import { readSciFactJsonl } from './scifact-data.js';
 
-const directory = new URL('../../../datasets/scifact/', import.meta.url);
-const readJsonl = (name: string): unknown[] =>
-  gunzipSync(readFileSync(new URL(name, directory)))
-    .toString('utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as unknown);
 
 const profile: SentenceProfile = process.argv[2] === 'default' ? 'default' : 'scifact';
 const quiet = process.argv.includes('--quiet');
-const texts = new Map((readJsonl('corpus.jsonl.gz') as { _id: string; text: string }[]).map((row) => [row._id, row.text]));
-const rows = readJsonl('corpus_sentences.jsonl.gz') as { doc_id: number; abstract: string[] }[];
+const texts = new Map((readSciFactJsonl('corpus.jsonl.gz') as { _id: string; text: string }[]).map((row) => [row._id, row.text]));
+const rows = readSciFactJsonl('corpus_sentences.jsonl.gz') as { doc_id: number; abstract: string[] }[];
 
 /** The offsets in `text` where each sentence starts (-1 for a sentence not found in order). */
 function starts(text: string, sentences: readonly string[]): Set<number> {

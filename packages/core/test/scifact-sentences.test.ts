@@ -1,22 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { splitSentences, type SentenceProfile } from '../src/text/sentences.js';
+import { readSciFactJsonl } from './scifact-data.js';
 
 // SciFact ships its own sentence split of every abstract (corpus_sentences); the leakage study's gold evidence is
 // indexed by it. This measures how many of the 5,183 abstracts splitSentences splits identically, with the profile
 // that reproduces SciFact's split ('scifact') and with the one for ordinary text ('default'). The corpus text is
 // BEIR's: SciFact's sentences joined with one space. The floors are the measured counts: a regression fails.
-const directory = new URL('../../../datasets/scifact/', import.meta.url);
-const readJsonl = (name: string): unknown[] =>
-  gunzipSync(readFileSync(new URL(name, directory)))
-    .toString('utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as unknown);
 
-const texts = new Map((readJsonl('corpus.jsonl.gz') as { _id: string; text: string }[]).map((row) => [row._id, row.text]));
-const rows = readJsonl('corpus_sentences.jsonl.gz') as { doc_id: number; abstract: string[] }[];
+const texts = new Map((readSciFactJsonl('corpus.jsonl.gz') as { _id: string; text: string }[]).map((row) => [row._id, row.text]));
+const rows = readSciFactJsonl('corpus_sentences.jsonl.gz') as { doc_id: number; abstract: string[] }[];
 
 function countIdentical(profile: SentenceProfile): number {
   let identical = 0;

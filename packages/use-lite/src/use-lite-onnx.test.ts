@@ -1,20 +1,7 @@
-import { gunzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '@factkit/core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sciFactSentences } from '../test/scifact-sentences.js';
 import { createUseLiteEmbedder } from './use-lite-embedder.js';
-
-function sciFactSentences(count: number): string[] {
-  const path = fileURLToPath(new URL('../../../datasets/scifact/corpus_sentences.jsonl.gz', import.meta.url));
-  const out: string[] = [];
-  for (const line of gunzipSync(readFileSync(path)).toString('utf8').split('\n')) {
-    if (!line.trim()) continue;
-    for (const sentence of (JSON.parse(line) as { abstract: string[] }).abstract) if (out.length < count) out.push(sentence);
-    if (out.length >= count) break;
-  }
-  return out;
-}
 
 function maxAbsDifference(a: readonly Float32Array[], b: readonly Float32Array[]): number {
   let max = 0;

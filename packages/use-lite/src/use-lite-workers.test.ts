@@ -1,19 +1,6 @@
-import { gunzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sciFactSentences } from '../test/scifact-sentences.js';
 import { createUseLiteEmbedder } from './use-lite-embedder.js';
-
-function sciFactSentences(count: number): string[] {
-  const path = fileURLToPath(new URL('../../../datasets/scifact/corpus_sentences.jsonl.gz', import.meta.url));
-  const out: string[] = [];
-  for (const line of gunzipSync(readFileSync(path)).toString('utf8').split('\n')) {
-    if (!line.trim()) continue;
-    for (const sentence of (JSON.parse(line) as { abstract: string[] }).abstract) if (out.length < count) out.push(sentence);
-    if (out.length >= count) break;
-  }
-  return out;
-}
 
 describe('createUseLiteEmbedder with worker threads', () => {
   it('gives the same vectors as the single-thread embedder (within 1e-6), in input order', async () => {
