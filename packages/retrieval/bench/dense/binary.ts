@@ -10,6 +10,7 @@
  *   BENCH_ROWS=100000 BENCH_REPEATS=3 pnpm --filter @factkit/retrieval run bench:dense:binary   (quick look)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { loadAverage as load, timeInterleaved } from './interleaved.js';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createFlatIndex, createQuantizedFlatIndex, type FlatSearchHit } from '../../src/index.js';
@@ -24,7 +25,6 @@ const singleQueries = Number(process.env['BENCH_SINGLE_QUERIES'] ?? 16);
 const topK = 10;
 const prefilterShortlists = [1024, 2048, 4096, 8192];
 const progress = (message: string) => process.stderr.write(`[bench:dense:binary] ${new Date().toISOString().slice(11, 19)} ${message}\n`);
-const load = () => os.loadavg().map((value) => Number(value.toFixed(2)));
 
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -75,11 +75,6 @@ for (const prefilterShortlist of prefilterShortlists) {
 }
 results['agreementWithExact'] = agreement;
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 const singleSet = queries.slice(0, singleQueries);
 const peers: { name: string; task: () => unknown }[] = [
   { name: 'flat_default', task: () => singleSet.forEach((query) => flat.search(query, { topK })) },
@@ -88,24 +83,10 @@ const peers: { name: string; task: () => unknown }[] = [
   { name: 'binary2048_keep_exact', task: () => singleSet.forEach((query) => keep.search(query, { topK, prefilterShortlist: 2048 })) },
   { name: 'binary4096_drop', task: () => singleSet.forEach((query) => drop.search(query, { topK })) },
 ];
-progress('warming up');
-for (const peer of peers) peer.task();
-const loadBefore = load();
-const rates = new Map<string, number[]>(peers.map((peer) => [peer.name, []]));
-for (let round = 0; round < repeats; round += 1) {
-  for (const peer of peers) {
-    globalThis.gc?.();
-    const begin = performance.now();
-    peer.task();
-    rates.get(peer.name)!.push(singleQueries / ((performance.now() - begin) / 1000));
-  }
-  progress(`round ${round + 1}/${repeats}: ${peers.map((peer) => `${peer.name} ${(rates.get(peer.name)!.at(-1) as number).toFixed(1)}`).join(', ')} (load ${load().join(' ')})`);
-}
-const loadAfter = load();
-const qps = Object.fromEntries(peers.map((peer) => [peer.name, Number(median(rates.get(peer.name)!).toFixed(2))]));
-const paired = (a: string, b: string) => Number(median(rates.get(a)!.map((rate, round) => rate / (rates.get(b)![round] as number))).toFixed(2));
+const timing = await timeInterleaved(peers.map((peer) => ({ count: singleQueries, ...peer })), repeats, progress);
+const { loadBefore, loadAfter, qps, paired } = timing;
 results['queriesPerSecond'] = qps;
-results['queriesPerSecondPerRound'] = Object.fromEntries([...rates].map(([name, values]) => [name, values.map((value) => Number(value.toFixed(2)))]));
+results['queriesPerSecondPerRound'] = timing.perRound();
 const ratios: Record<string, number> = {};
 for (const name of ['binary4096_keep_exact', 'binary2048_keep_exact', 'binary4096_drop']) {
   ratios[`${name}_over_flat_float32scan`] = paired(name, 'flat_float32scan');

@@ -14,6 +14,7 @@
  *   BENCH_ROWS=100000 BENCH_REPEATS=3 pnpm --filter @factkit/retrieval run bench:dense:file   (quick look)
  */
 import { execFileSync } from 'node:child_process';
+import { loadAverage as load, timeInterleaved } from './interleaved.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -33,7 +34,6 @@ const withKeep = process.env['BENCH_KEEP'] !== '0';
 const withCold = process.env['BENCH_COLD'] !== '0';
 const topK = 10;
 const progress = (message: string) => process.stderr.write(`[bench:dense:file] ${new Date().toISOString().slice(11, 19)} ${message}\n`);
-const load = () => os.loadavg().map((value) => Number(value.toFixed(2)));
 
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -104,11 +104,6 @@ if (keep) agreement['binary4096_keep_exact'] = { ...compare(keep.searchBatch(hel
 results['agreementWithExact'] = agreement;
 progress(`agreement ${JSON.stringify(agreement)}`);
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 const singleSet = queries.slice(0, singleQueries);
 /** Evicts the row file from the OS page cache (this file only); false when dd is missing or does not support it. */
 const evictFile = (): boolean => {
@@ -127,23 +122,8 @@ const peers: { name: string; task: () => unknown; before?: () => unknown }[] = [
   ...(keep ? [{ name: 'binary4096_keep_exact', task: () => singleSet.forEach((query) => keep.search(query, { topK })) }] : []),
   ...(coldAvailable ? [{ name: 'binary4096_file_exact_coldcache', before: evictFile, task: () => singleSet.forEach((query) => fileIndex.search(query, { topK })) }] : []),
 ];
-progress('warming up');
-for (const peer of peers) peer.task();
-const loadBefore = load();
-const rates = new Map<string, number[]>(peers.map((peer) => [peer.name, []]));
-for (let round = 0; round < repeats; round += 1) {
-  for (const peer of peers) {
-    globalThis.gc?.();
-    peer.before?.();
-    const begin = performance.now();
-    peer.task();
-    rates.get(peer.name)!.push(singleQueries / ((performance.now() - begin) / 1000));
-  }
-  progress(`round ${round + 1}/${repeats}: ${peers.map((peer) => `${peer.name} ${(rates.get(peer.name)!.at(-1) as number).toFixed(1)}`).join(', ')} (load ${load().join(' ')})`);
-}
-const loadAfter = load();
-const qps = Object.fromEntries(peers.map((peer) => [peer.name, Number(median(rates.get(peer.name)!).toFixed(2))]));
-const paired = (a: string, b: string) => Number(median(rates.get(a)!.map((rate, round) => rate / (rates.get(b)![round] as number))).toFixed(2));
+const timing = await timeInterleaved(peers.map((peer) => ({ count: singleQueries, ...peer })), repeats, progress);
+const { loadBefore, loadAfter, qps, paired } = timing;
 const ratios: Record<string, number> = { binary4096_file_exact_over_flat_float32scan: paired('binary4096_file_exact', 'flat_float32scan') };
 if (keep) {
   ratios['binary4096_keep_exact_over_flat_float32scan'] = paired('binary4096_keep_exact', 'flat_float32scan');
@@ -151,7 +131,7 @@ if (keep) {
 }
 if (coldAvailable) ratios['binary4096_file_exact_coldcache_over_flat_float32scan'] = paired('binary4096_file_exact_coldcache', 'flat_float32scan');
 results['queriesPerSecond'] = qps;
-results['queriesPerSecondPerRound'] = Object.fromEntries([...rates].map(([name, values]) => [name, values.map((value) => Number(value.toFixed(2)))]));
+results['queriesPerSecondPerRound'] = timing.perRound();
 results['pairedRatios'] = ratios;
 results['loadAverage'] = { beforeTiming: loadBefore, afterTiming: loadAfter };
 progress(`q/s ${JSON.stringify(qps)}; paired ${JSON.stringify(ratios)}`);

@@ -11,6 +11,7 @@
  *   BENCH_ROWS=100000 BENCH_REPEATS=3 pnpm --filter @factkit/retrieval run bench:dense:int8   (quick look)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { loadAverage as load, timeInterleaved } from './interleaved.js';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import usearch from 'usearch';
@@ -27,7 +28,6 @@ const batchSize = 64;
 const topK = 10;
 const shortlists: (number | 'exact')[] = ['exact', 10, 20, 50, 100];
 const progress = (message: string) => process.stderr.write(`[bench:dense:int8] ${new Date().toISOString().slice(11, 19)} ${message}\n`);
-const load = () => os.loadavg().map((value) => Number(value.toFixed(2)));
 
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -160,11 +160,6 @@ interface Peer {
   readonly count: number;
   readonly task: () => unknown;
 }
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 const singleSet = queries.slice(0, singleQueries);
 const unitSingleSet = unitQueries.slice(0, singleQueries);
 const batchSet = queries.slice(0, batchSize);
@@ -178,24 +173,10 @@ const peers: Peer[] = [
   { name: 'int8_exact_batch64', count: batchSize, task: () => int8.searchBatch(batchSet, { topK }) },
   { name: 'usearch_exact_batch64_1thread', count: batchSize, task: () => exactSearch(matrix, unitBatch, dimensions, topK, MetricKind.IP, 1) },
 ];
-progress('warming up');
-for (const peer of peers) await peer.task();
-const loadBefore = load();
-const rates = new Map<string, number[]>(peers.map((peer) => [peer.name, []]));
-for (let round = 0; round < repeats; round += 1) {
-  for (const peer of peers) {
-    globalThis.gc?.();
-    const begin = performance.now();
-    await peer.task();
-    rates.get(peer.name)!.push(peer.count / ((performance.now() - begin) / 1000));
-  }
-  progress(`round ${round + 1}/${repeats}: ${peers.map((peer) => `${peer.name} ${(rates.get(peer.name)!.at(-1) as number).toFixed(1)}`).join(', ')} (load ${load().join(' ')})`);
-}
-const loadAfter = load();
-const qps = Object.fromEntries(peers.map((peer) => [peer.name, Number(median(rates.get(peer.name)!).toFixed(2))]));
-const paired = (a: string, b: string) => Number(median(rates.get(a)!.map((rate, round) => rate / (rates.get(b)![round] as number))).toFixed(2));
+const timing = await timeInterleaved(peers, repeats, progress);
+const { loadBefore, loadAfter, qps, paired } = timing;
 results['queriesPerSecond'] = qps;
-results['queriesPerSecondPerRound'] = Object.fromEntries([...rates].map(([name, values]) => [name, values.map((value) => Number(value.toFixed(2)))]));
+results['queriesPerSecondPerRound'] = timing.perRound();
 results['pairedRatios'] = {
   int8exact_over_flatDefault_single: paired('int8_exact_single', 'flat_default_single'),
   int8exact_over_flatFloat32Scan_single: paired('int8_exact_single', 'flat_float32scan_single'),
