@@ -234,8 +234,7 @@ async function runCorpus(
         }
         index.addDocuments(chunk);
         index.search(''); // builds the scoring state (length factors, impacts): part of the build
-        factkitSharedBytes = index.statistics().sharedArrayBufferBytes;
-        factkitReservedBytes = index.statistics().reservedBytes;
+        ({ sharedArrayBufferBytes: factkitSharedBytes, reservedBytes: factkitReservedBytes } = index.statistics());
         sample();
       },
       run: (batch) => batch.map((query) => index.search(query, { topK: 10 }).hits.map((hit) => hit.id)),
