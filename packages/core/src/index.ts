@@ -1,5 +1,5 @@
 // Types
-export type { Document, ScoredDocument } from './document.js';
+export type { Document, DocumentSource, ScoredDocument } from './document.js';
 export type { Chunk } from './chunk.js';
 export type { Usage } from './usage.js';
 export { EMPTY_USAGE, addUsage } from './usage.js';
