@@ -48,7 +48,9 @@ export function buildWordNetAntonyms(files: WordNetDataFiles): WordNetAntonymTab
     const text = files?.[pos];
     if (typeof text !== 'string') throw new InvalidArgumentError({ where: 'buildWordNetAntonyms', argument: `files.${pos}`, message: `must be the text of WordNet's data.${pos}` });
     for (const line of text.split('\n')) {
-      if (line === '' || line.startsWith(' ')) continue;
+      // Antonym (!) and similar-to (&) pointers are reflexive in WordNet, so a synset that no such pointer leaves
+      // is never a target of one either: skip it before splitting (most noun synsets; the table is unchanged).
+      if (line === '' || line.startsWith(' ') || (!line.includes(' ! ') && !line.includes(' & '))) continue;
       const fields = line.split(' ');
       const offset = Number(fields[0]);
       const wordCount = Number.parseInt(fields[3] as string, 16);
