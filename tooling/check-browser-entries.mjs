@@ -21,6 +21,7 @@ export const BROWSER_ENTRIES = [
   ['core', '@factkit/core/testing'],
   ['metrics', '@factkit/metrics'],
   ['retrieval', '@factkit/retrieval'],
+  ['nli-models', '@factkit/nli-models'],
 ];
 
 const verbose = process.argv.includes('--verbose');

@@ -3,11 +3,15 @@
 // LICENSE file (the license tooling/release.config.json states), engines.node (the range that can require() an
 // ESM-only package), repository (with directory), homepage, bugs, keywords, files (dist + LICENSE, README.md,
 // CHANGELOG.md), and a README with an Install section naming the package and a Quick start example of at most
-// `readme.maxQuickStartLines` code lines that imports the package.
+// `readme.maxQuickStartLines` code lines that imports the package. And no third-party data: every data file the
+// tarball would hold (from "files", plain paths) or that src/ holds (bundled into dist) must be on the package's
+// allow-list of project-made data, tooling/release.config.json "projectData" (tooling/lib/packed-files.mjs).
 //   node tooling/check-packages.mjs          check; exits 1 with one line per problem
 //   node tooling/check-packages.mjs --fix    also writes what can be derived (never keywords, README or dependencies)
+//   node tooling/check-packages.mjs --tarball a.tgz [b.tgz ...]   only the data allow-list, on packed tarballs
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { packedPaths, sourceDataPaths, tarballName, tarballPaths, unlistedDataFiles } from './lib/packed-files.mjs';
 import { publishedPackages, releaseConfig as config, root } from './lib/workspace.mjs';
 
 const fix = process.argv.includes('--fix');
@@ -111,6 +115,24 @@ export function patchManifest(text, updates) {
   return out;
 }
 
+const projectData = (name) => Object.fromEntries(Object.entries(config.projectData?.[name] ?? {}).filter(([path]) => !path.startsWith('$')));
+
+const tarballAt = process.argv.indexOf('--tarball');
+if (tarballAt !== -1) {
+  const tarballs = process.argv.slice(tarballAt + 1);
+  if (tarballs.length === 0) problems.push('--tarball needs at least one .tgz path');
+  for (const tarball of tarballs) {
+    const name = tarballName(tarball);
+    for (const message of unlistedDataFiles(name, tarballPaths(tarball), projectData(name))) problems.push(`${tarball} (${name}): ${message}`);
+  }
+  if (problems.length > 0) {
+    console.error(`Tarball data problems (${problems.length}):\n- ${problems.join('\n- ')}`);
+    process.exit(1);
+  }
+  console.log(`tarballs ok: ${tarballs.length} checked, no data file outside the project-made allow-list`);
+  process.exit(0);
+}
+
 const packages = publishedPackages();
 for (const pkg of packages) {
   const { manifest, dir } = pkg;
@@ -141,6 +163,12 @@ for (const pkg of packages) {
     if (fix) writeFileSync(licensePath, licenseText());
   } else if (!readFileSync(licensePath, 'utf8').startsWith(`${config.license} License`)) report(`LICENSE does not start with "${config.license} License"`);
   checkReadme(pkg, report);
+  const allow = projectData(manifest.name);
+  const packed = packedPaths(pkg.path, files);
+  for (const entry of packed.unsupported) report(`"files" entry ${JSON.stringify(entry)} is not a plain path (a file or folder): the data allow-list check lists the tarball from plain paths`);
+  const shipped = [...packed.paths, ...sourceDataPaths(pkg.path)];
+  for (const message of unlistedDataFiles(manifest.name, shipped, allow)) report(message);
+  for (const path of Object.keys(allow)) if (!shipped.includes(path)) report(`projectData["${manifest.name}"] lists "${path}", which the package does not ship: remove the stale entry`);
   if (fix && Object.keys(updates).length > 0) {
     const manifestPath = join(pkg.path, 'package.json');
     writeFileSync(manifestPath, patchManifest(readFileSync(manifestPath, 'utf8'), updates));

@@ -2,7 +2,7 @@
  * Trains the feature NLI classifier shipped in @factkit/nli-models and evaluates it on held-out claims, per source,
  * next to the lexical baseline and the majority class.
  *
- *   pnpm --filter nli-classifier train-all   # extract-antonyms + build-pairs + this script (one command)
+ *   pnpm --filter nli-classifier train-all   # build-pairs + this script (one command)
  *
  * Features: NLI_FEATURE_NAMES of @factkit/nli-models (lexical overlap, GloVe word alignment, WordNet antonyms,
  * negation, number / year / month / entity mismatches, cues, alignment x mismatch products), optionally followed by
@@ -276,7 +276,7 @@ for (const pair of pairs) {
   bucket[pair.source] = (bucket[pair.source] ?? 0) + 1;
 }
 const training = {
-  script: 'examples/nli-classifier: pnpm --filter nli-classifier train-all (extract-antonyms.ts, build-pairs.ts, train.ts)',
+  script: 'examples/nli-classifier: pnpm --filter nli-classifier train-all (build-pairs.ts, train.ts)',
   data: 'FEVER-lite validation+test (SUPPORTS/REFUTES + mismatched-evidence neutral), Climate-FEVER sentence labels, SciFact rationales (+ non-rationale neutral), VitaminC sample, MultiNLI sample; premise = evidence, hypothesis = claim',
   split: '25% of claim groups held out by salted SHA-256 of the normalized claim (MultiNLI: premise); model chosen on 20% of training groups by mean per-source macro-F1',
   pairs: counts,

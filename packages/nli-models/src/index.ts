@@ -17,3 +17,5 @@ export type { FeatureNliWeights } from './feature/feature-nli-weights.js';
 export { validateFeatureNliWeights } from './feature/feature-nli-weights.js';
 export type { FeatureNliModelOptions } from './feature/feature-nli-model.js';
 export { GLOVE_NLI_WEIGHTS, GLOVE_USE_LITE_NLI_WEIGHTS, createFeatureNliModel } from './feature/feature-nli-model.js';
+export type { AntonymTable, WordNetAntonymTable, WordNetDataFiles } from './internal/antonyms.js';
+export { buildWordNetAntonyms, wordNetAntonyms } from './internal/antonyms.js';

