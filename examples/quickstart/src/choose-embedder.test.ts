@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer } from '@factkit/test-utils';
 import type { ScriptedOpenAIServer } from '@factkit/test-utils';
 import { chooseEmbedder } from './choose-embedder.js';
-import { loadQuickstartData } from './load-data.js';
+import { loadWordNetDocuments } from '@factkit/retrieval/node';
+import { QUICKSTART_QUESTIONS } from './questions.js';
 import { buildRetrievers } from './search.js';
 
 // A real local OpenAI-compatible server (127.0.0.1): its first /embeddings reply is a 200 with a cut-off body, which
@@ -28,9 +29,9 @@ describe('quickstart provider wiring', () => {
     expect(chosen.embedder.id).toBe('openai-compatible:scripted-embed');
     expect(chosen.description).toBe(`openai-compatible:scripted-embed at ${server.url} (16-d)`);
     expect(chosen.description).not.toContain(apiKey);
-    const { documents, queries } = loadQuickstartData();
-    const retrievers = await buildRetrievers(chosen.embedder, documents.slice(0, 20));
-    const { evidence } = await retrievers.dense.retrieve({ query: { text: queries[0]!.text }, topK: 3 });
+    const documents = (await loadWordNetDocuments({ instancesOnly: true })).slice(0, 20);
+    const retrievers = await buildRetrievers(chosen.embedder, documents);
+    const { evidence } = await retrievers.dense.retrieve({ query: { text: QUICKSTART_QUESTIONS[0]!.text }, topK: 3 });
     expect(evidence).toHaveLength(3);
     const embedCalls = server.requests.filter((request) => request.path === '/v1/embeddings');
     expect(embedCalls.length).toBeGreaterThanOrEqual(3); // the truncated reply, its retry, the query

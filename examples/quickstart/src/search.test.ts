@@ -1,22 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
-import { loadQuickstartData } from './load-data.js';
-import { buildRetrievers } from './search.js';
+import { loadWordNetDocuments } from '@factkit/retrieval/node';
+import { QUICKSTART_QUESTIONS } from './questions.js';
+import { buildRetrievers, denseCandidates } from './search.js';
 
-describe('quickstart retrievers (real USE-lite encoder and BM25)', () => {
-  it('ships its data and ranks gold evidence first for a clear claim with every retriever', async () => {
-    const { documents, queries } = loadQuickstartData();
-    expect(documents).toHaveLength(300);
-    expect(queries).toHaveLength(6);
-    const query = queries.find((q) => q.id === '42');
-    expect(query).toBeDefined();
-    const subset = documents.slice(0, 60); // keeps CI quick; contains every gold document (they come first)
-    for (const id of query!.relevant) expect(subset.map((d) => d.id)).toContain(id);
-    const retrievers = await buildRetrievers(createUseLiteEmbedder(), subset);
+describe('quickstart retrievers (WordNet 3.1 nouns, real USE-lite encoder and BM25)', () => {
+  it('every recorded answer is a WordNet noun synset', async () => {
+    const ids = new Set((await loadWordNetDocuments()).map((document) => document.id));
+    for (const question of QUICKSTART_QUESTIONS) expect(ids.has(question.answer), question.text).toBe(true);
+  });
+
+  it('finds Canberra for "What is the capital of Australia?" with BM25, dense re-scoring of its candidates, and RRF', async () => {
+    const documents = await loadWordNetDocuments({ instancesOnly: true }); // 7,742 synsets keep CI quick
+    const question = QUICKSTART_QUESTIONS.find((q) => q.answer === 'wn:n:08851261')!;
+    const bm25Only = (await buildRetrievers(createUseLiteEmbedder(), documents, { denseDocuments: documents.slice(0, 1) })).bm25;
+    const pool = await denseCandidates(bm25Only, documents, [question.text], 20);
+    expect(pool).toHaveLength(20);
+    expect(pool.map((document) => document.id)).toContain(question.answer);
+    const retrievers = await buildRetrievers(createUseLiteEmbedder(), documents, { denseDocuments: pool });
     for (const retriever of [retrievers.bm25, retrievers.dense, retrievers.hybrid]) {
-      const { evidence } = await retriever.retrieve({ query: { text: query!.text }, topK: 3 });
+      const { evidence } = await retriever.retrieve({ query: { text: question.text }, topK: 3 });
       expect(evidence).toHaveLength(3);
-      expect(query!.relevant).toContain(evidence[0]!.documentId);
+      expect(evidence.map((item) => item.documentId), retriever.id).toContain(question.answer);
     }
   });
 });

