@@ -1,8 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
-import type { QaItem } from '@factkit/claim-query';
+import { type QaItem, formatDetectionText } from '@factkit/claim-query';
 import { type CheckEndpoint, DEFAULT_CHECK_CORPUS, checkAnswers } from '../check/run-check.js';
-import { formatDetectionText } from '../check/format-detection-text.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
 import { renderCheckReport } from '../report/check-report.js';

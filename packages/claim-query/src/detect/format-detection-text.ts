@@ -1,4 +1,5 @@
-import type { CheckedClaim, DetectionResult } from '@factkit/claim-query';
+import type { CheckedClaim } from '../types.js';
+import type { DetectionResult } from './detect-hallucinations.js';
 
 const MARK: Record<string, string> = { correct: '✔ correct', hallucinated: '✘ HALLUCINATED', unverifiable: '? unverifiable' };
 
@@ -12,7 +13,11 @@ function formatClaim(claim: CheckedClaim, snippetsPerClaim: number): string[] {
   return out;
 }
 
-/** Plain-text rendering of one detection result: sentence → claims → query → verdict → top snippets. */
+/**
+ * Plain-text rendering of one detection result, the whole chain: question, answer, pipeline, response label, then per
+ * sentence its label and claims → query → verdict → the top `snippetsPerClaim` snippets with their sources.
+ * @example console.log(formatDetectionText(result))
+ */
 export function formatDetectionText(result: DetectionResult, snippetsPerClaim = 2): string {
   const lines: string[] = [];
   lines.push(`[${result.id}] Question: ${result.question || '(none)'}`);
