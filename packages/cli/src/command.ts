@@ -10,7 +10,7 @@ export type CommandValues<O extends CommandOptions> = ReturnType<typeof parseArg
 
 /**
  * One `factkit` subcommand: the command table in run-cli.ts is a list of these, and the top-level usage, the
- * dispatch, `factkit <command> --help` and the config file's command sections all come from it.
+ * dispatch, `factkit <command> --help` and the flags a config file may set for the command all come from it.
  */
 export interface CliCommand {
   /** The word after `factkit` (`check`), or an internal mode name (`eval-runs`). */

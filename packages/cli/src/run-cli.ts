@@ -116,7 +116,7 @@ export async function runCli(args: readonly string[], cliIo: CliIo): Promise<num
     const cwd = io.cwd ?? process.cwd();
     const path = configPath !== undefined ? resolve(cwd, configPath) : noConfig ? undefined : await findConfigFile(cwd);
     if (path !== undefined) {
-      const applied = applyConfig(await loadConfigFile(path), command.name, rest, io.env ?? {});
+      const applied = applyConfig(await loadConfigFile(path), command.name, rest, io.env ?? {}, Object.keys(command.options));
       rest = applied.args;
       secrets.push(...applied.secrets);
       if (secrets.length > 0) {

@@ -9,7 +9,7 @@ function formatClaim(claim: CheckedClaim, snippetsPerClaim: number): string[] {
   const out = [`    claim: ${claim.claim}`, `      query:   ${claim.query ?? '(none)'}`, `      verdict: ${label}${verdict.reason ? ` (${verdict.reason})` : ''}`];
   if (verdict.reasoning) out.push(`      reasoning: ${verdict.reasoning.slice(0, 300)}`);
   for (const snippet of claim.snippets.slice(0, snippetsPerClaim)) out.push(`      - ${snippet.text.slice(0, 160)}  <${snippet.source}>`);
-  if (claim.snippets.length > snippetsPerClaim) out.push(`      (+${claim.snippets.length - snippetsPerClaim} more snippets in the report)`);
+  if (claim.snippets.length > snippetsPerClaim) out.push(`      (+${claim.snippets.length - snippetsPerClaim} more snippets)`);
   return out;
 }
 
