@@ -112,6 +112,11 @@ export async function runCli(args: readonly string[], cliIo: CliIo): Promise<num
     }
     where = `factkit ${entry.name}`;
     const command = entry.mode?.when(given) ? entry.mode.command : entry;
+    if (entry.mode && command === entry && given.some((argument) => argument === '--help' || argument === '-h')) {
+      // `factkit eval --help` shows both modes; `factkit eval --qrels … --help` only the runs mode.
+      io.stdout(`${entry.usage}\n\n${entry.mode.command.usage}\n`);
+      return EXIT_CODES.ok;
+    }
     let rest = given;
     const cwd = io.cwd ?? process.cwd();
     const path = configPath !== undefined ? resolve(cwd, configPath) : noConfig ? undefined : await findConfigFile(cwd);

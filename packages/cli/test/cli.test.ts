@@ -57,5 +57,6 @@ describe('factkit (built bin)', () => {
     for (const command of commands) {
       for (const help of ['--help', '-h']) expect((await run(process.execPath, [bin, command as string, help])).stdout).toMatch(new RegExp(`^usage: factkit ${command} `));
     }
+    expect((await run(process.execPath, [bin, 'eval', '--help'])).stdout).toMatch(/^usage: factkit eval --beir [^]*\n\nusage: factkit eval --qrels /);
   }, 60_000);
 });
