@@ -1,52 +1,42 @@
-// Checks one answer for factual hallucinations and prints the whole chain (claims, queries, evidence, verdicts,
-// sentence and response labels); writes the JSON result too.
+// Checks one answer for factual hallucinations and prints the whole chain: sentences → claims → queries → evidence
+// (with sources) → verdicts → sentence and response labels.
 //
-// Offline (default): LLM-free drafter baseline + BM25 over the local corpus + lexical NLI verifier.
-//   pnpm --filter hallucination-check check -- --question "..." --answer "..." [--out out/check.json]
-// Paper setting: set OPENAI_BASE_URL (+ OPENAI_API_KEY, FACTKIT_MODEL) for the JointCQ generator and LLM verifier, and
-// SERPER_API_KEY for web search (see README).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createJointCqGenerator, createLlmVerifier, createSerperRetriever, detectHallucinations } from '@factkit/claim-query';
-import { withCache } from '@factkit/core';
+//   pnpm --filter hallucination-check check -- --question "..." --answer "..." [--json]
+//
+// Offline (default): the LLM-free drafter baseline, BM25 over a local corpus and a trained offline NLI verifier
+// (offline-components.ts). Paper setting: OPENAI_BASE_URL (+ OPENAI_API_KEY, FACTKIT_MODEL, VERIFIER_MODEL) for the
+// JointCQ generator and the LLM verifier; SERPER_API_KEY for web search.
+import { parseArgs } from 'node:util';
+import { createJointCqGenerator, createLlmVerifier, createSerperRetriever, detectHallucinations, formatDetectionText } from '@factkit/claim-query';
+import { withCache, withRetry } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createGloveEmbedder } from '@factkit/glove';
-import { createOpenAICompatibleModel } from '@factkit/openai';
-import { formatDetection } from './format-detection.js';
+import { createOpenAICompatible } from '@factkit/openai';
 import { createOfflineComponents } from './offline-components.js';
-import { readArguments } from './shared.js';
 
-const args = readArguments(process.argv.slice(2));
-const question = args.get('question') ?? 'Which company released the film Soul Food?';
-const answer = args.get('answer') ?? 'Soul Food was released by Fox 2000 Pictures. It is a 2005 science fiction film.';
-const outPath = args.get('out') ?? 'out/check.json';
+const { values } = parseArgs({ options: { question: { type: 'string', default: 'Which company released the film Soul Food?' }, answer: { type: 'string', default: 'Soul Food was released by Fox 2000 Pictures. It is a 2005 science fiction film.' }, json: { type: 'boolean', default: false } } });
+const cache = (name: string) => createFileCache({ directory: new URL(`../out/.cache/check/${name}/`, import.meta.url).pathname });
 
-const offline = createOfflineComponents();
-let components = { generator: offline.generator, retriever: offline.retriever, verifier: offline.verifier };
-const cacheDirectory = new URL('../out/.cache/check/', import.meta.url).pathname;
-if (process.env['OPENAI_BASE_URL']) {
-  // Paper setting: the JointCQ generator (FACTKIT_MODEL) and the LLM verifier (VERIFIER_MODEL), calls cached on disk.
-  const connect = (model: string) => withCache(createOpenAICompatibleModel({ model, maxRetries: 4 }), createFileCache({ directory: `${cacheDirectory}llm` }));
+let { generator, retriever, verifier } = createOfflineComponents();
+const endpoint = process.env['OPENAI_BASE_URL'] ? createOpenAICompatible() : undefined;
+if (endpoint) {
+  const model = (id: string) => withCache(withRetry(endpoint.languageModel(id), { maxRetries: 4 }), cache('llm'));
   const generatorModel = process.env['FACTKIT_MODEL'] ?? 'jointcq';
-  components = {
-    ...components,
-    generator: createJointCqGenerator({ model: connect(generatorModel) }),
-    verifier: createLlmVerifier({ model: connect(process.env['VERIFIER_MODEL'] ?? generatorModel) }),
-  };
+  generator = createJointCqGenerator({ model: model(generatorModel) });
+  verifier = createLlmVerifier({ model: model(process.env['VERIFIER_MODEL'] ?? generatorModel) });
 }
 if (process.env['SERPER_API_KEY']) {
-  const chinese = /[\u4e00-\u9fff]/u.test(answer);
-  components = { ...components, retriever: createSerperRetriever({ ...(chinese ? { country: 'cn', language: 'zh-cn' } : {}), cache: createFileCache({ directory: `${cacheDirectory}serper` }) }) };
+  const chinese = /[\u4e00-\u9fff]/u.test(values.answer);
+  retriever = createSerperRetriever({ ...(chinese ? { country: 'cn', language: 'zh-cn' } : {}), cache: cache('serper') });
 }
-process.stderr.write(`pipeline: ${components.generator.id} → ${components.retriever.id} (${offline.corpusSize} local passages offline) → ${components.verifier.id}\n`);
+
 const [result] = await detectHallucinations({
-  items: [{ id: 'input', question, answer }],
-  ...components,
-  // Claims from an LLM carry no sentence index: align them with averaged GloVe vectors (offline stand-in for the paper's mpnet).
-  ...(process.env['OPENAI_BASE_URL'] ? { embedder: createGloveEmbedder() } : {}),
+  items: [{ id: 'input', question: values.question, answer: values.answer }],
+  generator,
+  retriever,
+  verifier,
+  // Claims from an LLM carry no sentence index: align them with averaged GloVe vectors (offline stand-in for mpnet).
+  ...(endpoint ? { embedder: createGloveEmbedder() } : {}),
 });
-if (!result) throw new Error('no result');
-console.log(formatDetection(result));
-mkdirSync(new URL('../out/', import.meta.url), { recursive: true });
-writeFileSync(new URL(`../${outPath}`, import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
-process.stderr.write(`\nJSON written to examples/hallucination-check/${outPath}\n`);
-if (result.status !== 'ok') process.exitCode = 1;
+console.log(values.json ? JSON.stringify(result, null, 2) : formatDetectionText(result!));
+if (result!.status !== 'ok') process.exitCode = 1;

@@ -1,8 +1,7 @@
-import { detectHallucinations } from '@factkit/claim-query';
+import { detectHallucinations, formatDetectionText } from '@factkit/claim-query';
 import { segmentSentences } from '@factkit/core';
 import { describe, expect, it } from 'vitest';
 import { composeFeverResponses, detokenizeFever, poolEvidence, type FeverClaim } from '../src/fever-compose.js';
-import { formatDetection } from '../src/format-detection.js';
 import { createOfflineComponents } from '../src/offline-components.js';
 import { readJsonl } from '../src/shared.js';
 
@@ -44,7 +43,7 @@ describe('offline hallucination check (example default path)', () => {
     expect(result?.claims[0]?.snippets[0]?.source).toMatch(/^fever-ev-/);
     expect(['hallucinated', 'not-hallucinated', 'unverifiable']).toContain(result?.responseLabel);
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
-    expect(formatDetection(result!)).toContain('[S2]');
+    expect(formatDetectionText(result!)).toContain('[S2]');
   });
   it('Chinese: searches the Chinese index and keeps the URL sources', async () => {
     const [result] = await detectHallucinations({ items: [{ id: 'zh', question: '鲁迅的代表作有哪些？', answer: '鲁迅的代表作有《狂人日记》。' }], ...components });

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Embedder, NliLabel } from '@factkit/core';
-import { NLI_LABELS, createSeededRandom } from '@factkit/core';
+import { NLI_LABELS } from '@factkit/core';
 import { createGloveEmbedder } from '@factkit/glove';
 import { computeClassificationReport } from '@factkit/metrics';
 import type { FeatureNliWeights } from '@factkit/nli-models';
@@ -27,7 +27,8 @@ import { NLI_FEATURE_NAMES, buildNliFeatureVector, createFeatureNliModel, embedF
 import { USE_LITE_DIMENSIONS, createUseLiteEmbedder } from '@factkit/use-lite';
 import { cachedVector, readUseLiteCache } from './embed-sentences.js';
 import type { LabelledPair } from './shared.js';
-import { OUTPUT_DIR, REPO_DIR, readJsonl, shuffle } from './shared.js';
+import { OUTPUT_DIR, REPO_DIR, readJsonl } from './shared.js';
+import { type SoftmaxModel, fitSoftmaxRegression, predictSoftmax } from './softmax-regression.js';
 
 const SEED = 20251122;
 const EPOCHS = 30;
@@ -66,99 +67,24 @@ const train = examples.filter((example) => example.pair.split === 'train');
 const test = examples.filter((example) => example.pair.split === 'test');
 log(`features ready (${NAMED} named + ${PRODUCTS} products + 4 x ${USE_LITE_DIMENSIONS}); train ${train.length}, held-out ${test.length}`);
 
-interface Trained { readonly interactions: boolean; readonly weights: Float64Array[]; readonly bias: Float64Array; readonly mean: Float64Array; readonly std: Float64Array }
+interface Trained extends SoftmaxModel {
+  readonly interactions: boolean;
+}
 
-/** Class-balanced softmax regression with L2, mini-batch Adam, seeded shuffling. Deterministic. */
+/** fitSoftmaxRegression over the setting's input: L2_NAMED on the named features, L2_PRODUCTS on their products, l2Extra on USE-lite. */
 function fit(data: readonly Example[], setting: (typeof GRID)[number]): Trained {
   const { interactions, l2Extra } = setting;
-  const xs = data.map((example) => inputOf(example.full, interactions));
-  const SIZE = (xs[0] as Float64Array).length;
   const productsEnd = interactions ? NAMED + PRODUCTS : NAMED;
-  const mean = new Float64Array(SIZE);
-  const std = new Float64Array(SIZE);
-  for (const x of xs) for (let i = 0; i < SIZE; i += 1) mean[i] = (mean[i] as number) + (x[i] as number) / data.length;
-  for (const x of xs) for (let i = 0; i < SIZE; i += 1) std[i] = (std[i] as number) + ((x[i] as number) - (mean[i] as number)) ** 2 / data.length;
-  for (let i = 0; i < SIZE; i += 1) std[i] = Math.max(Math.sqrt(std[i] as number), 1e-6);
-  const z = xs.map((x) => Float64Array.from(x, (value, i) => (value - (mean[i] as number)) / (std[i] as number)));
-  const counts = LABELS.map((_label, c) => data.filter((example) => example.target === c).length);
-  const classWeight = counts.map((count) => data.length / (LABELS.length * Math.max(count, 1)));
-  const weights = LABELS.map(() => new Float64Array(SIZE));
-  const bias = new Float64Array(LABELS.length);
-  const m = LABELS.map(() => new Float64Array(SIZE + 1));
-  const v = LABELS.map(() => new Float64Array(SIZE + 1));
-  const gradient = LABELS.map(() => new Float64Array(SIZE + 1));
-  const random = createSeededRandom(SEED);
-  const [beta1, beta2, epsilon] = [0.9, 0.999, 1e-8];
-  const scores = new Float64Array(LABELS.length);
-  let step = 0;
-  for (let epoch = 0; epoch < EPOCHS; epoch += 1) {
-    const order = shuffle(data.map((_example, index) => index), random);
-    const rate = LEARNING_RATE / (1 + epoch / 10);
-    for (let start = 0; start < order.length; start += BATCH) {
-      for (const row of gradient) row.fill(0);
-      let totalWeight = 0;
-      for (let b = start; b < Math.min(start + BATCH, order.length); b += 1) {
-        const index = order[b] as number;
-        const features = z[index] as Float64Array;
-        const target = (data[index] as Example).target;
-        let max = -Infinity;
-        for (let c = 0; c < LABELS.length; c += 1) {
-          const row = weights[c] as Float64Array;
-          let sum = bias[c] as number;
-          for (let i = 0; i < SIZE; i += 1) sum += (row[i] as number) * (features[i] as number);
-          scores[c] = sum;
-          max = Math.max(max, sum);
-        }
-        let total = 0;
-        for (let c = 0; c < LABELS.length; c += 1) {
-          scores[c] = Math.exp((scores[c] as number) - max);
-          total += scores[c] as number;
-        }
-        const weight = classWeight[target] as number;
-        totalWeight += weight;
-        for (let c = 0; c < LABELS.length; c += 1) {
-          const delta = weight * ((scores[c] as number) / total - (c === target ? 1 : 0));
-          const row = gradient[c] as Float64Array;
-          for (let i = 0; i < SIZE; i += 1) row[i] = (row[i] as number) + delta * (features[i] as number);
-          row[SIZE] = (row[SIZE] as number) + delta;
-        }
-      }
-      step += 1;
-      const correction1 = 1 - beta1 ** step;
-      const correction2 = 1 - beta2 ** step;
-      for (let c = 0; c < LABELS.length; c += 1) {
-        const row = weights[c] as Float64Array;
-        const g = gradient[c] as Float64Array;
-        const mc = m[c] as Float64Array;
-        const vc = v[c] as Float64Array;
-        for (let i = 0; i <= SIZE; i += 1) {
-          const parameter = i === SIZE ? (bias[c] as number) : (row[i] as number);
-          const l2 = i === SIZE ? 0 : i < NAMED ? L2_NAMED : i < productsEnd ? L2_PRODUCTS : l2Extra;
-          const grad = (g[i] as number) / totalWeight + l2 * parameter;
-          mc[i] = beta1 * (mc[i] as number) + (1 - beta1) * grad;
-          vc[i] = beta2 * (vc[i] as number) + (1 - beta2) * grad * grad;
-          const update = (rate * ((mc[i] as number) / correction1)) / (Math.sqrt((vc[i] as number) / correction2) + epsilon);
-          if (i === SIZE) bias[c] = (bias[c] as number) - update;
-          else row[i] = (row[i] as number) - update;
-        }
-      }
-    }
-  }
-  return { interactions, weights, bias, mean, std };
+  const model = fitSoftmaxRegression(
+    data.map((example) => inputOf(example.full, interactions)),
+    data.map((example) => example.target),
+    { classes: LABELS.length, epochs: EPOCHS, batchSize: BATCH, learningRate: LEARNING_RATE, seed: SEED, l2: (i) => (i < NAMED ? L2_NAMED : i < productsEnd ? L2_PRODUCTS : l2Extra) },
+  );
+  return { ...model, interactions };
 }
 
 function predict(model: Trained, full: Float64Array): number {
-  const x = inputOf(full, model.interactions);
-  const SIZE = x.length;
-  let best = 0;
-  let bestValue = -Infinity;
-  for (let c = 0; c < LABELS.length; c += 1) {
-    const row = model.weights[c] as Float64Array;
-    let sum = model.bias[c] as number;
-    for (let i = 0; i < SIZE; i += 1) sum += (row[i] as number) * (((x[i] as number) - (model.mean[i] as number)) / (model.std[i] as number));
-    if (sum > bestValue) [best, bestValue] = [c, sum];
-  }
-  return best;
+  return predictSoftmax(model, inputOf(full, model.interactions));
 }
 
 const round = (value: number) => Number(value.toPrecision(6));

@@ -24,13 +24,14 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NliLabel, NliModel } from '@factkit/core';
-import { NLI_LABELS, createSeededRandom } from '@factkit/core';
+import { NLI_LABELS } from '@factkit/core';
 import { createGloveEmbedder } from '@factkit/glove';
 import { computeClassificationReport } from '@factkit/metrics';
 import type { FeatureNliWeights } from '@factkit/nli-models';
 import { NLI_FEATURE_NAMES, buildNliFeatureVector, computeLexicalFeatures, createFeatureNliModel, createLexicalNliModel, embedForNli, nliInputSize } from '@factkit/nli-models';
 import type { LabelledPair } from './shared.js';
-import { OUTPUT_DIR, REPO_DIR, readJsonl, shuffle } from './shared.js';
+import { OUTPUT_DIR, REPO_DIR, readJsonl } from './shared.js';
+import { type SoftmaxModel, fitSoftmaxRegression, predictSoftmax } from './softmax-regression.js';
 
 const SEED = 20251122;
 const EPOCHS = 40;
@@ -81,103 +82,29 @@ const test = examples.filter((example) => example.pair.split === 'test');
 const NAMED = NLI_FEATURE_NAMES.length;
 log(`features ready (${NAMED} named, ${nliInputSize(FULL)} with products and pair encoding); train ${train.length}, held-out ${test.length}`);
 
-interface Trained {
-  readonly size: number;
+interface Trained extends SoftmaxModel {
   readonly columns: Int32Array;
-  readonly weights: Float64Array[];
-  readonly bias: Float64Array;
-  readonly mean: Float64Array;
-  readonly std: Float64Array;
 }
 
 const gather = (full: Float64Array, columns: Int32Array) => Float64Array.from(columns, (column) => full[column] as number);
 
 function predict(model: Trained, full: Float64Array): number {
-  const features = gather(full, model.columns);
-  let best = 0;
-  let bestValue = -Infinity;
-  for (let c = 0; c < LABELS.length; c += 1) {
-    const row = model.weights[c] as Float64Array;
-    let sum = model.bias[c] as number;
-    for (let i = 0; i < model.size; i += 1) sum += (row[i] as number) * (((features[i] as number) - (model.mean[i] as number)) / (model.std[i] as number));
-    if (sum > bestValue) [best, bestValue] = [c, sum];
-  }
-  return best;
+  return predictSoftmax(model, gather(full, model.columns));
 }
 
-/** Class-balanced softmax regression with L2, mini-batch Adam, seeded shuffling. Deterministic. */
+/** fitSoftmaxRegression over the setting's columns, each pair weighted by its source's share ^ −sourceBalance. */
 function fit(data: readonly Example[], setting: (typeof GRID)[number]): Trained {
   const columns = columnsOf(setting);
-  const size = columns.length;
-  const raw = data.map((example) => gather(example.full, columns));
-  const mean = new Float64Array(size);
-  const std = new Float64Array(size);
-  for (const row of raw) for (let i = 0; i < size; i += 1) mean[i] = (mean[i] as number) + (row[i] as number) / data.length;
-  for (const row of raw) for (let i = 0; i < size; i += 1) std[i] = (std[i] as number) + ((row[i] as number) - (mean[i] as number)) ** 2 / data.length;
-  for (let i = 0; i < size; i += 1) std[i] = Math.max(Math.sqrt(std[i] as number), 1e-6);
-  const x = raw.map((row) => row.map((value, i) => (value - (mean[i] as number)) / (std[i] as number)));
-  const counts = LABELS.map((_label, c) => data.filter((example) => example.target === c).length);
-  const classWeight = counts.map((count) => data.length / (LABELS.length * Math.max(count, 1)));
   const sourceCounts = new Map<string, number>();
   for (const example of data) sourceCounts.set(sourceOf(example.pair), (sourceCounts.get(sourceOf(example.pair)) ?? 0) + 1);
   const rawSourceWeight = (example: Example) => ((sourceCounts.get(sourceOf(example.pair)) as number) / data.length) ** -setting.sourceBalance;
   const sourceNorm = data.reduce((sum, example) => sum + rawSourceWeight(example), 0) / data.length;
-  const pairWeight = data.map((example) => rawSourceWeight(example) / sourceNorm);
-  const weights = LABELS.map(() => new Float64Array(size));
-  const bias = new Float64Array(LABELS.length);
-  const m = LABELS.map(() => new Float64Array(size + 1));
-  const v = LABELS.map(() => new Float64Array(size + 1));
-  const random = createSeededRandom(SEED);
-  const [beta1, beta2, epsilon] = [0.9, 0.999, 1e-8];
-  let step = 0;
-  const gradient = LABELS.map(() => new Float64Array(size + 1));
-  for (let epoch = 0; epoch < EPOCHS; epoch += 1) {
-    const order = shuffle(data.map((_example, index) => index), random);
-    const rate = LEARNING_RATE / (1 + epoch / 10);
-    for (let start = 0; start < order.length; start += BATCH) {
-      for (const row of gradient) row.fill(0);
-      let totalWeight = 0;
-      for (let b = start; b < Math.min(start + BATCH, order.length); b += 1) {
-        const index = order[b] as number;
-        const features = x[index] as Float64Array;
-        const target = (data[index] as Example).target;
-        const scores = weights.map((row, c) => {
-          let sum = bias[c] as number;
-          for (let i = 0; i < size; i += 1) sum += (row[i] as number) * (features[i] as number);
-          return sum;
-        });
-        const max = Math.max(...scores);
-        const exps = scores.map((score) => Math.exp(score - max));
-        const total = exps.reduce((sum, value) => sum + value, 0);
-        const weight = (classWeight[target] as number) * (pairWeight[index] as number);
-        totalWeight += weight;
-        for (let c = 0; c < LABELS.length; c += 1) {
-          const delta = weight * ((exps[c] as number) / total - (c === target ? 1 : 0));
-          const row = gradient[c] as Float64Array;
-          for (let i = 0; i < size; i += 1) row[i] = (row[i] as number) + delta * (features[i] as number);
-          row[size] = (row[size] as number) + delta;
-        }
-      }
-      step += 1;
-      for (let c = 0; c < LABELS.length; c += 1) {
-        const row = weights[c] as Float64Array;
-        const g = gradient[c] as Float64Array;
-        const mc = m[c] as Float64Array;
-        const vc = v[c] as Float64Array;
-        for (let i = 0; i <= size; i += 1) {
-          const parameter = i === size ? (bias[c] as number) : (row[i] as number);
-          const l2 = i === size ? 0 : i < NAMED ? setting.l2 : setting.l2Extra;
-          const grad = (g[i] as number) / totalWeight + l2 * parameter;
-          mc[i] = beta1 * (mc[i] as number) + (1 - beta1) * grad;
-          vc[i] = beta2 * (vc[i] as number) + (1 - beta2) * grad * grad;
-          const update = (rate * ((mc[i] as number) / (1 - beta1 ** step))) / (Math.sqrt((vc[i] as number) / (1 - beta2 ** step)) + epsilon);
-          if (i === size) bias[c] = (bias[c] as number) - update;
-          else row[i] = (row[i] as number) - update;
-        }
-      }
-    }
-  }
-  return { size, columns, weights, bias, mean, std };
+  const model = fitSoftmaxRegression(
+    data.map((example) => gather(example.full, columns)),
+    data.map((example) => example.target),
+    { classes: LABELS.length, epochs: EPOCHS, batchSize: BATCH, learningRate: LEARNING_RATE, seed: SEED, l2: (i) => (i < NAMED ? setting.l2 : setting.l2Extra), rowWeights: data.map((example) => rawSourceWeight(example) / sourceNorm) },
+  );
+  return { ...model, columns };
 }
 
 const round = (value: number) => Number(value.toPrecision(6));

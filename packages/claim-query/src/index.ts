@@ -68,6 +68,7 @@ export type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from
 export { createDrafterGenerator, createWholeResponseGenerator, withClaimsAsQueries } from './detect/baseline-generators.js';
 export type { DetectHallucinationsOptions, DetectionResult } from './detect/detect-hallucinations.js';
 export { detectHallucinations } from './detect/detect-hallucinations.js';
+export { formatDetectionText } from './detect/format-detection-text.js';
 
 // Web search (Serper-compatible JSON API) as a core Retriever
 export type { SerperRetrieverOptions } from './search/create-serper-retriever.js';

@@ -1,5 +1,5 @@
-import { type Embedder, InvalidArgumentError, withEmbeddingRetry } from '@factkit/core';
-import { createOpenAICompatible } from '@factkit/openai';
+import { type Embedder, InvalidArgumentError } from '@factkit/core';
+import { type Endpoint, connectEmbedder } from './endpoint.js';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 
 /** Embedders `factkit index --embedder` knows: the two offline ones and any model of an OpenAI-compatible endpoint. */
@@ -8,9 +8,8 @@ export const EMBEDDER_SPECS = 'use-lite | glove | endpoint:<model>';
 export interface CliEmbedderOptions {
   /** The command, for error messages (`factkit index`). */
   readonly where: string;
-  /** Endpoint base URL (for `endpoint:<model>`). */
-  readonly baseURL?: string | undefined;
-  readonly apiKey?: string | undefined;
+  /** The endpoint (for `endpoint:<model>`), from resolveEndpoint. */
+  readonly endpoint?: Endpoint | undefined;
   /** Vector length of an endpoint model (known from the saved index at search time). */
   readonly dimensions?: number | undefined;
 }
@@ -37,10 +36,9 @@ export async function createCliEmbedder(spec: string, options: CliEmbedderOption
     inner = glove.createGloveEmbedder();
   } else if (spec.startsWith('endpoint:') && spec.length > 'endpoint:'.length) {
     const model = spec.slice('endpoint:'.length);
-    if (!options.baseURL) throw new InvalidArgumentError({ where, argument: '--base-url', message: `is needed for --embedder ${spec} (or set OPENAI_BASE_URL)` });
+    if (!options.endpoint) throw new InvalidArgumentError({ where, argument: '--base-url', message: `is needed for --embedder ${spec} (or set OPENAI_BASE_URL)` });
     if (options.dimensions === undefined) throw new InvalidArgumentError({ where, argument: '--dimensions', message: `is needed for --embedder ${spec} (the vector length of the model)` });
-    const provider = createOpenAICompatible({ baseURL: options.baseURL, ...(options.apiKey ? { apiKey: options.apiKey } : {}) });
-    inner = withEmbeddingRetry(provider.embedder(model, { dimensions: options.dimensions }), { maxRetries: 2 });
+    inner = connectEmbedder(options.endpoint, model, options.dimensions);
   } else {
     throw new InvalidArgumentError({ where, argument: '--embedder', message: `must be one of ${EMBEDDER_SPECS} (got "${spec}")` });
   }

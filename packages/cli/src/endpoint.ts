@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { InvalidArgumentError, withCache, withRetry, type LanguageModel } from '@factkit/core';
+import { type Embedder, InvalidArgumentError, type LanguageModel, withCache, withEmbeddingRetry, withRetry } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
-import { createOpenAICompatible } from '@factkit/openai';
+import { type OpenAICompatibleProvider, createOpenAICompatible } from '@factkit/openai';
 
 /** The endpoint flags every LLM-capable subcommand takes (node:util parseArgs option table). */
 export const ENDPOINT_OPTIONS = {
@@ -20,19 +20,67 @@ export interface EndpointValues {
   readonly offline?: boolean | undefined;
 }
 
-/** `--base-url`, else OPENAI_BASE_URL unless `--offline`; undefined means the offline path. */
-export function resolveBaseUrl(values: EndpointValues, env: Readonly<Record<string, string | undefined>>): string | undefined {
-  return values['base-url'] ?? (values.offline ? undefined : env['OPENAI_BASE_URL'] || undefined);
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * An OpenAI-compatible endpoint from the flags (a config file's values are already flags, see applyConfig) and the
+ * environment: flags > OPENAI_BASE_URL / OPENAI_API_KEY / FACTKIT_MODEL. Retries (core withRetry, 2 after the first
+ * attempt) and, for chat models, a file call cache (`cacheDirectory`) so an interrupted job resumes.
+ */
+export interface Endpoint {
+  /** Base URL including `/v1`. */
+  readonly baseURL: string;
+  /** API key; never logged, cached or reported. */
+  readonly apiKey?: string;
+  /** `--model`, else FACTKIT_MODEL. */
+  readonly model?: string;
+  /** Directory of the chat call cache. @default no cache */
+  readonly cacheDirectory?: string;
+  /** Retries per call after the first attempt. @default 2 */
+  readonly maxRetries?: number;
 }
 
 /**
- * The chat model of a subcommand: `--model` (else FACTKIT_MODEL) on the endpoint, behind core withRetry (the one
- * retry layer) and a file call cache (`--cache-dir`, default `.factkit-cache/<job>`), so an interrupted job resumes.
- * @throws InvalidArgumentError naming `--model` when no model id is given.
+ * The endpoint a subcommand was given: `--base-url`, else OPENAI_BASE_URL unless `--offline`; `undefined` means
+ * the offline path. The call cache is `--cache-dir`, default `.factkit-cache/<job>`.
  */
-export function createEndpointModel(job: string, baseURL: string, values: EndpointValues, env: Readonly<Record<string, string | undefined>>): LanguageModel {
-  const modelId = values.model ?? (env['FACTKIT_MODEL'] || undefined);
-  if (!modelId) throw new InvalidArgumentError({ where: `factkit ${job}`, argument: '--model', message: 'is needed with an endpoint (or set FACTKIT_MODEL)' });
-  const provider = createOpenAICompatible({ baseURL, ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
-  return withCache(withRetry(provider.languageModel(modelId), { maxRetries: 2 }), createFileCache({ directory: resolve(values['cache-dir'] ?? `.factkit-cache/${job}`) }));
+export function resolveEndpoint(job: string, values: EndpointValues, env: Env): Endpoint | undefined {
+  const baseURL = values['base-url'] ?? (values.offline ? undefined : env['OPENAI_BASE_URL'] || undefined);
+  if (!baseURL) return undefined;
+  const apiKey = values['api-key'] ?? (env['OPENAI_API_KEY'] || undefined);
+  const model = values.model ?? (env['FACTKIT_MODEL'] || undefined);
+  return { baseURL, ...(apiKey ? { apiKey } : {}), ...(model ? { model } : {}), cacheDirectory: resolve(values['cache-dir'] ?? `.factkit-cache/${job}`) };
+}
+
+function provider(endpoint: Endpoint): OpenAICompatibleProvider {
+  return createOpenAICompatible({ baseURL: endpoint.baseURL, ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}) });
+}
+
+/**
+ * The endpoint's model id.
+ * @throws InvalidArgumentError naming `--model` (in `factkit <job>`) when there is none.
+ */
+export function requireModel(endpoint: Endpoint, job: string): string {
+  if (!endpoint.model) throw new InvalidArgumentError({ where: `factkit ${job}`, argument: '--model', message: 'is needed with an endpoint (or set FACTKIT_MODEL; --offline ignores OPENAI_BASE_URL)' });
+  return endpoint.model;
+}
+
+/**
+ * A chat model on the endpoint (`modelId`, default the endpoint's model), behind core withRetry (the one retry
+ * layer) and the file call cache when the endpoint has one.
+ * @throws InvalidArgumentError naming `--model` (in `factkit <job>`) when no model id is given.
+ */
+export function connectLanguageModel(endpoint: Endpoint, job: string, modelId: string = requireModel(endpoint, job)): LanguageModel {
+  const model = withRetry(provider(endpoint).languageModel(modelId), { maxRetries: endpoint.maxRetries ?? 2 });
+  return endpoint.cacheDirectory ? withCache(model, createFileCache({ directory: endpoint.cacheDirectory })) : model;
+}
+
+/** An embedding model on the endpoint, behind core withEmbeddingRetry. */
+export function connectEmbedder(endpoint: Endpoint, modelId: string, dimensions: number): Embedder {
+  return withEmbeddingRetry(provider(endpoint).embedder(modelId, { dimensions }), { maxRetries: endpoint.maxRetries ?? 2 });
+}
+
+/** The endpoint's provider, for `factkit models` (which lists models and makes one uncached chat call). */
+export function endpointProvider(endpoint: Endpoint): OpenAICompatibleProvider {
+  return provider(endpoint);
 }

@@ -1,34 +1,15 @@
-// @factkit/cli: the `factkit` command line, and the jobs it runs as functions. Explicit named exports only.
-export type { CliIo } from './run-cli.js';
-export { USAGE, runCli } from './run-cli.js';
+// @factkit/cli: the `factkit` command line (runCli) and the jobs it runs that are useful as functions. Everything else
+// (commands, readers, reports) is internal. Explicit named exports only.
+export type { CliIo } from './cli-io.js';
+export { runCli } from './run-cli.js';
 export type { ExitCode } from './exit-codes.js';
 export { EXIT_CODES } from './exit-codes.js';
-export { EVAL_USAGE, runEvalCommand } from './commands/eval.js';
-export { TRACE_USAGE, runTraceCommand } from './commands/trace.js';
-export type { RunComparison } from './commands/eval-runs.js';
-export { EVAL_RUNS_USAGE, compareEvaluations, runEvalRunsCommand } from './commands/eval-runs.js';
-export { INDEX_USAGE, SEARCH_USAGE, runIndexCommand, runSearchCommand } from './commands/index-search.js';
-export type { LocalModelReport } from './commands/models.js';
-export { MODELS_USAGE, inspectLocalModels, runModelsCommand } from './commands/models.js';
-export { AUDIT_USAGE, runAuditCommand } from './commands/audit.js';
-export { EXPAND_USAGE, runExpandCommand } from './commands/expand.js';
-export { ENRICH_USAGE, runEnrichCommand } from './commands/enrich.js';
-export { CHECK_USAGE, readQaJsonl, runCheckCommand } from './commands/check.js';
+export type { Endpoint } from './endpoint.js';
 export type { CheckAnswersOptions, CheckAnswersResult, CheckEndpoint } from './check/run-check.js';
-export { DEFAULT_CHECK_CORPUS, checkAnswers, loadJsonlCorpus } from './check/run-check.js';
-export { formatDetectionText } from './check/format-detection-text.js';
-export type { OpenWordNetIndexOptions } from './check/check-corpus.js';
-export { WORDNET_CHECK_OPTIONS, WORDNET_CORPUS, factkitCacheDirectory, openWordNetIndex, wordNetIndexFileName } from './check/check-corpus.js';
-export type { LabelAccuracy, SentenceLabel } from './check/label-accuracy.js';
-export { formatLabelAccuracy, parseSentenceLabels, scoreSentenceLabels } from './check/label-accuracy.js';
-export type { CheckReportOptions } from './report/check-report.js';
-export { renderCheckReport } from './report/check-report.js';
-export { REPORT_CSS, renderHtmlPage } from './report/html-page.js';
-export type { StudyReportOptions, StudyReportSection } from './report/study-report.js';
-export { formatMarkdownTable, renderStudyReport } from './report/study-report.js';
-export type { ChartBar, ChartGroup } from './report/bar-chart.js';
-export { renderBarChartSvg } from './report/bar-chart.js';
-export { escapeHtml } from './report/escape-html.js';
-export { createProgress, formatDuration } from './progress.js';
+export { DEFAULT_CHECK_CORPUS, checkAnswers } from './check/run-check.js';
 export type { EvaluateBm25OnBeirOptions, EvaluateBm25OnBeirResult } from './evaluate-bm25-on-beir.js';
 export { evaluateBm25OnBeir } from './evaluate-bm25-on-beir.js';
+export type { RunComparison } from './commands/eval-runs.js';
+export { compareEvaluations } from './commands/eval-runs.js';
+export type { LocalModelReport } from './commands/models.js';
+export { inspectLocalModels } from './commands/models.js';

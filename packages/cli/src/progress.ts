@@ -1,4 +1,4 @@
-import type { CliIo } from './run-cli.js';
+import type { CliIo } from './cli-io.js';
 
 /** Formats seconds as `42s`, `3m05s` or `1h02m`. */
 export function formatDuration(seconds: number): string {

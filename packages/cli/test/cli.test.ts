@@ -36,7 +36,7 @@ describe('factkit (built bin)', () => {
   });
 
   it('exits 2 (bad input) with a one-line error for a missing folder or a bad number', async () => {
-    await expect(run(process.execPath, [bin, 'eval', '--beir', '/nonexistent/beir'])).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^factkit: loadBeirDataset: argument "folder"/) });
+    await expect(run(process.execPath, [bin, 'eval', '--beir', '/nonexistent/beir'])).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^factkit eval: loadBeirDataset: argument "folder"/) });
     await expect(run(process.execPath, [bin, 'eval', '--beir', fixture, '--k1', 'fast'])).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/argument "--k1" must be a number \(got "fast"\)/) });
   });
 
@@ -47,4 +47,16 @@ describe('factkit (built bin)', () => {
     const { stdout } = await run(process.execPath, [bin, '--help']);
     expect(stdout).toMatch(/eval {4}BM25/);
   });
+
+  it('--version prints the package version; every command of the table prints its own usage on --help and -h (exit 0)', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect((await run(process.execPath, [bin, '--version'])).stdout).toBe(`${version}\n`);
+    const { stdout: usage } = await run(process.execPath, [bin, '--help']);
+    const commands = [...(usage.split('commands:\n')[1]?.split('\n\n')[0] ?? '').matchAll(/^ {2}(\w+) +\S/gm)].map((match) => match[1]);
+    expect(commands).toEqual(['check', 'eval', 'index', 'search', 'expand', 'audit', 'enrich', 'trace', 'models']);
+    for (const command of commands) {
+      for (const help of ['--help', '-h']) expect((await run(process.execPath, [bin, command as string, help])).stdout).toMatch(new RegExp(`^usage: factkit ${command} `));
+    }
+    expect((await run(process.execPath, [bin, 'eval', '--help'])).stdout).toMatch(/^usage: factkit eval --beir [^]*\n\nusage: factkit eval --qrels /);
+  }, 60_000);
 });

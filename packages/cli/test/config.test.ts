@@ -92,7 +92,7 @@ describe('factkit config file (built bin)', () => {
     const file = join(dir, 'factkit.config.json');
     const secret = 'sk-literal-secret-abcdef0123456789';
     const cases: [string, RegExp][] = [
-      [JSON.stringify({ index: { embeder: 'glove' } }), /^factkit: .*factkit\.config\.json: unknown key "index\.embeder" \(did you mean "embedder"\?\)\n$/],
+      [JSON.stringify({ index: { embeder: 'glove' } }), /^factkit \w+: .*factkit\.config\.json: unknown key "index\.embeder" \(did you mean "embedder"\?\)\n$/],
       [JSON.stringify({ index: { kind: 'sparse' } }), /: key "index\.kind" must be one of bm25, dense, hybrid \(got "sparse"\)\n$/],
       [JSON.stringify({ search: { topK: 0 } }), /: key "search\.topK" must be a positive integer \(got 0\)\n$/],
       [JSON.stringify({ modle: 'x' }), /: unknown key "modle" \(did you mean "model"\?\)\n$/],

@@ -80,7 +80,7 @@ describe('factkit index / search (built bin)', () => {
     const bytes = readFileSync(out);
     bytes[100] = (bytes[100] as number) ^ 0xff;
     writeFileSync(out, bytes);
-    await expect(run(process.execPath, [bin, 'search', '--index', out, '--query', 'cats'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(`factkit: ${out}: checksum mismatch`) });
+    await expect(run(process.execPath, [bin, 'search', '--index', out, '--query', 'cats'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(`factkit search: ${out}: checksum mismatch`) });
   }, 120_000);
 
   it('a dense index with --embedder glove (the optional @factkit/glove, averaged GloVe 100-d) ranks like the in-memory retriever', async () => {
@@ -131,13 +131,13 @@ describe('factkit index / search (built bin)', () => {
   it('bad input exits 2 with one line', async () => {
     const cases: [string[], RegExp][] = [
       [['index', '--out', '/tmp/x.bm25'], /give exactly one of --jsonl, --beir, --folder/],
-      [['index', '--folder', '/nonexistent', '--out', '/tmp/x.bm25'], /^factkit: .*"--folder" is not a folder/],
+      [['index', '--folder', '/nonexistent', '--out', '/tmp/x.bm25'], /^factkit index: argument "--folder" is not a folder/],
       [['index', '--beir', beir, '--out', '/tmp/x.bm25', '--kind', 'sparse'], /"--kind" must be one of bm25, dense, hybrid \(got "sparse"\)/],
       [['index', '--beir', beir, '--out', '/tmp/x.dense', '--kind', 'dense', '--embedder', 'word2vec'], /"--embedder" must be one of use-lite \| glove \| endpoint:<model>/],
       [['index', '--beir', beir, '--out', '/tmp/x.dense', '--kind', 'dense', '--embedder', 'endpoint:e5', '--base-url', 'http://127.0.0.1:9/v1'], /"--dimensions" is needed for --embedder endpoint:e5/],
       [['index', '--beir', beir, '--out', '/tmp/x.hybrid', '--kind', 'hybrid', '--fusion', 'average'], /"--fusion" is invalid/],
-      [['search', '--index', '/nonexistent.dense', '--query', 'x'], /^factkit: factkit search: argument "--index" cannot be read/],
-      [['search', '--index', corpus, '--query', 'x'], /^factkit: /],
+      [['search', '--index', '/nonexistent.dense', '--query', 'x'], /^factkit search: argument "--index" cannot be read/],
+      [['search', '--index', corpus, '--query', 'x'], /^factkit search: /],
     ];
     for (const [args, stderr] of cases) await expect(run(process.execPath, [bin, ...args])).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(stderr) });
   });

@@ -65,6 +65,8 @@ export { isRefusal } from './parse/is-refusal.js';
 export type { ParsedListItems } from './parse/parse-list-items.js';
 export { parseListItems } from './parse/parse-list-items.js';
 export { stripCodeFences } from './parse/reply-text.js';
+export type { JsonLineProblem, JsonLineProblemCode, JsonLineRead, ParseJsonLinesOptions, ParsedJsonLines } from './parse/json-lines.js';
+export { decodeTextFile, parseJsonLines, stripByteOrderMark } from './parse/json-lines.js';
 
 // LLM plumbing
 export { sha256Hex, stableStringify } from './llm/stable-hash.js';

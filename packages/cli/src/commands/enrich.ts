@@ -1,35 +1,28 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { PASSAGE_LAYOUTS, type AnnotatedChunk, annotateChunksWithModel, chunkDocuments, createOfflineAnnotator, createSentenceChunker, createTokenChunker } from '@factkit/chunk-knowledge';
-import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
+import { InvalidArgumentError } from '@factkit/core';
 import { createBm25Retriever } from '@factkit/retrieval';
-import { ENDPOINT_OPTIONS, createEndpointModel, resolveBaseUrl } from '../endpoint.js';
-import { loadJsonlCorpus } from '../check/run-check.js';
+import { ENDPOINT_OPTIONS, connectLanguageModel, resolveEndpoint } from '../endpoint.js';
+import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
-import { readInputFile } from '../read-input-file.js';
+import { type JsonlInput, asRow, readJsonlCorpus, readJsonlInput, reportDroppedLines } from '../read-input.js';
 import { type LayoutAccuracy, type LayoutQuery, buildEnrichReport, measureLayoutAccuracy } from '../report/enrich-report.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
-import type { CliIo } from '../run-cli.js';
+import type { CliIo } from '../cli-io.js';
 
-/** --queries lines: {"query", "documentId"} (also "question", "_id"/"id" of the document as "documentId"). */
-function parseLayoutQueries(text: string, path: string): LayoutQuery[] {
-  const queries: LayoutQuery[] = [];
-  text.split('\n').forEach((line, position) => {
-    if (line.trim() === '') return;
-    let row: Record<string, unknown>;
-    try {
-      row = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      throw new CorruptDataError({ source: `${path}:${position + 1}`, message: 'is not valid JSON' });
-    }
-    const query = row['query'] ?? row['question'];
-    const documentId = row['documentId'];
-    if (typeof query !== 'string' || query.trim() === '' || (typeof documentId !== 'string' && typeof documentId !== 'number')) throw new CorruptDataError({ source: `${path}:${position + 1}`, message: 'needs "query" and "documentId"' });
-    queries.push({ query, documentId: String(documentId) });
+/** --queries lines: {"query", "documentId"} (also "question" for "query"); a line without both is dropped and named. */
+function readLayoutQueries(path: string): Promise<JsonlInput<LayoutQuery>> {
+  return readJsonlInput<LayoutQuery>(path, { command: 'enrich', flag: '--queries' }, {
+    read: (value) => {
+      const row = asRow(value);
+      const query = row['query'] ?? row['question'];
+      const documentId = row['documentId'];
+      if (typeof query !== 'string' || query.trim() === '' || (typeof documentId !== 'string' && typeof documentId !== 'number')) return { reason: 'needs "query" and "documentId"' };
+      return { value: { query, documentId: String(documentId) } };
+    },
   });
-  return queries;
 }
 
 export const ENRICH_USAGE = `usage: factkit enrich --input docs.jsonl --out chunks.jsonl [--chunker sentence|token] [--max-tokens 128] [--questions 3] [--json]
@@ -42,60 +35,51 @@ export const ENRICH_USAGE = `usage: factkit enrich --input docs.jsonl --out chun
   lines: a question and the document that answers it) the report gives Top@1/3/5/10 per passage layout (Cases 1-7 of
   the paper; BM25 over the rendered passages) as Markdown (--md), an SVG chart (--svg) and an HTML page (--html).`;
 
+const ENRICH_OPTIONS = {
+  input: { type: 'string' },
+  out: { type: 'string' },
+  chunker: { type: 'string', default: 'sentence' },
+  'max-tokens': { type: 'string', default: '128' },
+  questions: { type: 'string', default: '3' },
+  queries: { type: 'string' },
+  md: { type: 'string' },
+  svg: { type: 'string' },
+  html: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  ...ENDPOINT_OPTIONS,
+} as const;
+
 /** `factkit enrich`: chunks and annotates documents. Returns the exit code. */
-export async function runEnrichCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: args.filter((argument) => argument !== '--'),
-    options: {
-      input: { type: 'string' },
-      out: { type: 'string' },
-      chunker: { type: 'string', default: 'sentence' },
-      'max-tokens': { type: 'string', default: '128' },
-      questions: { type: 'string', default: '3' },
-      queries: { type: 'string' },
-      md: { type: 'string' },
-      svg: { type: 'string' },
-      html: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      ...ENDPOINT_OPTIONS,
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    io.stdout(`${ENRICH_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+async function runEnrich(values: CommandValues<typeof ENRICH_OPTIONS>, io: CliIo): Promise<number> {
   if (!values.input || !values.out) {
     io.stderr(`factkit enrich: give --input and --out\n${ENRICH_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
-  const integer = (name: string, text: string, minimum: number) => {
-    const value = Number(text);
-    if (!Number.isInteger(value) || value < minimum) throw new InvalidArgumentError({ where: 'factkit enrich', argument: `--${name}`, message: `must be an integer >= ${minimum} (got "${text}")` });
-    return value;
-  };
+  const integer = (name: string, text: string, minimum: number) => integerFlag('enrich', name, text, minimum);
   const maxTokens = integer('max-tokens', values['max-tokens'], 1);
   const questionCount = integer('questions', values.questions, 0);
   if (values.chunker !== 'sentence' && values.chunker !== 'token') throw new InvalidArgumentError({ where: 'factkit enrich', argument: '--chunker', message: `must be sentence or token (got "${values.chunker}")` });
   const wantsReport = Boolean(values.md || values.svg || values.html);
   if (wantsReport && !values.queries) throw new InvalidArgumentError({ where: 'factkit enrich', argument: '--queries', message: 'is needed for a report (--md/--svg/--html): Top@k needs queries with the document that answers them' });
-  const queries = values.queries ? parseLayoutQueries(await readInputFile(values.queries, { command: 'enrich', flag: '--queries' }), values.queries) : [];
-  const { documents, problems: readProblems } = await loadJsonlCorpus(values.input);
+  const queryInput = values.queries ? await readLayoutQueries(values.queries) : { items: [], problems: [] };
+  const queries = queryInput.items;
+  const corpusInput = await readJsonlCorpus(values.input, { command: 'enrich', flag: '--input' });
+  const documents = corpusInput.items;
+  const readProblems = [...corpusInput.problems, ...queryInput.problems];
   const chunker = values.chunker === 'token' ? createTokenChunker({ maxTokens }) : createSentenceChunker({ maxTokens });
   const { chunks, problems: chunkProblems } = chunkDocuments(documents, { chunker, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
-  const env = io.env ?? {};
-  const baseURL = resolveBaseUrl(values, env);
+  const endpoint = resolveEndpoint('enrich', values, io.env ?? {});
   const progress = createProgress(io, 'enrich');
   let annotated: AnnotatedChunk[];
   let failed: { chunkId: string; reason: string }[] = [];
   let method: string;
-  if (baseURL) {
-    const model = createEndpointModel('enrich', baseURL, values, env);
+  if (endpoint) {
+    const model = connectLanguageModel(endpoint, 'enrich');
     progress.update(0, chunks.length);
     const result = await annotateChunksWithModel(chunks, { model, questionCount, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
     annotated = result.items;
     failed = result.failed;
-    method = `model ${values.model ?? env['FACTKIT_MODEL']}`;
+    method = `model ${endpoint.model}`;
   } else {
     const annotator = createOfflineAnnotator({ questionCount });
     annotated = chunks.map((chunk, k) => {
@@ -126,7 +110,7 @@ export async function runEnrichCommand(args: readonly string[], io: CliIo): Prom
       buildEnrichReport({ input: values.input, method, retrieverName: 'BM25 (Lucene defaults k1=0.9, b=0.4)', chunks: annotated, queries: scoredQueries, accuracy, failedChunks: failed.length, queriesLeftOut }),
     );
   }
-  for (const problem of problems.slice(0, 20)) io.stderr(`warning: ${problem.message}\n`);
+  reportDroppedLines(io, problems);
   for (const failure of failed.slice(0, 20)) io.stderr(`warning: chunk ${failure.chunkId} not annotated: ${failure.reason}\n`);
   const summary = {
     documents: documents.length,
@@ -142,3 +126,11 @@ export async function runEnrichCommand(args: readonly string[], io: CliIo): Prom
   io.stdout(values.json ? `${JSON.stringify(summary)}\n` : `${summary.documents} documents → ${summary.chunks} chunks; ${summary.annotated} annotated (${method}), ${summary.failed} failed → ${values.out}\n`);
   return failed.length > 0 || readProblems.length > 0 ? EXIT_CODES.partialFailure : EXIT_CODES.ok;
 }
+
+export const enrichCommand = defineCommand({
+  name: 'enrich',
+  summary: 'chunk documents and give each chunk a title and candidate questions (@factkit/chunk-knowledge)',
+  usage: ENRICH_USAGE,
+  options: ENRICH_OPTIONS,
+  run: runEnrich,
+});

@@ -1,11 +1,11 @@
-import { parseArgs } from 'node:util';
 import { InvalidArgumentError } from '@factkit/core';
 import { type EvaluateRunResult, evaluateRun, pairedRandomizationTest, pairedTTest } from '@factkit/metrics';
 import { readTrecQrelsFile, readTrecRunFile } from '@factkit/metrics/node';
 import { EXIT_CODES } from '../exit-codes.js';
 import { renderBarChartSvg } from '../report/bar-chart.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
-import type { CliIo } from '../run-cli.js';
+import type { CliIo } from '../cli-io.js';
+import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 
 export const EVAL_RUNS_USAGE = `usage: factkit eval --qrels qrels.txt --runs a.trec[,b.trec] [--metrics ndcg_cut_10,recall_100,map] [--resamples 9999] [--seed 0] [--json]
   Scores TREC runs with @factkit/metrics (trec_eval -c semantics: every judged query counts, a query missing from a
@@ -46,35 +46,26 @@ export function compareEvaluations(a: EvaluateRunResult, b: EvaluateRunResult, o
     });
 }
 
+const EVAL_RUNS_OPTIONS = {
+  qrels: { type: 'string' },
+  runs: { type: 'string' },
+  metrics: { type: 'string', default: 'ndcg_cut_10,recall_100,map' },
+  resamples: { type: 'string', default: '9999' },
+  seed: { type: 'string', default: '0' },
+  json: { type: 'boolean', default: false },
+  svg: { type: 'string' },
+  html: { type: 'string' },
+} as const;
+
 /** `factkit eval --qrels … --runs a[,b]`: scores TREC run files, with paired significance for two runs. */
-export async function runEvalRunsCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: args.filter((argument) => argument !== '--'),
-    options: {
-      qrels: { type: 'string' },
-      runs: { type: 'string' },
-      metrics: { type: 'string', default: 'ndcg_cut_10,recall_100,map' },
-      resamples: { type: 'string', default: '9999' },
-      seed: { type: 'string', default: '0' },
-      json: { type: 'boolean', default: false },
-      svg: { type: 'string' },
-      html: { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    io.stdout(`${EVAL_RUNS_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+async function runEvalRuns(values: CommandValues<typeof EVAL_RUNS_OPTIONS>, io: CliIo): Promise<number> {
   const paths = (values.runs ?? '').split(',').map((path) => path.trim()).filter(Boolean);
   if (!values.qrels || paths.length < 1 || paths.length > 2) {
     io.stderr(`factkit eval: give --qrels and one or two --runs\n${EVAL_RUNS_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
-  const resamples = Number(values.resamples);
-  const seed = Number(values.seed);
-  if (!Number.isInteger(resamples) || resamples < 1) throw new InvalidArgumentError({ where: 'factkit eval', argument: '--resamples', message: `must be a positive integer (got "${values.resamples}")` });
-  if (!Number.isInteger(seed)) throw new InvalidArgumentError({ where: 'factkit eval', argument: '--seed', message: `must be an integer (got "${values.seed}")` });
+  const resamples = integerFlag('eval', 'resamples', values.resamples);
+  const seed = integerFlag('eval', 'seed', values.seed, Number.MIN_SAFE_INTEGER);
   const metrics = values.metrics.split(',').map((name) => name.trim()).filter(Boolean);
   const qrels = await readTrecQrelsFile(values.qrels);
   const evaluations = await Promise.all(paths.map(async (path) => evaluateRun(qrels, await readTrecRunFile(path), { metrics, completeQueries: true })));
@@ -100,3 +91,11 @@ export async function runEvalRunsCommand(args: readonly string[], io: CliIo): Pr
   io.stdout(markdown);
   return EXIT_CODES.ok;
 }
+
+export const evalRunsCommand = defineCommand({
+  name: 'eval-runs',
+  summary: 'TREC run files scored with paired significance (factkit eval --qrels … --runs …)',
+  usage: EVAL_RUNS_USAGE,
+  options: EVAL_RUNS_OPTIONS,
+  run: runEvalRuns,
+});

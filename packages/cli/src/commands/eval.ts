@@ -1,46 +1,39 @@
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { InvalidArgumentError } from '@factkit/core';
 import { formatMarkdownReport, formatTrecRun } from '@factkit/metrics';
 import { BM25_VARIANTS, type Bm25Variant } from '@factkit/retrieval';
-import type { CliIo } from '../run-cli.js';
+import type { CliIo } from '../cli-io.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { type CommandValues, defineCommand, numberFlag as commandNumberFlag } from '../command.js';
 import { evaluateBm25OnBeir } from '../evaluate-bm25-on-beir.js';
+
+const numberFlag = (name: string, text: string) => commandNumberFlag('eval', name, text);
 
 export const EVAL_USAGE = `usage: factkit eval --beir <folder> [--split test] [--k1 0.9] [--b 0.4] [--variant lucene|robertson|bm25+|bm25l]
                     [--rm3] [--fb-docs 10] [--fb-terms 10] [--original-query-weight 0.5]
                     [--hits 1000] [--metrics ndcg_cut_10,recall_100,recall_1000,map] [--run out.trec] [--json]`;
 
-/** A numeric flag: the whole text must be a finite number. */
-function numberFlag(name: string, text: string): number {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value)) throw new InvalidArgumentError({ where: 'factkit eval', argument: `--${name}`, message: `must be a number (got "${text}")` });
-  return value;
-}
+const EVAL_OPTIONS = {
+  beir: { type: 'string' },
+  split: { type: 'string', default: 'test' },
+  k1: { type: 'string', default: '0.9' },
+  b: { type: 'string', default: '0.4' },
+  variant: { type: 'string', default: 'lucene' },
+  rm3: { type: 'boolean', default: false },
+  'fb-docs': { type: 'string', default: '10' },
+  'fb-terms': { type: 'string', default: '10' },
+  'original-query-weight': { type: 'string', default: '0.5' },
+  hits: { type: 'string', default: '1000' },
+  metrics: { type: 'string', default: 'ndcg_cut_10,recall_100,recall_1000,map' },
+  run: { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
 
 /** `factkit eval`: BM25 (+ optional RM3) on a BEIR folder, scored with @factkit/metrics. Returns the exit code. */
-export async function runEvalCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: args.filter((argument) => argument !== '--'),
-    options: {
-      beir: { type: 'string' },
-      split: { type: 'string', default: 'test' },
-      k1: { type: 'string', default: '0.9' },
-      b: { type: 'string', default: '0.4' },
-      variant: { type: 'string', default: 'lucene' },
-      rm3: { type: 'boolean', default: false },
-      'fb-docs': { type: 'string', default: '10' },
-      'fb-terms': { type: 'string', default: '10' },
-      'original-query-weight': { type: 'string', default: '0.5' },
-      hits: { type: 'string', default: '1000' },
-      metrics: { type: 'string', default: 'ndcg_cut_10,recall_100,recall_1000,map' },
-      run: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help || !values.beir) {
-    (values.help ? io.stdout : io.stderr)(`${EVAL_USAGE}\n`);
-    return values.help ? 0 : 2;
+async function runEval(values: CommandValues<typeof EVAL_OPTIONS>, io: CliIo): Promise<number> {
+  if (!values.beir) {
+    io.stderr(`${EVAL_USAGE}\n`);
+    return EXIT_CODES.badInput;
   }
   if (!BM25_VARIANTS.includes(values.variant as Bm25Variant)) throw new InvalidArgumentError({ where: 'factkit eval', argument: '--variant', message: `must be one of ${BM25_VARIANTS.join(', ')} (got "${values.variant}")` });
   const started = Date.now();
@@ -67,5 +60,13 @@ export async function runEvalCommand(args: readonly string[], io: CliIo): Promis
     io.stdout(`BM25${values.rm3 ? '+RM3' : ''} (${variant}, k1=${k1}, b=${b}) on ${values.beir} [${values.split}], ${result.queryCount} queries, ${result.index.documentCount} documents, ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`);
     io.stdout(formatMarkdownReport(result.evaluation));
   }
-  return 0;
+  return EXIT_CODES.ok;
 }
+
+export const evalCommand = defineCommand({
+  name: 'eval',
+  summary: 'BM25 (± RM3) on a BEIR folder, scored like trec_eval; or TREC run files with paired significance',
+  usage: EVAL_USAGE,
+  options: EVAL_OPTIONS,
+  run: runEval,
+});

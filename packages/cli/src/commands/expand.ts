@@ -1,15 +1,15 @@
-import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import type { Query, QueryExpander } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, expandQueries } from '@factkit/expansion';
-import { ENDPOINT_OPTIONS, createEndpointModel, resolveBaseUrl } from '../endpoint.js';
+import { ENDPOINT_OPTIONS, connectLanguageModel, resolveEndpoint } from '../endpoint.js';
+import { type CommandValues, defineCommand, integerFlag } from '../command.js';
+import { asRow, readJsonlInput, reportDroppedLines } from '../read-input.js';
 import { createRm3Expander } from '@factkit/retrieval';
 import { loadBm25Index } from '@factkit/retrieval/node';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
-import type { CliIo } from '../run-cli.js';
+import type { CliIo } from '../cli-io.js';
 
 export const EXPAND_USAGE = `usage: factkit expand (--query <text> | --input queries.jsonl) --method rm3|query2doc|hyde|multi-query
                       [--index index.bm25] [--samples 1] [--json]
@@ -20,58 +20,45 @@ export const EXPAND_USAGE = `usage: factkit expand (--query <text> | --input que
 
 const METHODS = ['rm3', 'query2doc', 'hyde', 'multi-query'] as const;
 
+const EXPAND_OPTIONS = {
+  query: { type: 'string' },
+  input: { type: 'string' },
+  method: { type: 'string' },
+  index: { type: 'string' },
+  samples: { type: 'string', default: '1' },
+  json: { type: 'boolean', default: false },
+  ...ENDPOINT_OPTIONS,
+} as const;
+
 /** `factkit expand`: expands queries and prints the expansions. Returns the exit code. */
-export async function runExpandCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: args.filter((argument) => argument !== '--'),
-    options: {
-      query: { type: 'string' },
-      input: { type: 'string' },
-      method: { type: 'string' },
-      index: { type: 'string' },
-      samples: { type: 'string', default: '1' },
-      json: { type: 'boolean', default: false },
-      ...ENDPOINT_OPTIONS,
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    io.stdout(`${EXPAND_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+async function runExpand(values: CommandValues<typeof EXPAND_OPTIONS>, io: CliIo): Promise<number> {
   if ((values.query === undefined) === (values.input === undefined) || !values.method) {
     io.stderr(`factkit expand: give --method and either --query or --input\n${EXPAND_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
   const method = values.method as (typeof METHODS)[number];
   if (!METHODS.includes(method)) throw new InvalidArgumentError({ where: 'factkit expand', argument: '--method', message: `must be one of ${METHODS.join(', ')} (got "${values.method}")` });
-  const samples = Number(values.samples);
-  if (!Number.isInteger(samples) || samples < 1) throw new InvalidArgumentError({ where: 'factkit expand', argument: '--samples', message: `must be a positive integer (got "${values.samples}")` });
+  const samples = integerFlag('expand', 'samples', values.samples);
   let queries: Query[];
+  let dropped = 0;
   if (values.input) {
-    const text = await readFile(values.input, 'utf8');
-    queries = text.split('\n').flatMap((line, position) => {
-      if (line.trim() === '') return [];
-      let row: Record<string, unknown>;
-      try {
-        row = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        throw new InvalidArgumentError({ where: 'factkit expand', argument: '--input', message: `${values.input}:${position + 1}: not valid JSON` });
-      }
-      if (typeof row['text'] !== 'string') throw new InvalidArgumentError({ where: 'factkit expand', argument: '--input', message: `${values.input}:${position + 1}: needs a string "text"` });
-      return [{ id: String(row['_id'] ?? row['id'] ?? `line-${position + 1}`), text: row['text'] }];
+    const input = await readJsonlInput<Query>(values.input, { command: 'expand', flag: '--input' }, {
+      read: (value, line) => {
+        const row = asRow(value);
+        return typeof row['text'] === 'string' ? { value: { id: String(row['_id'] ?? row['id'] ?? `line-${line}`), text: row['text'] } } : { reason: 'needs a string "text"' };
+      },
     });
+    queries = input.items;
+    dropped = reportDroppedLines(io, input.problems);
   } else queries = [{ id: 'query', text: values.query! }];
   let expander: QueryExpander;
   if (method === 'rm3') {
     if (!values.index) throw new InvalidArgumentError({ where: 'factkit expand', argument: '--index', message: 'is needed for rm3 (a saved BM25 index from factkit index)' });
     expander = createRm3Expander({ index: await loadBm25Index(values.index) });
   } else {
-    const env = io.env ?? {};
-    const baseURL = resolveBaseUrl(values, env);
-    const modelId = values.model ?? (env['FACTKIT_MODEL'] || undefined);
-    if (!baseURL || !modelId) throw new InvalidArgumentError({ where: 'factkit expand', argument: '--base-url', message: `and --model (or OPENAI_BASE_URL and FACTKIT_MODEL) are needed for ${method}; rm3 runs offline` });
-    const model = createEndpointModel('expand', baseURL, values, env);
+    const endpoint = resolveEndpoint('expand', values, io.env ?? {});
+    if (!endpoint?.model) throw new InvalidArgumentError({ where: 'factkit expand', argument: '--base-url', message: `and --model (or OPENAI_BASE_URL and FACTKIT_MODEL) are needed for ${method}; rm3 runs offline` });
+    const model = connectLanguageModel(endpoint, 'expand');
     expander = method === 'query2doc' ? createQuery2docExpander({ model }) : method === 'hyde' ? createHydeExpander({ model, embedder: createUseLiteEmbedder() }) : createMultiQueryExpander({ model });
   }
   const progress = createProgress(io, 'expand');
@@ -97,5 +84,13 @@ export async function runExpandCommand(args: readonly string[], io: CliIo): Prom
     }
   }
   for (const problem of problems.slice(0, 20)) io.stderr(`warning: ${problem.message}\n`);
-  return problems.length > 0 ? EXIT_CODES.partialFailure : EXIT_CODES.ok;
+  return problems.length > 0 || dropped > 0 ? EXIT_CODES.partialFailure : EXIT_CODES.ok;
 }
+
+export const expandCommand = defineCommand({
+  name: 'expand',
+  summary: 'query expansion: RM3 offline; Query2doc, HyDE, multi-query on an endpoint',
+  usage: EXPAND_USAGE,
+  options: EXPAND_OPTIONS,
+  run: runExpand,
+});

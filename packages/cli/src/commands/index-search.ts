@@ -1,6 +1,5 @@
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import { CorruptDataError, type Document, type Embedder, InvalidArgumentError, type ItemProblem, type Retriever, type VectorStore } from '@factkit/core';
 import {
   type Bm25Index,
@@ -26,10 +25,12 @@ import {
   streamBeirCorpus,
 } from '@factkit/retrieval/node';
 import { createCliEmbedder } from '../embedders.js';
-import { ENDPOINT_OPTIONS, resolveBaseUrl } from '../endpoint.js';
+import { ENDPOINT_OPTIONS, resolveEndpoint } from '../endpoint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
-import type { CliIo } from '../run-cli.js';
+import type { CliIo } from '../cli-io.js';
+import { type CommandValues, defineCommand, integerFlag, numberFlag as commandNumberFlag } from '../command.js';
+import { readJsonlCorpus, readTextInput, reportDroppedLines } from '../read-input.js';
 
 export const INDEX_USAGE = `usage: factkit index (--jsonl corpus.jsonl[.gz] | --beir <folder> | --folder <dir>) --out <path> [--kind bm25|dense|hybrid]
                      [--k1 0.9] [--b 0.4] [--embedder use-lite|glove|endpoint:<model>] [--dimensions N] [--batch-size 32]
@@ -51,11 +52,7 @@ const INDEX_KINDS = ['bm25', 'dense', 'hybrid'] as const;
 type IndexKind = (typeof INDEX_KINDS)[number];
 
 function numberFlag(command: string, name: string, text: string, integer = false): number {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || (integer && (!Number.isInteger(value) || value < 1))) {
-    throw new InvalidArgumentError({ where: `factkit ${command}`, argument: `--${name}`, message: `must be ${integer ? 'a positive integer' : 'a number'} (got "${text}")` });
-  }
-  return value;
+  return integer ? integerFlag(command, name, text) : commandNumberFlag(command, name, text);
 }
 
 async function listTextFiles(root: string): Promise<string[]> {
@@ -71,29 +68,38 @@ async function listTextFiles(root: string): Promise<string[]> {
   return out;
 }
 
-/** Reads the corpus named by --jsonl / --beir / --folder into memory (dense and hybrid indexes need every text). */
+/**
+ * Reads the corpus named by --jsonl / --beir / --folder into memory with the CLI's input policy: --jsonl through the
+ * one JSONL reader (malformed and repeated-id lines dropped and named, BOM stripped, binary refused), --folder files
+ * as text (a binary file is refused), --beir streamed strictly (a BEIR dataset is corrupt, not partly readable).
+ * @throws InvalidArgumentError (exit 2) when nothing readable remains.
+ */
 async function readCorpus(values: { jsonl?: string | undefined; beir?: string | undefined; folder?: string | undefined }, io: CliIo): Promise<{ documents: Document[]; problems: ItemProblem[] }> {
+  if (values.jsonl) {
+    const { items, problems } = await readJsonlCorpus(values.jsonl, { command: 'index', flag: '--jsonl' });
+    return { documents: items, problems };
+  }
+  const documents: Document[] = [];
   if (values.folder) {
     const root = values.folder;
     if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new InvalidArgumentError({ where: 'factkit index', argument: '--folder', message: `is not a folder: "${root}"` });
-    const documents: Document[] = [];
     for (const file of await listTextFiles(root)) {
       io.abortSignal?.throwIfAborted();
-      documents.push({ id: relative(root, file), text: await readFile(file, 'utf8'), metadata: { source: file } });
+      documents.push({ id: relative(root, file), text: await readTextInput(file, { command: 'index', flag: '--folder' }), metadata: { source: file } });
     }
-    return { documents, problems: [] };
+  } else {
+    const path = join(values.beir!, 'corpus.jsonl');
+    const corpus = !(await stat(path).catch(() => undefined)) ? `${path}.gz` : path;
+    const seen = new Set<string>();
+    for await (const document of streamBeirCorpus(corpus, io.abortSignal ? { abortSignal: io.abortSignal } : {})) {
+      if (seen.has(document.id)) throw new CorruptDataError({ source: corpus, message: `has duplicate document id "${document.id}"` });
+      seen.add(document.id);
+      documents.push(document);
+    }
   }
-  const path = values.jsonl ?? join(values.beir!, 'corpus.jsonl');
-  const corpus = values.beir && !(await stat(path).catch(() => undefined)) ? `${path}.gz` : path;
-  const documents: Document[] = [];
-  const problems: ItemProblem[] = [];
-  const seen = new Set<string>();
-  for await (const document of streamBeirCorpus(corpus, io.abortSignal ? { abortSignal: io.abortSignal } : {})) {
-    if (seen.has(document.id)) throw new CorruptDataError({ source: corpus, message: `has duplicate document id "${document.id}"` });
-    seen.add(document.id);
-    documents.push(document);
-  }
-  return { documents, problems };
+  const source = values.folder ? { flag: '--folder', what: `no .txt or .md file below "${values.folder}"` } : { flag: '--beir', what: `corpus of "${values.beir}" has no document` };
+  if (documents.length === 0) throw new InvalidArgumentError({ where: 'factkit index', argument: source.flag, message: source.what });
+  return { documents, problems: [] };
 }
 
 /**
@@ -154,33 +160,26 @@ function buildBm25(documents: readonly Document[], parameters: { k1: number; b: 
   return { index, problems };
 }
 
+const INDEX_OPTIONS = {
+  jsonl: { type: 'string' },
+  beir: { type: 'string' },
+  folder: { type: 'string' },
+  out: { type: 'string' },
+  k1: { type: 'string' },
+  b: { type: 'string' },
+  kind: { type: 'string' },
+  embedder: { type: 'string' },
+  dimensions: { type: 'string' },
+  'batch-size': { type: 'string' },
+  fusion: { type: 'string' },
+  'rrf-k': { type: 'string' },
+  'candidate-depth': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  ...ENDPOINT_OPTIONS,
+} as const;
+
 /** `factkit index`: builds and saves a BM25, dense or hybrid index. Returns the exit code. */
-export async function runIndexCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: args.filter((argument) => argument !== '--'),
-    options: {
-      jsonl: { type: 'string' },
-      beir: { type: 'string' },
-      folder: { type: 'string' },
-      out: { type: 'string' },
-      k1: { type: 'string' },
-      b: { type: 'string' },
-      kind: { type: 'string' },
-      embedder: { type: 'string' },
-      dimensions: { type: 'string' },
-      'batch-size': { type: 'string' },
-      fusion: { type: 'string' },
-      'rrf-k': { type: 'string' },
-      'candidate-depth': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      ...ENDPOINT_OPTIONS,
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    io.stdout(`${INDEX_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+async function runIndex(values: CommandValues<typeof INDEX_OPTIONS>, io: CliIo): Promise<number> {
   const option = (name: string, fallback: string): string => ((values as Record<string, unknown>)[name] as string | undefined) ?? fallback;
   const out = values.out;
   const sources = [values.jsonl, values.beir, values.folder].filter((value) => value !== undefined);
@@ -199,15 +198,18 @@ export async function runIndexCommand(args: readonly string[], io: CliIo): Promi
   if (kind === 'bm25') {
     const progress = createProgress(io, 'index');
     let index: Bm25Index;
-    if (values.folder) {
-      const corpus = await readCorpus(values, io);
-      ({ index, problems } = buildBm25(corpus.documents, parameters, io));
-    } else {
-      const path = values.jsonl ?? join(values.beir!, 'corpus.jsonl');
-      const corpus = values.beir && !(await stat(path).catch(() => undefined)) ? `${path}.gz` : path;
+    if (values.beir) {
+      // A BEIR corpus is streamed (memory bounded by the index, not the texts).
+      const path = join(values.beir, 'corpus.jsonl');
+      const corpus = !(await stat(path).catch(() => undefined)) ? `${path}.gz` : path;
       const built = await buildBm25IndexFromJsonl(corpus, { ...parameters, ...signal, progressEvery: 1000, onProgress: ({ documents }) => progress.update(documents) });
       index = built.index;
       problems = built.problems;
+      if (index.documentCount === 0) throw new InvalidArgumentError({ where: 'factkit index', argument: '--beir', message: `corpus of "${values.beir}" has no document` });
+    } else {
+      const corpus = await readCorpus(values, io);
+      ({ index, problems } = buildBm25(corpus.documents, parameters, io));
+      problems = [...corpus.problems, ...problems];
     }
     progress.end();
     await saveBm25Index(index, out);
@@ -220,8 +222,7 @@ export async function runIndexCommand(args: readonly string[], io: CliIo): Promi
     const batchSize = numberFlag('index', 'batch-size', option('batch-size', '32'), true);
     const embedder = await createCliEmbedder(spec, {
       where: 'factkit index',
-      baseURL: resolveBaseUrl(values, env),
-      apiKey: values['api-key'] ?? (env['OPENAI_API_KEY'] || undefined),
+      endpoint: resolveEndpoint('index', values, env),
       ...(dimensionsText === undefined ? {} : { dimensions: numberFlag('index', 'dimensions', dimensionsText, true) }),
     });
     const fusion: FusionOptions = { method: option('fusion', 'rrf') as FusionMethod, k: numberFlag('index', 'rrf-k', option('rrf-k', '60')) };
@@ -250,7 +251,7 @@ export async function runIndexCommand(args: readonly string[], io: CliIo): Promi
     }
   }
   const size = kind === 'hybrid' ? await folderSize(out) : (await stat(out)).size;
-  for (const problem of problems.slice(0, 20)) io.stderr(`warning: ${problem.message}\n`);
+  reportDroppedLines(io, problems);
   const summary = { out, kind, documents: documentCount, bytes: size, seconds: (Date.now() - started) / 1000, problems: problems.length };
   io.stdout(values.json ? `${JSON.stringify(summary)}\n` : `indexed ${summary.documents} documents (${detail}) into ${out} (${size} bytes) in ${summary.seconds.toFixed(1)} s\n`);
   return problems.length > 0 ? EXIT_CODES.partialFailure : EXIT_CODES.ok;
@@ -278,23 +279,16 @@ async function detectIndexKind(path: string): Promise<IndexKind> {
   }
 }
 
+const SEARCH_OPTIONS = {
+  index: { type: 'string' },
+  query: { type: 'string' },
+  'top-k': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  ...ENDPOINT_OPTIONS,
+} as const;
+
 /** `factkit search`: ranked documents of a saved BM25, dense or hybrid index for one query. Returns the exit code. */
-export async function runSearchCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: args.filter((argument) => argument !== '--'),
-    options: {
-      index: { type: 'string' },
-      query: { type: 'string' },
-      'top-k': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      ...ENDPOINT_OPTIONS,
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    io.stdout(`${SEARCH_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+async function runSearch(values: CommandValues<typeof SEARCH_OPTIONS>, io: CliIo): Promise<number> {
   const indexPath = values.index;
   if (!indexPath || values.query === undefined) {
     io.stderr(`factkit search: give --index and --query\n${SEARCH_USAGE}\n`);
@@ -304,7 +298,7 @@ export async function runSearchCommand(args: readonly string[], io: CliIo): Prom
   const kind = await detectIndexKind(indexPath);
   const env = io.env ?? {};
   const embedderFor = (embedderId: string, dimensions: number) =>
-    createCliEmbedder(embedderId, { where: 'factkit search', baseURL: resolveBaseUrl(values, env), apiKey: values['api-key'] ?? (env['OPENAI_API_KEY'] || undefined), dimensions });
+    createCliEmbedder(embedderId, { where: 'factkit search', endpoint: resolveEndpoint('search', values, env), dimensions });
   let retriever: Retriever;
   let embedder: (Embedder & { dispose?: () => void }) | undefined;
   if (kind === 'bm25') retriever = createBm25Retriever(await loadBm25Index(indexPath));
@@ -332,3 +326,19 @@ export async function runSearchCommand(args: readonly string[], io: CliIo): Prom
   for (const problem of result.problems ?? []) io.stderr(`warning: ${problem.message}\n`);
   return EXIT_CODES.ok;
 }
+
+export const indexCommand = defineCommand({
+  name: 'index',
+  summary: 'build and save a BM25, dense (USE-lite, GloVe, endpoint) or hybrid index from JSONL, BEIR or a text folder',
+  usage: INDEX_USAGE,
+  options: INDEX_OPTIONS,
+  run: runIndex,
+});
+
+export const searchCommand = defineCommand({
+  name: 'search',
+  summary: 'search a saved BM25, dense or hybrid index',
+  usage: SEARCH_USAGE,
+  options: SEARCH_OPTIONS,
+  run: runSearch,
+});

@@ -1,11 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { InvalidArgumentError } from '@factkit/core';
-import { createOpenAICompatible } from '@factkit/openai';
 import { createTransformersEmbedder, createTransformersNliModel, createTransformersText2TextModel } from '@factkit/transformers';
 import { EXIT_CODES } from '../exit-codes.js';
-import type { CliIo } from '../run-cli.js';
+import type { CliIo } from '../cli-io.js';
+import { type CommandValues, defineCommand } from '../command.js';
+import { endpointProvider, resolveEndpoint } from '../endpoint.js';
 
 export const MODELS_USAGE = `usage: factkit models [--dir <models folder>] [--base-url URL [--model ID] [--api-key KEY]] [--json]
   --dir: lists the local transformers.js model folders below it (config.json + tokenizer + onnx/*.onnx) with their
@@ -66,34 +66,26 @@ export async function inspectLocalModels(root: string): Promise<LocalModelReport
   return reports;
 }
 
+const MODELS_OPTIONS = {
+  dir: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'api-key': { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
+
 /** `factkit models`: lists and verifies local model folders and an endpoint. Returns the exit code. */
-export async function runModelsCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: args.filter((argument) => argument !== '--'),
-    options: {
-      dir: { type: 'string' },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      'api-key': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    io.stdout(`${MODELS_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
-  const env = io.env ?? {};
-  const baseURL = values['base-url'] ?? (env['OPENAI_BASE_URL'] || undefined);
-  if (!values.dir && !baseURL) {
+async function runModels(values: CommandValues<typeof MODELS_OPTIONS>, io: CliIo): Promise<number> {
+  const connection = resolveEndpoint('models', values, io.env ?? {});
+  if (!values.dir && !connection) {
     io.stderr(`factkit models: give --dir and/or --base-url (or OPENAI_BASE_URL)\n${MODELS_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
   const local = values.dir ? await inspectLocalModels(values.dir) : undefined;
   let endpoint: { baseURL: string; ok: boolean; models?: string[]; chat?: { model: string; ok: boolean; reply?: string; ms: number; message?: string }; message?: string } | undefined;
-  if (baseURL) {
-    const provider = createOpenAICompatible({ baseURL, ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
-    const apiKey = values['api-key'] ?? env['OPENAI_API_KEY'];
+  if (connection) {
+    const provider = endpointProvider(connection);
+    const { apiKey } = connection;
     endpoint = { baseURL: provider.baseURL, ok: true };
     try {
       const response = await fetch(`${provider.baseURL}/models`, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, ...(io.abortSignal ? { signal: io.abortSignal } : {}) });
@@ -103,7 +95,7 @@ export async function runModelsCommand(args: readonly string[], io: CliIo): Prom
     } catch (error) {
       endpoint = { ...endpoint, ok: false, message: error instanceof Error ? error.message : String(error) };
     }
-    const model = values.model ?? (env['FACTKIT_MODEL'] || undefined);
+    const { model } = connection;
     if (model) {
       const started = Date.now();
       try {
@@ -128,3 +120,11 @@ export async function runModelsCommand(args: readonly string[], io: CliIo): Prom
   }
   return failed ? EXIT_CODES.partialFailure : EXIT_CODES.ok;
 }
+
+export const modelsCommand = defineCommand({
+  name: 'models',
+  summary: 'list and verify local model folders and an OpenAI-compatible endpoint',
+  usage: MODELS_USAGE,
+  options: MODELS_OPTIONS,
+  run: runModels,
+});

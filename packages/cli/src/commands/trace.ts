@@ -1,45 +1,34 @@
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
-import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
+import { InvalidArgumentError } from '@factkit/core';
 import { buildFastTrackIndex, createClassTfidfLabeller, createFastTrack, createLlmKeywordLabeller, createLlmSupportJudge, createNliSupportJudge, type TraceResult } from '@factkit/fasttrack';
 import { createLexicalNliModel } from '@factkit/nli-models';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
-import { loadJsonlCorpus } from '../check/run-check.js';
-import { ENDPOINT_OPTIONS, createEndpointModel, resolveBaseUrl } from '../endpoint.js';
+import { ENDPOINT_OPTIONS, connectLanguageModel, resolveEndpoint } from '../endpoint.js';
+import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { EXIT_CODES } from '../exit-codes.js';
-import { readInputFile } from '../read-input-file.js';
+import { type JsonlInput, asRow, readJsonlCorpus, readJsonlInput, reportDroppedLines } from '../read-input.js';
 import { createProgress } from '../progress.js';
 import { type TraceMethodRun, bestTopKRun, buildTraceReport } from '../report/trace-report.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
-import type { CliIo } from '../run-cli.js';
+import type { CliIo } from '../cli-io.js';
 
-/** Statements of --queries: plain lines, or JSON lines {"query"|"statement"|"text", "supporting"?: ids} (gold ids go to `gold`). */
-function parseStatements(text: string, path: string, gold: Map<string, string[]>): string[] {
-  const statements: string[] = [];
-  text.split('\n').forEach((raw, position) => {
-    const line = raw.trim();
-    if (line === '') return;
-    if (!line.startsWith('{')) {
-      statements.push(line);
-      return;
-    }
-    let row: Record<string, unknown>;
-    try {
-      row = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      throw new CorruptDataError({ source: `${path}:${position + 1}`, message: 'is not valid JSON' });
-    }
-    const statement = row['query'] ?? row['statement'] ?? row['text'];
-    if (typeof statement !== 'string' || statement.trim() === '') throw new CorruptDataError({ source: `${path}:${position + 1}`, message: 'needs a "query" string' });
-    const supporting = row['supporting'];
-    if (supporting !== undefined) {
-      if (!Array.isArray(supporting) || supporting.length === 0 || supporting.some((id) => typeof id !== 'string' && typeof id !== 'number')) throw new CorruptDataError({ source: `${path}:${position + 1}`, message: '"supporting" must be a non-empty array of document ids' });
-      gold.set(statement, supporting.map(String));
-    }
-    statements.push(statement);
+/** Statements of --queries: plain lines, or JSON lines {"query"|"statement"|"text", "supporting"?: ids} (gold ids go to `gold`); a bad line is dropped and named. */
+function readStatements(path: string, gold: Map<string, string[]>): Promise<JsonlInput<string>> {
+  return readJsonlInput<string>(path, { command: 'trace', flag: '--queries' }, {
+    readPlainLine: (text) => ({ value: text }),
+    read: (value) => {
+      const row = asRow(value);
+      const statement = row['query'] ?? row['statement'] ?? row['text'];
+      if (typeof statement !== 'string' || statement.trim() === '') return { reason: 'needs a "query" string' };
+      const supporting = row['supporting'];
+      if (supporting !== undefined) {
+        if (!Array.isArray(supporting) || supporting.length === 0 || supporting.some((id) => typeof id !== 'string' && typeof id !== 'number')) return { reason: '"supporting" must be a non-empty array of document ids' };
+        gold.set(statement, supporting.map(String));
+      }
+      return { value: statement };
+    },
   });
-  return statements;
 }
 
 export const TRACE_USAGE = `usage: factkit trace --corpus docs.jsonl (--query "statement" | --queries statements.txt|.jsonl) [--k 10] [--leaf-size 100]
@@ -54,57 +43,46 @@ export const TRACE_USAGE = `usage: factkit trace --corpus docs.jsonl (--query "s
   F1 per method: FastTrack; brute force (the same judge on every document; default offline only, it costs corpus/b
   model calls per statement on an endpoint); BM25 top-k at the k with the best mean F1 (the paper's ranking baseline).`;
 
+const TRACE_OPTIONS = {
+  corpus: { type: 'string' },
+  query: { type: 'string' },
+  queries: { type: 'string' },
+  k: { type: 'string', default: '10' },
+  'leaf-size': { type: 'string', default: '100' },
+  seed: { type: 'string', default: '0' },
+  out: { type: 'string' },
+  md: { type: 'string' },
+  svg: { type: 'string' },
+  html: { type: 'string' },
+  baselines: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  ...ENDPOINT_OPTIONS,
+} as const;
+
 /** `factkit trace`: which documents of a corpus support each statement. Returns the exit code. */
-export async function runTraceCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: args.filter((argument) => argument !== '--'),
-    options: {
-      corpus: { type: 'string' },
-      query: { type: 'string' },
-      queries: { type: 'string' },
-      k: { type: 'string', default: '10' },
-      'leaf-size': { type: 'string', default: '100' },
-      seed: { type: 'string', default: '0' },
-      out: { type: 'string' },
-      md: { type: 'string' },
-      svg: { type: 'string' },
-      html: { type: 'string' },
-      baselines: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      ...ENDPOINT_OPTIONS,
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    io.stdout(`${TRACE_USAGE}\n`);
-    return EXIT_CODES.ok;
-  }
+async function runTrace(values: CommandValues<typeof TRACE_OPTIONS>, io: CliIo): Promise<number> {
   if (!values.corpus || (values.query === undefined) === (values.queries === undefined)) {
     io.stderr(`factkit trace: give --corpus and one of --query or --queries\n${TRACE_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
-  const integer = (name: string, text: string, minimum: number) => {
-    const value = Number(text);
-    if (!Number.isInteger(value) || value < minimum) throw new InvalidArgumentError({ where: 'factkit trace', argument: `--${name}`, message: `must be an integer >= ${minimum} (got "${text}")` });
-    return value;
-  };
+  const integer = (name: string, text: string, minimum: number) => integerFlag('trace', name, text, minimum);
   const k = integer('k', values.k, 2);
   const maxLeafSize = integer('leaf-size', values['leaf-size'], 1);
   const seed = integer('seed', values.seed, 0);
   let statements: string[];
   const gold = new Map<string, string[]>();
+  let statementProblems: JsonlInput<string>['problems'] = [];
   if (values.query !== undefined) statements = [values.query];
-  else statements = parseStatements(await readInputFile(values.queries as string, { command: 'trace', flag: '--queries' }), values.queries as string, gold);
+  else ({ items: statements, problems: statementProblems } = await readStatements(values.queries as string, gold));
   if (statements.some((statement) => statement.trim() === '') || statements.length === 0) throw new InvalidArgumentError({ where: 'factkit trace', argument: '--query', message: 'must not be empty' });
   const baselineNames = (values.baselines ?? '').split(',').map((name) => name.trim()).filter(Boolean);
   for (const name of baselineNames) if (name !== 'bm25' && name !== 'brute-force') throw new InvalidArgumentError({ where: 'factkit trace', argument: '--baselines', message: `must list bm25 and/or brute-force (got "${name}")` });
 
-  const { documents, problems: readProblems } = await loadJsonlCorpus(values.corpus);
-  for (const problem of readProblems) io.stderr(`factkit trace: ${problem.message}\n`);
-  if (documents.length === 0) throw new InvalidArgumentError({ where: 'factkit trace', argument: '--corpus', message: 'has no readable document' });
-  const env = io.env ?? {};
-  const baseURL = resolveBaseUrl(values, env);
-  const model = baseURL ? createEndpointModel('trace', baseURL, values, env) : undefined;
+  const { items: documents, problems: corpusProblems } = await readJsonlCorpus(values.corpus, { command: 'trace', flag: '--corpus' });
+  const readProblems = [...corpusProblems, ...statementProblems];
+  reportDroppedLines(io, readProblems);
+  const endpoint = resolveEndpoint('trace', values, io.env ?? {});
+  const model = endpoint ? connectLanguageModel(endpoint, 'trace') : undefined;
   const embedder = createUseLiteEmbedder();
   const progress = createProgress(io, 'trace index');
   const { index, problems: indexProblems } = await buildFastTrackIndex(documents, {
@@ -170,8 +148,16 @@ export async function runTraceCommand(args: readonly string[], io: CliIo): Promi
     }
   }
   if (unjudged > 0 || baselineUnjudged > 0 || readProblems.length > 0) {
-    io.stderr(`factkit trace: incomplete: ${unjudged + baselineUnjudged} candidate(s) the judge could not decide, ${readProblems.length} unreadable corpus line(s); they are left out\n`);
+    io.stderr(`factkit trace: incomplete: ${unjudged + baselineUnjudged} candidate(s) the judge could not decide, ${readProblems.length} dropped input line(s); they are left out\n`);
     return EXIT_CODES.partialFailure;
   }
   return EXIT_CODES.ok;
 }
+
+export const traceCommand = defineCommand({
+  name: 'trace',
+  summary: 'fact tracing: which documents of a corpus support a statement (@factkit/fasttrack)',
+  usage: TRACE_USAGE,
+  options: TRACE_OPTIONS,
+  run: runTrace,
+});

@@ -76,20 +76,6 @@ const COMMAND_KEYS: Readonly<Record<string, Readonly<Record<string, KeySpec>>>> 
   models: { dir: { flag: 'dir', type: 'string' } },
 };
 
-/** Flags each command (and eval mode) accepts, so a default is only injected where it exists. */
-const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
-  check: ['corpus', 'top-k', 'concurrency', 'no-html', 'base-url', 'api-key', 'model', 'verifier-model', 'cache-dir', 'offline'],
-  eval: ['split', 'k1', 'b', 'variant', 'rm3', 'fb-docs', 'fb-terms', 'original-query-weight', 'hits', 'metrics'],
-  'eval-runs': ['metrics', 'resamples', 'seed'],
-  index: ['kind', 'k1', 'b', 'embedder', 'dimensions', 'batch-size', 'fusion', 'rrf-k', 'candidate-depth', 'base-url', 'api-key', 'model', 'cache-dir', 'offline'],
-  search: ['index', 'top-k', 'base-url', 'api-key', 'model', 'cache-dir', 'offline'],
-  expand: ['method', 'index', 'samples', 'base-url', 'api-key', 'model', 'cache-dir', 'offline'],
-  audit: ['split', 'limit', 'repeats', 'ks', 'base-url', 'api-key', 'model', 'cache-dir', 'offline'],
-  enrich: ['chunker', 'max-tokens', 'questions', 'base-url', 'api-key', 'model', 'cache-dir', 'offline'],
-  trace: ['k', 'leaf-size', 'seed', 'baselines', 'base-url', 'api-key', 'model', 'cache-dir', 'offline'],
-  models: ['dir', 'base-url', 'api-key', 'model'],
-};
-
 /** Output-path flags per command: with `outDir`, their relative values are resolved under it. */
 const OUTPUT_FLAGS: Readonly<Record<string, readonly string[]>> = {
   check: ['out', 'html'],
@@ -257,12 +243,13 @@ function flagValue(args: readonly string[], flag: string): boolean {
  * section beats the global keys; a key is only used when the command has that flag; `baseURL` / `apiKey` / `model`
  * yield to OPENAI_BASE_URL / OPENAI_API_KEY / FACTKIT_MODEL; the user's flags come last, so they win (parseArgs keeps
  * the last value). `apiKey: "$env:NAME"` is read from `env` here and returned in `secrets` for redaction. With
- * `outDir`, relative output paths (--out, --html, --svg, --md, --run) are resolved under it.
+ * `outDir`, relative output paths (--out, --html, --svg, --md, --run) are resolved under it. `flags` are the flags the
+ * command has (its option table in the command table), so a default is only injected where it exists.
  */
-export function applyConfig(config: FactkitConfig, command: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>): AppliedConfig {
+export function applyConfig(config: FactkitConfig, command: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>, flags: readonly string[]): AppliedConfig {
   const section = config.commands[command === 'eval-runs' ? 'eval' : command] ?? {};
   const merged: Record<string, ConfigValue> = { ...config.global, ...section };
-  const accepted = new Set(COMMAND_FLAGS[command] ?? []);
+  const accepted = new Set(flags);
   const specs = { ...SHARED_KEYS, ...(COMMAND_KEYS[command === 'eval-runs' ? 'eval' : command] ?? {}) };
   const injected: string[] = [];
   const secrets: string[] = [];

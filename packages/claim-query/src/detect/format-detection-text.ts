@@ -1,4 +1,5 @@
-import type { CheckedClaim, DetectionResult } from '@factkit/claim-query';
+import type { CheckedClaim } from '../types.js';
+import type { DetectionResult } from './detect-hallucinations.js';
 
 const MARK: Record<string, string> = { correct: '✔ correct', hallucinated: '✘ HALLUCINATED', unverifiable: '? unverifiable' };
 
@@ -8,11 +9,15 @@ function formatClaim(claim: CheckedClaim, snippetsPerClaim: number): string[] {
   const out = [`    claim: ${claim.claim}`, `      query:   ${claim.query ?? '(none)'}`, `      verdict: ${label}${verdict.reason ? ` (${verdict.reason})` : ''}`];
   if (verdict.reasoning) out.push(`      reasoning: ${verdict.reasoning.slice(0, 300)}`);
   for (const snippet of claim.snippets.slice(0, snippetsPerClaim)) out.push(`      - ${snippet.text.slice(0, 160)}  <${snippet.source}>`);
-  if (claim.snippets.length > snippetsPerClaim) out.push(`      (+${claim.snippets.length - snippetsPerClaim} more snippets in the report)`);
+  if (claim.snippets.length > snippetsPerClaim) out.push(`      (+${claim.snippets.length - snippetsPerClaim} more snippets)`);
   return out;
 }
 
-/** Plain-text rendering of one detection result: sentence → claims → query → verdict → top snippets. */
+/**
+ * Plain-text rendering of one detection result, the whole chain: question, answer, pipeline, response label, then per
+ * sentence its label and claims → query → verdict → the top `snippetsPerClaim` snippets with their sources.
+ * @example console.log(formatDetectionText(result))
+ */
 export function formatDetectionText(result: DetectionResult, snippetsPerClaim = 2): string {
   const lines: string[] = [];
   lines.push(`[${result.id}] Question: ${result.question || '(none)'}`);

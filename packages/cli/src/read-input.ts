@@ -1,0 +1,106 @@
+import { readFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
+import { type Document, InvalidArgumentError, type JsonLineProblem, type JsonLineRead, decodeTextFile, parseJsonLines } from '@factkit/core';
+import type { CliIo } from './cli-io.js';
+
+/** The command and flag an input file came from, so every message names the right one (`factkit trace: argument "--corpus" …`). */
+export interface InputFlag {
+  readonly command: string;
+  readonly flag: string;
+}
+
+/** Items read from a JSONL input and the lines dropped on the way (each names `file:line` and why). */
+export interface JsonlInput<T> {
+  readonly items: T[];
+  readonly problems: JsonLineProblem[];
+}
+
+function badInput(input: InputFlag, message: string, cause?: unknown): InvalidArgumentError {
+  return new InvalidArgumentError({ where: `factkit ${input.command}`, argument: input.flag, message, ...(cause === undefined ? {} : { cause }) });
+}
+
+/**
+ * Reads a text file a subcommand was given (gzip detected by its magic bytes) as UTF-8 without a byte-order mark.
+ * @throws InvalidArgumentError naming the flag (exit 2) for a missing or unreadable file and for binary input
+ * (a NUL byte, or bytes that are not UTF-8).
+ */
+export async function readTextInput(path: string, input: InputFlag): Promise<string> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw badInput(input, `cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`, error);
+  }
+  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      bytes = gunzipSync(bytes);
+    } catch (error) {
+      throw badInput(input, `"${path}" is a damaged gzip file`, error);
+    }
+  }
+  try {
+    return decodeTextFile(bytes, path);
+  } catch (error) {
+    const message = (error as Error).message;
+    throw badInput(input, `"${path}" ${message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message}`, error);
+  }
+}
+
+/**
+ * The one JSONL reader of the CLI, with one problems policy: the byte-order mark is stripped, binary input is
+ * refused, every malformed line (bad JSON, or refused by `read`) is dropped and returned as a problem naming
+ * `file:line` and the reason. The command exits 3 when any line was dropped (see `reportDroppedLines`).
+ * @throws InvalidArgumentError naming the flag (exit 2) for a missing, unreadable, binary or empty file, and when no
+ * line is readable.
+ */
+export async function readJsonlInput<T>(
+  path: string,
+  input: InputFlag,
+  options: { readonly read: (value: unknown, line: number) => JsonLineRead<T>; readonly readPlainLine?: (text: string, line: number) => JsonLineRead<T> },
+): Promise<JsonlInput<T>> {
+  const text = await readTextInput(path, input);
+  const parsed = parseJsonLines(text, { source: path, ...options });
+  if (parsed.lines === 0) throw badInput(input, `"${path}" is empty`);
+  if (parsed.items.length === 0) {
+    const first = parsed.problems.slice(0, 3).map((problem) => problem.message).join('; ');
+    throw badInput(input, `"${path}" has no readable line (${parsed.problems.length} malformed: ${first}${parsed.problems.length > 3 ? '; …' : ''})`);
+  }
+  return { items: parsed.items.map((item) => item.value), problems: [...parsed.problems] };
+}
+
+/** Prints up to 20 dropped lines as warnings (`warning: file:line: reason`) and how many more; returns how many were dropped. */
+export function reportDroppedLines(io: CliIo, problems: readonly { readonly message: string }[]): number {
+  for (const problem of problems.slice(0, 20)) io.stderr(`warning: ${problem.message}\n`);
+  if (problems.length > 20) io.stderr(`warning: … and ${problems.length - 20} more dropped line(s)\n`);
+  return problems.length;
+}
+
+/** A parsed JSON line as a record of fields (`{}` for anything but an object), for row readers. */
+export function asRow(value: unknown): Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+const isId = (value: unknown): value is string | number => (typeof value === 'string' && value !== '') || (typeof value === 'number' && Number.isFinite(value));
+
+/**
+ * Reads a JSONL corpus (`{"_id"|"id", "text"|"contents", "title"?, "source"|"url"?}` per line) into documents with
+ * `metadata.source` (the line's source or url, else its id). A line without an id or text, or repeating an earlier
+ * id, is dropped and named.
+ */
+export async function readJsonlCorpus(path: string, input: InputFlag): Promise<JsonlInput<Document>> {
+  const firstLine = new Map<string, number>();
+  return readJsonlInput<Document>(path, input, {
+    read: (value, line) => {
+      const row = asRow(value);
+      const id = row['_id'] ?? row['id'];
+      const text = row['text'] ?? row['contents'];
+      if (!isId(id) || typeof text !== 'string') return { reason: 'needs "id" (or "_id") and "text"' };
+      const key = String(id);
+      const earlier = firstLine.get(key);
+      if (earlier !== undefined) return { reason: `repeats document id "${key}" (first on line ${earlier})` };
+      firstLine.set(key, line);
+      const source = typeof row['source'] === 'string' ? row['source'] : typeof row['url'] === 'string' ? row['url'] : key;
+      return { value: { id: key, text, ...(typeof row['title'] === 'string' && row['title'] ? { title: row['title'] } : {}), metadata: { source } } };
+    },
+  });
+}
