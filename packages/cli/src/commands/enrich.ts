@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PASSAGE_LAYOUTS, type AnnotatedChunk, annotateChunksWithModel, chunkDocuments, createOfflineAnnotator, createSentenceChunker, createTokenChunker } from '@factkit/chunk-knowledge';
+import { type AnnotatedChunk, type LayoutStudyQuery, type LayoutStudyResult, annotateChunksWithModel, chunkDocuments, createOfflineAnnotator, createSentenceChunker, createTokenChunker, runLayoutStudy } from '@factkit/chunk-knowledge';
 import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { ENDPOINT_OPTIONS, createEndpointModel, resolveBaseUrl } from '../endpoint.js';
@@ -9,13 +9,13 @@ import { loadJsonlCorpus } from '../check/run-check.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
 import { readInputFile } from '../read-input-file.js';
-import { type LayoutAccuracy, type LayoutQuery, buildEnrichReport, measureLayoutAccuracy } from '../report/enrich-report.js';
+import { buildEnrichReport } from '../report/enrich-report.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../run-cli.js';
 
-/** --queries lines: {"query", "documentId"} (also "question", "_id"/"id" of the document as "documentId"). */
-function parseLayoutQueries(text: string, path: string): LayoutQuery[] {
-  const queries: LayoutQuery[] = [];
+/** --queries lines: {"query", "documentId"} (also "question" for "query"). */
+function parseLayoutQueries(text: string, path: string): LayoutStudyQuery[] {
+  const queries: LayoutStudyQuery[] = [];
   text.split('\n').forEach((line, position) => {
     if (line.trim() === '') return;
     let row: Record<string, unknown>;
@@ -27,7 +27,7 @@ function parseLayoutQueries(text: string, path: string): LayoutQuery[] {
     const query = row['query'] ?? row['question'];
     const documentId = row['documentId'];
     if (typeof query !== 'string' || query.trim() === '' || (typeof documentId !== 'string' && typeof documentId !== 'number')) throw new CorruptDataError({ source: `${path}:${position + 1}`, message: 'needs "query" and "documentId"' });
-    queries.push({ query, documentId: String(documentId) });
+    queries.push({ text: query, documentIds: [String(documentId)] });
   });
   return queries;
 }
@@ -109,21 +109,22 @@ export async function runEnrichCommand(args: readonly string[], io: CliIo): Prom
   await mkdir(dirname(resolve(values.out)), { recursive: true });
   await writeFile(values.out, lines.length > 0 ? `${lines.join('\n')}\n` : '');
   const problems = [...readProblems, ...chunkProblems];
-  let accuracy: LayoutAccuracy[] | undefined;
+  let study: LayoutStudyResult | undefined;
   let queriesLeftOut = 0;
   if (queries.length > 0) {
     const known = new Set(documents.map((document) => document.id));
-    for (const query of queries) if (!known.has(query.documentId)) io.stderr(`warning: query "${query.query.slice(0, 60)}" names unknown document "${query.documentId}" (counted as a miss)\n`);
+    for (const query of queries) if (!known.has(query.documentIds[0]!)) io.stderr(`warning: query "${query.text.slice(0, 60)}" names unknown document "${query.documentIds[0]}" (counted as a miss)\n`);
     // A chunk whose model call failed has no title or questions: a query on its document would be scored against a
     // passage the model never wrote. Those queries are left out of every Top@k (and counted), never scored as misses.
     const documentOfChunk = new Map(chunks.map((chunk) => [chunk.id, chunk.documentId]));
     const failedDocuments = new Set(failed.map((failure) => documentOfChunk.get(failure.chunkId)));
-    const scoredQueries = queries.filter((query) => !failedDocuments.has(query.documentId));
+    const scoredQueries = queries.filter((query) => !failedDocuments.has(query.documentIds[0]));
     queriesLeftOut = queries.length - scoredQueries.length;
-    accuracy = await measureLayoutAccuracy(annotated, scoredQueries, PASSAGE_LAYOUTS, (passages) => createBm25Retriever(passages), io.abortSignal);
+    // Passages without E5's <s> markers (BM25 would index them as words).
+    study = await runLayoutStudy({ items: annotated, queries: scoredQueries, render: { open: '', close: '' }, createRetriever: (passages) => createBm25Retriever(passages), ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
     await writeStudyReportFiles(
       { markdown: values.md, svg: values.svg, html: values.html },
-      buildEnrichReport({ input: values.input, method, retrieverName: 'BM25 (Lucene defaults k1=0.9, b=0.4)', chunks: annotated, queries: scoredQueries, accuracy, failedChunks: failed.length, queriesLeftOut }),
+      buildEnrichReport({ input: values.input, method, retrieverName: 'BM25 (Lucene defaults k1=0.9, b=0.4)', chunks: annotated, queries: scoredQueries, study, failedChunks: failed.length, queriesLeftOut }),
     );
   }
   for (const problem of problems.slice(0, 20)) io.stderr(`warning: ${problem.message}\n`);
@@ -137,7 +138,7 @@ export async function runEnrichCommand(args: readonly string[], io: CliIo): Prom
     ...(queries.length > 0 ? { queriesLeftOut } : {}),
     method,
     out: values.out,
-    ...(accuracy ? { topK: Object.fromEntries(accuracy.map((row) => [row.layout.name, row.topK])) } : {}),
+    ...(study ? { topK: Object.fromEntries(study.rows.map((row) => [row.name, row.topK ?? null])) } : {}),
   };
   io.stdout(values.json ? `${JSON.stringify(summary)}\n` : `${summary.documents} documents → ${summary.chunks} chunks; ${summary.annotated} annotated (${method}), ${summary.failed} failed → ${values.out}\n`);
   return failed.length > 0 || readProblems.length > 0 ? EXIT_CODES.partialFailure : EXIT_CODES.ok;
