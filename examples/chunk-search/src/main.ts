@@ -9,9 +9,9 @@ import { withEmbeddingCache } from '@factkit/core';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { renderAverageChart } from './report.js';
 import type { SciFactData } from './scifact.js';
-import { loadSciFact, selectClaims, selectSubset, toChunkQrels } from './scifact.js';
+import { loadSciFact, selectClaims, selectSubset } from './scifact.js';
 import type { StudyRow } from './study.js';
-import { formatRows, runLayoutStudy } from './study.js';
+import { formatRows, runTable7 } from './study.js';
 import { annotateWithModel } from './model-annotations.js';
 import { createVectorFileCache } from './vector-file-cache.js';
 
@@ -60,7 +60,7 @@ function prepare(corpusName: string, claims: SciFactData, documents: typeof data
   const message = `${corpusName}: ${claims.queries.length} claims, ${documents.length} abstracts -> ${chunks.length} chunks (${problems.length} chunking problems: ${[...new Set(problems.map((p) => p.code))].join(', ') || 'none'})`;
   log(message);
   subsets.push(message);
-  return { chunks, qrels: toChunkQrels(claims.qrels, chunks) };
+  return { chunks, qrels: claims.qrels };
 }
 
 const rows: StudyRow[] = [];
@@ -84,14 +84,14 @@ async function study(corpusName: string, claims: SciFactData, documents: typeof 
     flush.unref();
   }
   const common = { queries: claims.queries, qrels, onProgress: progress, ...(embedder ? { embedder } : {}) };
-  rows.push(...(await runLayoutStudy({ ...common, items: offline, variant: `${corpusName} offline baseline` })));
+  rows.push(...(await runTable7({ ...common, items: offline, variant: `${corpusName} offline baseline` })));
   if (dense) {
     // Diagnostic: the same passages without E5's <s> / </s> delimiters, which a non-E5 encoder reads as noise.
     const plain = PASSAGE_LAYOUTS.filter((layout) => layout.name === 'case-1' || layout.name === 'case-6');
-    rows.push(...(await runLayoutStudy({ ...common, items: offline, variant: `${corpusName} offline baseline, no <s> delimiters`, layouts: plain, extras: false, render: { open: '', close: '' } })));
+    rows.push(...(await runTable7({ ...common, items: offline, variant: `${corpusName} offline baseline, no <s> delimiters`, layouts: plain, extras: false, render: { open: '', close: '' } })));
   }
   const questionLayouts = PASSAGE_LAYOUTS.filter((layout) => layout.fields.includes('questions'));
-  rows.push(...(await runLayoutStudy({ ...common, items: filtered.items, variant: `${corpusName} offline + Doc2Query--`, layouts: questionLayouts, extras: false })));
+  rows.push(...(await runTable7({ ...common, items: filtered.items, variant: `${corpusName} offline + Doc2Query--`, layouts: questionLayouts, extras: false })));
   cache?.flush();
 
   if (withModel && process.env['OPENAI_BASE_URL']) {
@@ -101,7 +101,7 @@ async function study(corpusName: string, claims: SciFactData, documents: typeof 
       incomplete = true;
       notes.push(`${corpusName}: INCOMPLETE: ${model.failed.length} chunk(s) failed (first: ${model.failed[0]!.chunkId}: ${model.failed[0]!.reason}); the model rows below leave these chunks out of the index.`);
     }
-    rows.push(...(await runLayoutStudy({ ...common, items: model.items, variant: `${corpusName} model ${model.modelId}` })));
+    rows.push(...(await runTable7({ ...common, items: model.items, variant: `${corpusName} model ${model.modelId}` })));
     cache?.flush();
   }
 }

@@ -22,9 +22,10 @@ export function renderAverageChart(rows: readonly StudyRow[], title: string): st
     const x0 = 70 + groupIndex * groupWidth;
     series.forEach((name, seriesIndex) => {
       const row = rows.find((candidate) => candidate.layout === layout && `${candidate.system} · ${candidate.variant}` === name);
-      if (!row) return;
+      if (!row || row.average === null) return;
       const x = x0 + seriesIndex * 14;
-      parts.push(`<rect x="${x}" y="${y(row.average)}" width="12" height="${plotBottom - y(row.average)}" fill="${colors[seriesIndex % colors.length]}"><title>${escapeXml(`${name} ${layout}: Avg ${row.average.toFixed(2)}`)}</title></rect>`);
+      const average = row.average;
+      parts.push(`<rect x="${x}" y="${y(average)}" width="12" height="${plotBottom - y(average)}" fill="${colors[seriesIndex % colors.length]}"><title>${escapeXml(`${name} ${layout}: Avg ${average.toFixed(2)}`)}</title></rect>`);
     });
     parts.push(`<text transform="translate(${x0 + 4},${plotBottom + 10}) rotate(40)">${escapeXml(layout)}</text>`);
   });

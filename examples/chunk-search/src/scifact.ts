@@ -51,26 +51,6 @@ export function selectSubset(data: SciFactData, options: { distractors: number; 
   return data.corpus.filter((document) => chosen.has(document.id));
 }
 
-/** Chunk-level qrels: a chunk is relevant to a claim when its parent abstract is a gold abstract of the claim. */
-export function toChunkQrels(qrels: Qrels, chunks: ReadonlyArray<{ id: string; documentId: string }>): Qrels {
-  const byDocument = new Map<string, string[]>();
-  for (const chunk of chunks) {
-    let list = byDocument.get(chunk.documentId);
-    if (!list) byDocument.set(chunk.documentId, (list = []));
-    list.push(chunk.id);
-  }
-  const out: Record<string, Record<string, number>> = {};
-  for (const [queryId, documents] of Object.entries(qrels)) {
-    const relevant: Record<string, number> = {};
-    for (const [documentId, score] of Object.entries(documents)) {
-      if (score < 1) continue;
-      for (const chunkId of byDocument.get(documentId) ?? []) relevant[chunkId] = score;
-    }
-    out[queryId] = relevant;
-  }
-  return out;
-}
-
 /** `count` claims drawn with a seeded generator (all when count >= the number of claims), with their qrels. */
 export function selectClaims(data: SciFactData, options: { count: number; seed: number }): SciFactData {
   if (options.count >= data.queries.length) return data;

@@ -1,51 +1,27 @@
-import type { AnnotatedChunk, PassageLayout, RenderPassageOptions } from '@factkit/chunk-knowledge';
-import { PASSAGE_LAYOUTS, createChunkVectorRetriever, createFieldedBm25Retriever, indexAnnotatedChunks, renderPassage } from '@factkit/chunk-knowledge';
-import type { Embedder, Qrels, Retriever, Run } from '@factkit/core';
-import { mapWithConcurrency } from '@factkit/core';
-import { evaluateRun } from '@factkit/metrics';
+import type { AnnotatedChunk, IndexMode, LayoutStudyResult, PassageLayout, RenderPassageOptions } from '@factkit/chunk-knowledge';
+import { PASSAGE_LAYOUTS, createChunkVectorRetriever, createFieldedBm25Retriever, indexAnnotatedChunks, runLayoutStudy } from '@factkit/chunk-knowledge';
+import type { Embedder, Qrels } from '@factkit/core';
 import { createBm25Retriever, createInMemoryVectorStore } from '@factkit/retrieval';
 
-/** One table row: Top@k = share of claims with a chunk of a gold abstract in the top k; MRR@10; Avg = mean of the four Top@k (as Table 7). */
+/** One table row: Top@k = share of claims with a chunk of a gold abstract in the top k; MRR@10; Avg = mean of the four Top@k (as Table 7), in %. Null when no claim could be scored. */
 export interface StudyRow {
   readonly system: string;
   readonly variant: string;
   readonly layout: string;
-  readonly top1: number;
-  readonly top3: number;
-  readonly top5: number;
-  readonly top10: number;
-  readonly mrr: number;
-  readonly average: number;
+  readonly top1: number | null;
+  readonly top3: number | null;
+  readonly top5: number | null;
+  readonly top10: number | null;
+  readonly mrr: number | null;
+  readonly average: number | null;
   readonly queries: number;
 }
 
-export async function runQueries(retriever: Retriever, queries: ReadonlyArray<{ id: string; text: string }>, topK = 10): Promise<Run> {
-  const run: Record<string, Record<string, number>> = {};
-  const results = await mapWithConcurrency(queries, (query) => retriever.retrieve({ query: { id: query.id, text: query.text }, topK }), { concurrency: 1 });
-  queries.forEach((query, index) => {
-    const ranking: Record<string, number> = {};
-    for (const evidence of results[index]!.evidence) ranking[evidence.documentId] = evidence.score;
-    run[query.id] = ranking;
-  });
-  return run;
-}
-
-export function scoreRun(system: string, variant: string, layout: string, qrels: Qrels, run: Run): StudyRow {
-  const { aggregate, evaluatedQueries } = evaluateRun(qrels, run, { metrics: ['success_1', 'success_3', 'success_5', 'success_10', 'recip_rank'], completeQueries: true });
-  const top = (k: number) => 100 * (aggregate[`success_${k}`] ?? 0);
-  const row = { top1: top(1), top3: top(3), top5: top(5), top10: top(10) };
-  return { system, variant, layout, ...row, mrr: 100 * (aggregate['recip_rank'] ?? 0), average: (row.top1 + row.top3 + row.top5 + row.top10) / 4, queries: evaluatedQueries.length };
-}
-
-/** BM25 (Lucene, k1 0.9, b 0.4 — @factkit/retrieval defaults) over each chunk rendered in `layout`. */
-export function createLayoutBm25(items: readonly AnnotatedChunk[], layout: PassageLayout, render: RenderPassageOptions = {}): Retriever {
-  return createBm25Retriever(items.map((item) => ({ id: item.chunk.id, text: renderPassage(item, layout, render) })));
-}
-
-export interface LayoutStudyOptions {
+export interface Table7Options {
   readonly items: readonly AnnotatedChunk[];
   readonly variant: string;
   readonly queries: ReadonlyArray<{ id: string; text: string }>;
+  /** Abstract-level qrels: a chunk is right when its parent abstract is relevant. */
   readonly qrels: Qrels;
   readonly layouts?: readonly PassageLayout[];
   /** Dense encoder; no dense rows without it. */
@@ -58,37 +34,46 @@ export interface LayoutStudyOptions {
   readonly onProgress?: (message: string) => void;
 }
 
-/** Runs every layout (and the extras) for one set of annotated chunks and scores them. */
-export async function runLayoutStudy(options: LayoutStudyOptions): Promise<StudyRow[]> {
-  const { items, variant, queries, qrels, layouts = PASSAGE_LAYOUTS, embedder, bm25 = true, extras = true, render = {}, onProgress } = options;
+const percent = (value: number | undefined) => (value === undefined ? null : 100 * value);
+
+function toRows(system: string, variant: string, result: LayoutStudyResult): StudyRow[] {
+  return result.rows.map((row) => ({
+    system,
+    variant,
+    layout: row.name,
+    top1: percent(row.topK?.[1]),
+    top3: percent(row.topK?.[3]),
+    top5: percent(row.topK?.[5]),
+    top10: percent(row.topK?.[10]),
+    mrr: percent(row.mrr),
+    average: percent(row.average),
+    queries: row.queries,
+  }));
+}
+
+/**
+ * Table 7 for one set of annotated chunks through `runLayoutStudy` (@factkit/chunk-knowledge): BM25 (Lucene, k1 0.9,
+ * b 0.4) over each layout, the fielded BM25 row, and with an embedder the dense rows per layout and the multi-vector rows.
+ */
+export async function runTable7(options: Table7Options): Promise<StudyRow[]> {
+  const { items, variant, qrels, layouts = PASSAGE_LAYOUTS, embedder, bm25 = true, extras = true, render = {}, onProgress } = options;
+  const queries = options.queries.map((query) => ({ id: query.id, text: query.text, documentIds: Object.keys(qrels[query.id] ?? {}).filter((id) => (qrels[query.id]?.[id] ?? 0) > 0) }));
   const rows: StudyRow[] = [];
   if (bm25) {
-    for (const layout of layouts) rows.push(scoreRun('BM25', variant, layout.name, qrels, await runQueries(createLayoutBm25(items, layout, render), queries)));
-    if (extras) {
-      const fielded = createFieldedBm25Retriever(items, { weights: { title: 1, questions: 1, chunk: 1 }, k1: 0.9, b: 0.4 });
-      rows.push(scoreRun('BM25', variant, 'fielded(t1,q1,c1)', qrels, await runQueries(fielded, queries)));
-    }
+    const systems = extras ? [{ name: 'fielded(t1,q1,c1)', retriever: createFieldedBm25Retriever(items, { weights: { title: 1, questions: 1, chunk: 1 }, k1: 0.9, b: 0.4 }) }] : [];
+    rows.push(...toRows('BM25', variant, await runLayoutStudy({ items, queries, layouts, render, createRetriever: (passages) => createBm25Retriever(passages), systems })));
     onProgress?.(`${variant}: BM25 done`);
   }
   if (embedder) {
-    const modes: Array<{ name: string; mode: PassageLayout | { multiVector: Array<'title' | 'questions' | 'chunk'> }; fold?: 'max' | 'sum' }> = layouts.map((layout) => ({ name: layout.name, mode: layout }));
-    if (extras) {
-      modes.push({ name: 'multi-vector(max)', mode: { multiVector: ['title', 'questions', 'chunk'] }, fold: 'max' });
-      modes.push({ name: 'multi-vector(sum)', mode: { multiVector: ['title', 'questions', 'chunk'] }, fold: 'sum' });
-    }
-    for (const { name, mode, fold } of modes) {
+    const dense = async (name: string, mode: IndexMode, fold: 'max' | 'sum') => {
       const store = createInMemoryVectorStore({ dimensions: embedder.dimensions });
-      await indexAnnotatedChunks(items, {
-        embedder,
-        store,
-        mode,
-        render,
-        batchSize: 64,
-        onProgress: ({ completed, total }) => onProgress?.(`${variant}: ${embedder.id} ${name}: embedded ${completed}/${total}`),
-      });
-      const retriever = createChunkVectorRetriever({ embedder, store, fold: fold ?? 'max', fanOut: 'fields' in mode ? 1 : 8 });
-      rows.push(scoreRun(embedder.id, variant, name, qrels, await runQueries(retriever, queries)));
-    }
+      const onIndexProgress = ({ completed, total }: { completed: number; total: number }) => onProgress?.(`${variant}: ${embedder.id} ${name}: embedded ${completed}/${total}`);
+      await indexAnnotatedChunks(items, { embedder, store, mode, render, batchSize: 64, onProgress: onIndexProgress });
+      return createChunkVectorRetriever({ embedder, store, fold, fanOut: 'fields' in mode ? 1 : 8 });
+    };
+    const fields: Array<'title' | 'questions' | 'chunk'> = ['title', 'questions', 'chunk'];
+    const systems = extras ? [{ name: 'multi-vector(max)', retriever: await dense('multi-vector(max)', { multiVector: fields }, 'max') }, { name: 'multi-vector(sum)', retriever: await dense('multi-vector(sum)', { multiVector: fields }, 'sum') }] : [];
+    rows.push(...toRows(embedder.id, variant, await runLayoutStudy({ items, queries, layouts, render, createRetriever: (_, layout) => dense(layout.name, layout, 'max'), systems })));
   }
   return rows;
 }
@@ -96,7 +81,7 @@ export async function runLayoutStudy(options: LayoutStudyOptions): Promise<Study
 export function formatRows(rows: readonly StudyRow[]): string {
   const lines = ['| system | annotations | layout | Top@1 | Top@3 | Top@5 | Top@10 | Avg | MRR@10 |', '|---|---|---|---:|---:|---:|---:|---:|---:|'];
   for (const row of rows) {
-    lines.push(`| ${row.system} | ${row.variant} | ${row.layout} | ${[row.top1, row.top3, row.top5, row.top10, row.average, row.mrr].map((value) => value.toFixed(2)).join(' | ')} |`);
+    lines.push(`| ${row.system} | ${row.variant} | ${row.layout} | ${[row.top1, row.top3, row.top5, row.top10, row.average, row.mrr].map((value) => (value === null ? '–' : value.toFixed(2))).join(' | ')} |`);
   }
   return lines.join('\n');
 }

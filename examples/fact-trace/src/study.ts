@@ -12,11 +12,21 @@ import {
   serializeFastTrackIndex,
   type FastTrackIndex,
   type IndexProgress,
-  type SupportJudge,
 } from '@factkit/fasttrack';
+import { runTraceStudy, type FastTrack, type TraceMethodRun } from '@factkit/fasttrack';
 import { createBm25Retriever } from '@factkit/retrieval';
 import type { TracingBenchmark } from './benchmark.js';
-import { averagePrf, bestF1OverTopK, formatTable, setPrf, type TableRow } from './evaluate.js';
+
+/** One row of Table 1: macro P/R/F1 over the queries scored (absent when none could be scored). */
+export interface TableRow {
+  readonly method: string;
+  readonly f1?: number;
+  readonly precision?: number;
+  readonly recall?: number;
+  /** The shared top-k cutoff of a ranking method (best mean F1 over k). */
+  readonly k?: number;
+  readonly queries: number;
+}
 
 export interface StudyOptions {
   readonly benchmark: TracingBenchmark;
@@ -99,30 +109,16 @@ async function loadOrBuildIndex(documents: readonly Document[], options: StudyOp
   return built.index;
 }
 
-/**
- * Runs Table 1's comparison on one corpus: BM25 and embedding similarity (best macro F1 over a single top-k), FastTrack
- * with the offline NLI judge, the stage-1 upper bound "Ours*" (perfect judge on the retrieved clusters) and, with an
- * LLM, FastTrack with the paper's keyword labeller and batched judge. Also the per-query cost beside brute force.
- */
-export async function runStudy(options: StudyOptions): Promise<StudyResult> {
-  const { benchmark, embedder, nli, llm, log } = options;
-  const { documents, queries } = benchmark;
-  const golds = queries.map((query) => query.gold);
-  const timings: Record<string, number> = {};
-  const index = await loadOrBuildIndex(documents, options, 'c-tf-idf', timings);
+const mean = (values: readonly number[]) => (values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0);
+const fixed = (value: number | undefined, digits = 3) => (value === undefined ? '—' : value.toFixed(digits));
 
-  // Baselines.
-  let started = performance.now();
-  const bm25 = createBm25Retriever(documents);
-  const bm25Rankings: string[][] = [];
-  for (const query of queries) bm25Rankings.push((await bm25.retrieve({ query: { text: query.claim }, topK: 100 })).evidence.map((evidence) => evidence.documentId));
-  timings['bm25 (100 queries)'] = performance.now() - started;
-  started = performance.now();
-  const { embeddings: queryVectors } = await embedder.embed({ texts: queries.map((query) => query.claim), kind: 'query' });
+/** Embedding-similarity ranking of the whole corpus for each query (cosine over the index's own document vectors). */
+async function embeddingRankings(index: FastTrackIndex, embedder: Embedder, claims: readonly string[], documents: readonly Document[]): Promise<string[][]> {
+  const { embeddings: queryVectors } = await embedder.embed({ texts: claims, kind: 'query' });
   const { rows, dimensions, data } = index.embeddings;
   const normalized = new Float32Array(data.length);
   for (let row = 0; row < rows; row++) normalized.set(normalizeL2(data.subarray(row * dimensions, (row + 1) * dimensions)), row * dimensions);
-  const embeddingRankings = queryVectors.map((vector) => {
+  return queryVectors.map((vector) => {
     const query = normalizeL2(vector);
     const scores = new Float64Array(rows);
     for (let row = 0; row < rows; row++) {
@@ -135,100 +131,98 @@ export async function runStudy(options: StudyOptions): Promise<StudyResult> {
       .slice(0, 100)
       .map((row) => (documents[row] as Document).id);
   });
-  timings['embedding similarity (100 queries)'] = performance.now() - started;
+}
 
-  const tableRows: TableRow[] = [bestF1OverTopK('BM25', bm25Rankings, golds), bestF1OverTopK(`Embedding similarity (${embedder.id})`, embeddingRankings, golds)];
-  const costs: CostRow[] = [];
-  const excluded: Record<string, string[]> = {};
-
-  const runFastTrack = async (label: string, fastTrackIndex: FastTrackIndex | FastTrackIndex[], judge: SupportJudge, withUpperBound: boolean, centroidLeaves = 0) => {
-    const fastTrack = createFastTrack({ index: fastTrackIndex, judge, embedder, centroidLeaves });
-    const results: Array<{ precision: number; recall: number; f1: number }> = [];
-    const upper: Array<{ precision: number; recall: number; f1: number }> = [];
-    const candidates: number[] = [];
-    const calls: number[] = [];
-    const tokens: number[] = [];
-    const latency: number[] = [];
-    let bruteForceCalls = 0;
-    const bruteForceTokens: number[] = [];
-    const skipped: string[] = [];
-    for (const [position, query] of queries.entries()) {
-      const queryStarted = performance.now();
-      const result = await fastTrack.trace(query.claim);
-      latency.push(performance.now() - queryStarted);
-      candidates.push(result.cost.candidatesJudged);
-      calls.push(result.cost.llmCalls);
-      tokens.push(result.cost.usage.totalTokens);
-      bruteForceCalls = result.cost.bruteForce.llmCalls;
-      if (result.cost.bruteForce.estimatedTokens !== undefined) bruteForceTokens.push(result.cost.bruteForce.estimatedTokens);
-      const candidateIds = result.judgements.map((judgement) => judgement.documentId);
-      if (withUpperBound) upper.push(setPrf(candidateIds.filter((id) => query.gold.includes(id)), query.gold));
-      if (result.judgements.some((judgement) => judgement.supports === null)) {
-        skipped.push(query.id); // a failure is never a result: the query is left out of this row
-        continue;
-      }
-      results.push(setPrf(result.supporting.map((document) => document.documentId), golds[position] as readonly string[]));
-      if ((position + 1) % 20 === 0) log?.(`  ${label}: ${position + 1}/${queries.length} queries`);
-    }
-    tableRows.push(averagePrf(label, results));
-    if (withUpperBound) tableRows.push(averagePrf(`Ours* (stage-1 upper bound of the row above)`, upper));
-    if (skipped.length) excluded[label] = skipped;
-    const mean = (values: readonly number[]) => (values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0);
-    costs.push({
-      method: label,
-      corpus: documents.length,
-      meanCandidates: mean(candidates),
-      medianCandidates: median(candidates),
-      meanLlmCalls: mean(calls),
-      bruteForceLlmCalls: bruteForceCalls,
-      meanTokens: mean(tokens),
-      ...(bruteForceTokens.length ? { estimatedBruteForceTokens: mean(bruteForceTokens) } : {}),
-      meanLatencyMs: mean(latency),
-    });
+/** The per-query cost of a FastTrack row beside brute force. */
+function costOf(method: TraceMethodRun, corpus: number): CostRow {
+  const results = method.perStatement.flatMap((run) => (run.result ? [run.result] : []));
+  const bruteForceTokens = results.flatMap((result) => (result.cost.bruteForce.estimatedTokens === undefined ? [] : [result.cost.bruteForce.estimatedTokens]));
+  return {
+    method: method.method,
+    corpus,
+    meanCandidates: mean(results.map((result) => result.cost.candidatesJudged)),
+    medianCandidates: median(results.map((result) => result.cost.candidatesJudged)),
+    meanLlmCalls: mean(results.map((result) => result.cost.llmCalls)),
+    bruteForceLlmCalls: results.at(-1)?.cost.bruteForce.llmCalls ?? 0,
+    meanTokens: mean(results.map((result) => result.cost.usage.totalTokens)),
+    ...(bruteForceTokens.length ? { estimatedBruteForceTokens: mean(bruteForceTokens) } : {}),
+    meanLatencyMs: mean(method.perStatement.flatMap((run) => (run.latencyMs === undefined ? [] : [run.latencyMs]))),
   };
+}
 
-  started = performance.now();
-  await runFastTrack(`FastTrack, offline judge (${nli.id}), c-TF-IDF labels`, index, createNliSupportJudge({ model: nli }), true);
-  timings['fasttrack offline (100 queries)'] = performance.now() - started;
-  started = performance.now();
-  await runFastTrack(`FastTrack + 5 centroid leaves, offline judge, c-TF-IDF labels`, index, createNliSupportJudge({ model: nli }), true, 5);
-  timings['fasttrack offline + centroids (100 queries)'] = performance.now() - started;
-  const ensembleSize = options.ensemble ?? 1;
-  if (ensembleSize > 1) {
-    const members = [index];
-    for (let offset = 1; offset < ensembleSize; offset++) members.push(await loadOrBuildIndex(documents, options, 'c-tf-idf', timings, offset, index));
-    started = performance.now();
-    await runFastTrack(`FastTrack, ensemble of ${ensembleSize} clusterings (seeds), offline judge`, members, createNliSupportJudge({ model: nli }), true);
-    timings[`fasttrack offline ensemble of ${ensembleSize} (100 queries)`] = performance.now() - started;
-  }
-  if (llm) {
-    const llmIndex = await loadOrBuildIndex(documents, options, 'llm', timings);
-    started = performance.now();
-    await runFastTrack(`FastTrack, LLM judge (${llm.id}), LLM labels`, llmIndex, createLlmSupportJudge({ model: llm }), true);
-    timings['fasttrack llm (100 queries)'] = performance.now() - started;
-  }
-
-  const costLines = [
+function formatMarkdown(options: StudyOptions, rows: readonly TableRow[], costs: readonly CostRow[], excluded: Record<string, string[]>, timings: Record<string, number>): string {
+  const { benchmark } = options;
+  return [
+    `## ${options.name}: ${benchmark.documents.length.toLocaleString('en')} documents, ${benchmark.queries.length} queries`,
+    '',
+    `Corpus: ${Object.entries(benchmark.stats).map(([key, value]) => `${key} ${value}`).join(', ')}.`,
+    '',
+    '| method | F1 | Precision | Recall | k | queries |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map((row) => `| ${row.method} | ${fixed(row.f1)} | ${fixed(row.precision)} | ${fixed(row.recall)} | ${row.k ?? '—'} | ${row.queries} |`),
+    '',
     '| method | corpus | candidates judged / query (mean, median) | share of corpus | LLM calls / query | brute-force LLM calls | tokens / query | est. brute-force tokens | latency / query (ms) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...costs.map(
       (cost) =>
-        `| ${cost.method} | ${cost.corpus} | ${cost.meanCandidates.toFixed(1)}, ${cost.medianCandidates} | ${((100 * cost.meanCandidates) / cost.corpus).toFixed(2)}% | ${cost.meanLlmCalls.toFixed(2)} | ${cost.bruteForceLlmCalls} | ${cost.meanTokens.toFixed(0)} | ${cost.estimatedBruteForceTokens?.toFixed(0) ?? '—'} | ${cost.meanLatencyMs.toFixed(1)} |`,
+        `| ${cost.method} | ${cost.corpus} | ${cost.meanCandidates.toFixed(1)}, ${cost.medianCandidates} | ${((100 * cost.meanCandidates) / cost.corpus).toFixed(2)}% | ${cost.meanLlmCalls.toFixed(2)} | ${cost.bruteForceLlmCalls} | ${cost.meanTokens.toFixed(0)} | ${fixed(cost.estimatedBruteForceTokens, 0)} | ${cost.meanLatencyMs.toFixed(1)} |`,
     ),
-  ];
-  const markdown = [
-    `## ${options.name}: ${documents.length.toLocaleString('en')} documents, ${queries.length} queries`,
-    '',
-    `Corpus: ${Object.entries(benchmark.stats).map(([key, value]) => `${key} ${value}`).join(', ')}.`,
-    '',
-    formatTable(tableRows),
-    '',
-    costLines.join('\n'),
     '',
     Object.keys(excluded).length ? `Queries left out (judge failures): ${JSON.stringify(excluded)}` : 'No query was left out (every candidate was judged).',
     '',
     `Timings (ms): ${Object.entries(timings).map(([key, value]) => `${key} ${value.toFixed(0)}`).join('; ')}.`,
     '',
   ].join('\n');
-  return { rows: tableRows, costs, timings, excluded, markdown };
+}
+
+/**
+ * Runs Table 1's comparison on one corpus through `runTraceStudy` (@factkit/fasttrack): BM25 and embedding similarity
+ * (best macro F1 over one top-k), FastTrack with the offline NLI judge (also with 5 centroid leaves, and an ensemble of
+ * clusterings), each with its stage-1 upper bound "Ours*", and, with an LLM, FastTrack with the paper's keyword
+ * labeller and batched judge. Also the per-query cost beside brute force.
+ */
+export async function runStudy(options: StudyOptions): Promise<StudyResult> {
+  const { benchmark, embedder, nli, llm } = options;
+  const { documents, queries } = benchmark;
+  const timings: Record<string, number> = {};
+  const index = await loadOrBuildIndex(documents, options, 'c-tf-idf', timings);
+  const offlineJudge = createNliSupportJudge({ model: nli });
+  const tracers: { name: string; fastTrack: FastTrack }[] = [
+    { name: `FastTrack, offline judge (${nli.id}), c-TF-IDF labels`, fastTrack: createFastTrack({ index, judge: offlineJudge, embedder }) },
+    { name: 'FastTrack + 5 centroid leaves, offline judge, c-TF-IDF labels', fastTrack: createFastTrack({ index, judge: offlineJudge, embedder, centroidLeaves: 5 }) },
+  ];
+  const ensembleSize = options.ensemble ?? 1;
+  if (ensembleSize > 1) {
+    const members = [index];
+    for (let offset = 1; offset < ensembleSize; offset++) members.push(await loadOrBuildIndex(documents, options, 'c-tf-idf', timings, offset, index));
+    tracers.push({ name: `FastTrack, ensemble of ${ensembleSize} clusterings (seeds), offline judge`, fastTrack: createFastTrack({ index: members, judge: offlineJudge, embedder }) });
+  }
+  if (llm) {
+    const llmIndex = await loadOrBuildIndex(documents, options, 'llm', timings);
+    tracers.push({ name: `FastTrack, LLM judge (${llm.id}), LLM labels`, fastTrack: createFastTrack({ index: llmIndex, judge: createLlmSupportJudge({ model: llm }), embedder }) });
+  }
+  const started = performance.now();
+  const study = await runTraceStudy({
+    statements: queries.map((query) => ({ text: query.claim, gold: query.gold })),
+    tracers,
+    rankers: [
+      { name: 'BM25', retriever: createBm25Retriever(documents) },
+      { name: `Embedding similarity (${embedder.id})`, rankings: await embeddingRankings(index, embedder, queries.map((query) => query.claim), documents) },
+    ],
+    onProgress: ({ stage, completed, total }) => completed % 20 === 0 && completed > 0 && options.log?.(`  ${stage}: ${completed}/${total} queries`),
+  });
+  timings[`trace study (${queries.length} queries)`] = performance.now() - started;
+  const rows: TableRow[] = study.methods.map((method) => ({
+    method: method.method,
+    ...(method.scores ? { f1: method.scores.f1.mean, precision: method.scores.precision.mean, recall: method.scores.recall.mean } : {}),
+    ...(method.k === undefined ? {} : { k: method.k }),
+    queries: method.scores?.statements ?? 0,
+  }));
+  const costs = study.methods.filter((method) => method.kind === 'fasttrack').map((method) => costOf(method, documents.length));
+  const excluded: Record<string, string[]> = {};
+  for (const method of study.methods) {
+    const left = method.perStatement.flatMap((run, position) => (run.incomplete ? [(queries[position] as { id: string }).id] : []));
+    if (left.length) excluded[method.method] = left; // a failure is never a result: the query is left out of this row
+  }
+  return { rows, costs, timings, excluded, markdown: formatMarkdown(options, rows, costs, excluded, timings) };
 }

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { CorruptDataError, InvalidArgumentError, type Document } from '@factkit/core';
+import { buildSciFactLeakageDataset } from '@factkit/nli-match';
 
 /** datasets/ at the repository root (the example never reads ../shared). */
 export const DEFAULT_DATASETS_DIRECTORY = resolve(dirname(fileURLToPath(import.meta.url)), '../../../datasets');
@@ -61,12 +62,6 @@ function parseLine<T>(line: string, source: string, lineNumber: number): T {
   }
 }
 
-interface SciFactClaimRow {
-  id: number;
-  claim: string;
-  evidence?: Record<string, { sentences: number[]; label: string }[]>;
-}
-
 export interface LoadSciFactOptions {
   /** Folder with the vendored SciFact files (datasets/scifact). */
   readonly directory: string;
@@ -87,7 +82,7 @@ export interface LoadSciFactOptions {
 }
 
 /** Id of sentence `index` of abstract `documentId` in the sentence-level SciFact knowledge store. */
-export const sciFactSentenceId = (documentId: string, index: number): string => `${documentId}#${index}`;
+export { sciFactSentenceId } from '@factkit/nli-match';
 
 /**
  * SciFact over the complete corpus (5,183 abstracts). Claims without gold evidence are left out, as in the paper;
@@ -101,11 +96,7 @@ export async function loadSciFact(options: LoadSciFactOptions): Promise<StudyDat
     parseLine<{ _id: string; title?: string; text: string }>(line, 'scifact/corpus.jsonl.gz', index + 1),
   );
   const corpus: Document[] = corpusRows.map((row) => ({ id: row._id, text: row.text, ...(row.title ? { title: row.title } : {}) }));
-  const sentences = new Map<string, string[]>();
-  (await readLines(join(directory, 'corpus_sentences.jsonl.gz'))).forEach((line, index) => {
-    const row = parseLine<{ doc_id: number; abstract: string[] }>(line, 'scifact/corpus_sentences.jsonl.gz', index + 1);
-    sentences.set(String(row.doc_id), row.abstract);
-  });
+  const abstracts = (await readLines(join(directory, 'corpus_sentences.jsonl.gz'))).map((line, index) => parseLine<unknown>(line, 'scifact/corpus_sentences.jsonl.gz', index + 1));
   const qrels = new Map<string, Record<string, number>>();
   const splits = split === 'all' ? (['train', 'test'] as const) : [split];
   for (const name of splits) {
@@ -119,42 +110,22 @@ export async function loadSciFact(options: LoadSciFactOptions): Promise<StudyDat
     }
   }
   const claimFiles = splits.map((name) => (name === 'train' ? 'claims_train.jsonl' : 'claims_dev.jsonl'));
-  const claims: StudyClaim[] = [];
-  for (const file of claimFiles) {
-    for (const [index, line] of (await readLines(join(directory, file))).entries()) {
-      const row = parseLine<SciFactClaimRow>(line, `scifact/${file}`, index + 1);
-      const evidence: string[] = [];
-      const goldSentences: Record<string, number> = {};
-      const labels = new Set<string>();
-      for (const [documentId, sets] of Object.entries(row.evidence ?? {})) {
-        const abstract = sentences.get(documentId);
-        if (!abstract) throw new CorruptDataError({ source: `scifact/${file}:${index + 1}`, message: `evidence document ${documentId} is not in the corpus` });
-        for (const set of sets) {
-          labels.add(set.label);
-          for (const sentenceIndex of set.sentences) {
-            const sentence = abstract[sentenceIndex];
-            if (sentence === undefined) throw new CorruptDataError({ source: `scifact/${file}:${index + 1}`, message: `sentence ${sentenceIndex} is outside document ${documentId}` });
-            if (!evidence.includes(sentence)) evidence.push(sentence);
-            goldSentences[sciFactSentenceId(documentId, sentenceIndex)] = 1;
-          }
-        }
-      }
-      const relevant = qrels.get(String(row.id));
-      if (evidence.length === 0 || !relevant) continue;
-      // A claim whose evidence sets disagree gets no gold label (the study reports it as a problem, excluded from F1).
-      const label = labels.size === 1 ? ({ SUPPORT: 'supported', CONTRADICT: 'refuted' } as const)[[...labels][0] as 'SUPPORT' | 'CONTRADICT'] : undefined;
-      claims.push({ id: String(row.id), text: row.claim, evidence, relevant: unit === 'sentence' ? goldSentences : relevant, ...(label ? { label } : {}) });
-    }
-  }
+  const claimRows = [];
+  for (const file of claimFiles) claimRows.push(...(await readLines(join(directory, file))).map((line, index) => parseLine<{ id: number }>(line, `scifact/${file}`, index + 1)));
+  // Rationale sentences as gold evidence, sentence ids as relevant documents, labels (@factkit/nli-match, the paper's setting).
+  const built = buildSciFactLeakageDataset({ claims: claimRows.filter((row) => qrels.has(String(row?.id))), abstracts, name: 'SciFact', limit });
+  const [problem] = built.problems;
+  if (problem) throw new CorruptDataError({ source: `scifact (${claimFiles.join(', ')})`, message: `${problem.message} (claim ${problem.id ?? problem.index})` });
+  const { dataset } = built;
+  const claims: StudyClaim[] = dataset.claims.map((claim) => ({
+    id: claim.id,
+    text: claim.text,
+    evidence: dataset.evidence[claim.id] ?? [],
+    relevant: unit === 'sentence' ? (dataset.qrels[claim.id] ?? {}) : (qrels.get(claim.id) ?? {}),
+    ...(dataset.labels?.[claim.id] ? { label: dataset.labels[claim.id] } : {}),
+  }));
   const files = [join(directory, 'corpus.jsonl.gz'), join(directory, 'corpus_sentences.jsonl.gz'), ...splits.map((name) => join(directory, 'qrels', `${name}.tsv`)), ...claimFiles.map((file) => join(directory, file))];
-  if (unit === 'abstract') return { name: 'SciFact', unit, files, corpus, claims: claims.slice(0, limit) };
-  const sentenceCorpus: Document[] = [];
-  for (const document of corpus) {
-    (sentences.get(document.id) ?? []).forEach((sentence, index) => {
-      sentenceCorpus.push({ id: sciFactSentenceId(document.id, index), text: sentence.trim(), metadata: { documentId: document.id, sentenceIndex: index } });
-    });
-  }
-  return { name: 'SciFact', unit, files, corpus: sentenceCorpus, claims: claims.slice(0, limit) };
+  return { name: 'SciFact', unit, files, corpus: unit === 'sentence' ? (dataset.corpus ?? []) : corpus, claims };
 }
 
 export interface LoadFeverLiteOptions {

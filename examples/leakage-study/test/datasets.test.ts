@@ -16,7 +16,6 @@ describe('loadSciFact', () => {
     expect(claim?.relevant).toEqual({ '13734012#4': 1 });
     const sentence = dataset.corpus.find((document) => document.id === '13734012#4');
     expect(sentence?.text).toBe(claim?.evidence[0]);
-    expect(sentence?.metadata).toEqual({ documentId: '13734012', sentenceIndex: 4 });
     // Every gold sentence id is a document of the store.
     const ids = new Set(dataset.corpus.map((document) => document.id));
     for (const entry of dataset.claims) for (const id of Object.keys(entry.relevant)) expect(ids.has(id)).toBe(true);

@@ -69,3 +69,7 @@ export {
 } from './knowledge/annotate-with-model.js';
 export type { QueryKeywordsWithModelOptions, QueryKeywordsWithModelResult } from './keywords/query-keywords-with-model.js';
 export { QUERY_KEYWORDS_STEP, extractQueryKeywordsWithModel } from './keywords/query-keywords-with-model.js';
+
+// Study (paper Table 7)
+export type { LayoutStudyOptions, LayoutStudyQuery, LayoutStudyResult, LayoutStudyRow, LayoutStudySystem } from './study/run-layout-study.js';
+export { runLayoutStudy } from './study/run-layout-study.js';

@@ -58,5 +58,8 @@ describe('factkit audit (built bin)', () => {
     await expect(run(process.execPath, [bin, 'audit'], { env })).rejects.toMatchObject({ code: 2 });
     await expect(run(process.execPath, [bin, 'audit', '--beir', '/nonexistent'], { env })).rejects.toMatchObject({ code: 2 });
     await expect(run(process.execPath, [bin, 'audit', '--beir', beir, '--repeats', '0'], { env })).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/"--repeats" must be a positive integer/) });
+    // A folder without SciFact's rationale files cannot run at sentence level.
+    await expect(run(process.execPath, [bin, 'audit', '--beir', beir, '--unit', 'sentence'], { env })).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/corpus_sentences/) });
+    await expect(run(process.execPath, [bin, 'audit', '--beir', beir, '--unit', 'words'], { env })).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/"--unit" must be sentence or abstract/) });
   });
 });

@@ -39,3 +39,7 @@ export type { ClusterMatch, ClusterMatcher, ClusterMatcherOptions, FuzzyScorerNa
 export { FUZZY_SCORER_NAMES, createClusterMatcher, processForFuzzyMatch } from './online/cluster-matcher.js';
 export type { FastTrack, FastTrackOptions, SupportingDocument, TraceCost, TraceResult } from './online/fasttrack.js';
 export { createFastTrack } from './online/fasttrack.js';
+
+// Study (paper Table 1)
+export type { TraceMeanWithError, TraceMethodRun, TraceMethodScores, TraceRanker, TraceStatement, TraceStatementRun, TraceStudyOptions, TraceStudyResult } from './study/run-trace-study.js';
+export { runTraceStudy, scoreTraceMethod } from './study/run-trace-study.js';

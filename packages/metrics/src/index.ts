@@ -18,6 +18,8 @@ export {
   computeReciprocalRank,
   computeSuccessAtK,
 } from './ir/ranking-metrics.js';
+export type { BestMeanF1, SetScores } from './ir/set-scores.js';
+export { computeBestMeanF1OverTopK, computeSetScores } from './ir/set-scores.js';
 export type { FormatTrecRunOptions, ParseTrecOptions } from './ir/trec-format.js';
 export { formatTrecQrels, formatTrecRun, parseQrelsJson, parseRunJson, parseTrecQrels, parseTrecRun } from './ir/trec-format.js';
 export type { FormatReportOptions } from './ir/format-report.js';

@@ -1,29 +1,92 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { QueryExpander } from '@factkit/core';
+import { InvalidArgumentError } from '@factkit/core';
 import { createQuery2docExpander } from '@factkit/expansion';
-import { type LeakageDataset, formatLeakageReport, runLeakageStudy } from '@factkit/nli-match';
+import { type LeakageDataset, buildSciFactLeakageDataset, formatLeakageReport, runLeakageStudy } from '@factkit/nli-match';
 import { createLexicalNliModel } from '@factkit/nli-models';
 import { ENDPOINT_OPTIONS, connectLanguageModel, resolveEndpoint } from '../endpoint.js';
 import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { createBm25Retriever, createRm3Expander } from '@factkit/retrieval';
-import { loadBeirCorpus, loadBeirDataset } from '@factkit/retrieval/node';
+import { loadBeirCorpus, loadBeirDataset, readJsonLines } from '@factkit/retrieval/node';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
 import { renderBarChartSvg } from '../report/bar-chart.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../cli-io.js';
 
-export const AUDIT_USAGE = `usage: factkit audit --beir <folder> [--split test] [--limit 50] [--repeats 1] [--ks 5,10] [--out report.md] [--svg chart.svg] [--html report.html] [--json]
+export const AUDIT_USAGE = `usage: factkit audit --beir <folder> [--split test] [--unit sentence|abstract] [--limit 50] [--repeats 1] [--ks 5,10]
+                     [--out report.md] [--svg chart.svg] [--html report.html] [--json]
                      [--base-url URL --model ID [--api-key KEY] [--cache-dir DIR]]
   The knowledge-leakage study (@factkit/nli-match runLeakageStudy) on a BEIR folder: each claim (query) is expanded,
-  every generated sentence is matched against the claim's gold evidence (relevant documents) by NLI, and BM25
-  retrieval with the expansion is compared between matched (leaked) and unmatched claims and against the bare claim.
+  every generated sentence is matched against the claim's gold evidence by NLI, and BM25 retrieval with the expansion
+  is compared between matched (leaked) and unmatched claims and against the bare claim.
+  --unit sentence (the paper's setting; the default when the folder holds SciFact's rationale files
+  corpus_sentences.jsonl[.gz] and claims_dev.jsonl / claims_train.jsonl for --split test / train): the knowledge
+  store is every abstract sentence, the gold evidence is the claim's rationale sentences, claims without rationales
+  are left out. --unit abstract (any other BEIR folder): the gold evidence is the claim's relevant documents.
   Offline: RM3 expansion (classical, no generation to leak) + lexical NLI; with an endpoint: Query2doc on --model.`;
+
+const SCIFACT_CLAIM_FILES: Readonly<Record<string, string>> = { test: 'claims_dev.jsonl', train: 'claims_train.jsonl' };
+
+async function firstExisting(folder: string, names: readonly string[]): Promise<string | undefined> {
+  for (const name of names) {
+    const path = join(folder, name);
+    if (await access(path).then(() => true, () => false)) return path;
+  }
+  return undefined;
+}
+
+async function readRows(path: string, abortSignal: AbortSignal | undefined): Promise<unknown[]> {
+  const rows: unknown[] = [];
+  for await (const { value } of readJsonLines(path, abortSignal ? { abortSignal } : {})) rows.push(value);
+  return rows;
+}
+
+/** SciFact's rationale files in a BEIR folder for a split, when present (the paper's sentence-level setting). */
+async function findSciFactRationales(folder: string, split: string) {
+  const claimFile = SCIFACT_CLAIM_FILES[split];
+  const claims = claimFile ? await firstExisting(folder, [claimFile, `${claimFile}.gz`]) : undefined;
+  const sentences = await firstExisting(folder, ['corpus_sentences.jsonl', 'corpus_sentences.jsonl.gz']);
+  return claims && sentences ? { claims, sentences } : undefined;
+}
+
+/** The study's dataset: SciFact at sentence level with rationale sentences as gold, or BEIR relevant documents as gold. */
+async function loadAuditDataset(values: { beir: string; split: string; unit?: string | undefined }, limit: number, abortSignal: AbortSignal | undefined): Promise<{ dataset: LeakageDataset; unit: 'sentence' | 'abstract'; leftOut: number }> {
+  const { beir: folder, split } = values;
+  if (values.unit !== undefined && values.unit !== 'sentence' && values.unit !== 'abstract') throw new InvalidArgumentError({ where: 'factkit audit', argument: '--unit', message: `must be sentence or abstract (got "${values.unit}")` });
+  const signal = abortSignal ? { abortSignal } : {};
+  const rationales = values.unit === 'abstract' ? undefined : await findSciFactRationales(folder, split);
+  if (values.unit === 'sentence' && !rationales) {
+    throw new InvalidArgumentError({ where: 'factkit audit', argument: '--unit', message: `sentence needs SciFact's corpus_sentences.jsonl[.gz] and ${SCIFACT_CLAIM_FILES[split] ?? 'claims_<split>.jsonl'} in ${folder}` });
+  }
+  if (rationales) {
+    const [claims, abstracts] = await Promise.all([readRows(rationales.claims, abortSignal), readRows(rationales.sentences, abortSignal)]);
+    const { dataset, problems, leftOut } = buildSciFactLeakageDataset({ claims, abstracts, name: folder, limit });
+    if (problems.length > 0) throw new InvalidArgumentError({ where: 'factkit audit', argument: '--beir', message: `has malformed SciFact rows: ${problems.slice(0, 3).map((problem) => problem.message).join('; ')}` });
+    return { dataset, unit: 'sentence', leftOut };
+  }
+  const beir = await loadBeirDataset(folder, { split, ...signal });
+  const corpus = await loadBeirCorpus(beir.corpusPath, signal);
+  const byId = new Map(corpus.map((document) => [document.id, document]));
+  const claims = beir.queries.slice(0, limit);
+  const evidence: Record<string, string[]> = {};
+  const qrels: Record<string, Record<string, number>> = {};
+  for (const claim of claims) {
+    const id = claim.id as string;
+    qrels[id] = { ...beir.qrels[id] };
+    evidence[id] = Object.entries(beir.qrels[id] ?? {})
+      .filter(([, relevance]) => relevance > 0)
+      .map(([documentId]) => byId.get(documentId)?.text)
+      .filter((text): text is string => typeof text === 'string');
+  }
+  return { dataset: { name: folder, claims: claims.map((claim) => ({ id: claim.id as string, text: claim.text })), evidence, qrels, corpus }, unit: 'abstract', leftOut: 0 };
+}
 
 const AUDIT_OPTIONS = {
   beir: { type: 'string' },
   split: { type: 'string', default: 'test' },
+  unit: { type: 'string' },
   limit: { type: 'string', default: '50' },
   repeats: { type: 'string', default: '1' },
   ks: { type: 'string', default: '5,10' },
@@ -45,22 +108,9 @@ async function runAudit(values: CommandValues<typeof AUDIT_OPTIONS>, io: CliIo):
   const repeats = integer('repeats', values.repeats);
   const ks = values.ks.split(',').map((k) => integer('ks', k.trim()));
   const signal = io.abortSignal ? { abortSignal: io.abortSignal } : {};
-  const beir = await loadBeirDataset(values.beir, { split: values.split, ...signal });
-  const corpus = await loadBeirCorpus(beir.corpusPath, signal);
-  const byId = new Map(corpus.map((document) => [document.id, document]));
-  const claims = beir.queries.slice(0, limit);
-  const evidence: Record<string, string[]> = {};
-  const qrels: Record<string, Record<string, number>> = {};
-  for (const claim of claims) {
-    const id = claim.id as string;
-    qrels[id] = { ...beir.qrels[id] };
-    evidence[id] = Object.entries(beir.qrels[id] ?? {})
-      .filter(([, relevance]) => relevance > 0)
-      .map(([documentId]) => byId.get(documentId)?.text)
-      .filter((text): text is string => typeof text === 'string');
-  }
-  const dataset: LeakageDataset = { name: values.beir, claims: claims.map((claim) => ({ id: claim.id as string, text: claim.text })), evidence, qrels, corpus };
-  const retriever = createBm25Retriever(corpus);
+  const { dataset, unit, leftOut } = await loadAuditDataset({ beir: values.beir, split: values.split, unit: values.unit }, limit, io.abortSignal);
+  const claims = dataset.claims;
+  const retriever = createBm25Retriever(dataset.corpus ?? []);
   const endpoint = resolveEndpoint('audit', values, io.env ?? {});
   let expander: QueryExpander = createRm3Expander({ index: retriever.index });
   if (endpoint) expander = createQuery2docExpander({ model: connectLanguageModel(endpoint, 'audit') });
@@ -92,9 +142,9 @@ async function runAudit(values: CommandValues<typeof AUDIT_OPTIONS>, io: CliIo):
         return { label: metric, bars: [{ label: baselineName, value: result.baseline?.[metric] ?? null }, bar(`${result.expanderId} ALL`, summary?.all), bar('M (matched)', summary?.matched), bar('¬M (unmatched)', summary?.unmatched)] };
       }),
     });
-    await writeStudyReportFiles({ svg: values.svg, html: values.html }, { title: 'factkit audit', meta: `${values.beir} · ${claims.length} claims · expander ${result.expanderId} · NLI ${result.nliId}`, charts: [svg], markdown: report });
+    await writeStudyReportFiles({ svg: values.svg, html: values.html }, { title: 'factkit audit', meta: `${values.beir} · ${claims.length} claims · gold: ${unit === 'sentence' ? 'rationale sentences' : 'relevant documents'} · expander ${result.expanderId} · NLI ${result.nliId}`, charts: [svg], markdown: report });
   }
-  if (values.json) io.stdout(`${JSON.stringify({ dataset: values.beir, claims: claims.length, expander: result.expanderId, nli: result.nliId, baseline: result.baseline, summary: result.summary, matchedProportion: result.matchedProportion, counts: result.counts, incomplete: result.incomplete, problems: result.problems.length }, null, 2)}\n`);
+  if (values.json) io.stdout(`${JSON.stringify({ dataset: values.beir, unit, claims: claims.length, claimsWithoutRationale: leftOut, expander: result.expanderId, nli: result.nliId, baseline: result.baseline, summary: result.summary, matchedProportion: result.matchedProportion, counts: result.counts, matchedClaims: [...new Set(result.runs.filter((run) => run.match?.matched === true).map((run) => run.claimId))], incomplete: result.incomplete, problems: result.problems.length }, null, 2)}\n`);
   else io.stdout(report.endsWith('\n') ? report : `${report}\n`);
   if (result.incomplete.length > 0) {
     io.stderr(`factkit audit: incomplete numbers: ${result.incomplete.join('; ')}\n`);

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { PASSAGE_LAYOUTS, type AnnotatedChunk, annotateChunksWithModel, chunkDocuments, createOfflineAnnotator, createSentenceChunker, createTokenChunker } from '@factkit/chunk-knowledge';
+import { type AnnotatedChunk, type LayoutStudyQuery, type LayoutStudyResult, annotateChunksWithModel, chunkDocuments, createOfflineAnnotator, createSentenceChunker, createTokenChunker, runLayoutStudy } from '@factkit/chunk-knowledge';
 import { InvalidArgumentError } from '@factkit/core';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { ENDPOINT_OPTIONS, connectLanguageModel, resolveEndpoint } from '../endpoint.js';
@@ -8,19 +8,19 @@ import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
 import { type JsonlInput, asRow, readJsonlCorpus, readJsonlInput, reportDroppedLines } from '../read-input.js';
-import { type LayoutAccuracy, type LayoutQuery, buildEnrichReport, measureLayoutAccuracy } from '../report/enrich-report.js';
+import { buildEnrichReport } from '../report/enrich-report.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../cli-io.js';
 
 /** --queries lines: {"query", "documentId"} (also "question" for "query"); a line without both is dropped and named. */
-function readLayoutQueries(path: string): Promise<JsonlInput<LayoutQuery>> {
-  return readJsonlInput<LayoutQuery>(path, { command: 'enrich', flag: '--queries' }, {
+function readLayoutQueries(path: string): Promise<JsonlInput<LayoutStudyQuery>> {
+  return readJsonlInput<LayoutStudyQuery>(path, { command: 'enrich', flag: '--queries' }, {
     read: (value) => {
       const row = asRow(value);
       const query = row['query'] ?? row['question'];
       const documentId = row['documentId'];
       if (typeof query !== 'string' || query.trim() === '' || (typeof documentId !== 'string' && typeof documentId !== 'number')) return { reason: 'needs "query" and "documentId"' };
-      return { value: { query, documentId: String(documentId) } };
+      return { value: { text: query, documentIds: [String(documentId)] } };
     },
   });
 }
@@ -93,21 +93,22 @@ async function runEnrich(values: CommandValues<typeof ENRICH_OPTIONS>, io: CliIo
   await mkdir(dirname(resolve(values.out)), { recursive: true });
   await writeFile(values.out, lines.length > 0 ? `${lines.join('\n')}\n` : '');
   const problems = [...readProblems, ...chunkProblems];
-  let accuracy: LayoutAccuracy[] | undefined;
+  let study: LayoutStudyResult | undefined;
   let queriesLeftOut = 0;
   if (queries.length > 0) {
     const known = new Set(documents.map((document) => document.id));
-    for (const query of queries) if (!known.has(query.documentId)) io.stderr(`warning: query "${query.query.slice(0, 60)}" names unknown document "${query.documentId}" (counted as a miss)\n`);
+    for (const query of queries) if (!known.has(query.documentIds[0]!)) io.stderr(`warning: query "${query.text.slice(0, 60)}" names unknown document "${query.documentIds[0]}" (counted as a miss)\n`);
     // A chunk whose model call failed has no title or questions: a query on its document would be scored against a
     // passage the model never wrote. Those queries are left out of every Top@k (and counted), never scored as misses.
     const documentOfChunk = new Map(chunks.map((chunk) => [chunk.id, chunk.documentId]));
     const failedDocuments = new Set(failed.map((failure) => documentOfChunk.get(failure.chunkId)));
-    const scoredQueries = queries.filter((query) => !failedDocuments.has(query.documentId));
+    const scoredQueries = queries.filter((query) => !failedDocuments.has(query.documentIds[0]));
     queriesLeftOut = queries.length - scoredQueries.length;
-    accuracy = await measureLayoutAccuracy(annotated, scoredQueries, PASSAGE_LAYOUTS, (passages) => createBm25Retriever(passages), io.abortSignal);
+    // Passages without E5's <s> markers (BM25 would index them as words).
+    study = await runLayoutStudy({ items: annotated, queries: scoredQueries, render: { open: '', close: '' }, createRetriever: (passages) => createBm25Retriever(passages), ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
     await writeStudyReportFiles(
       { markdown: values.md, svg: values.svg, html: values.html },
-      buildEnrichReport({ input: values.input, method, retrieverName: 'BM25 (Lucene defaults k1=0.9, b=0.4)', chunks: annotated, queries: scoredQueries, accuracy, failedChunks: failed.length, queriesLeftOut }),
+      buildEnrichReport({ input: values.input, method, retrieverName: 'BM25 (Lucene defaults k1=0.9, b=0.4)', chunks: annotated, queries: scoredQueries, study, failedChunks: failed.length, queriesLeftOut }),
     );
   }
   reportDroppedLines(io, problems);
@@ -121,7 +122,7 @@ async function runEnrich(values: CommandValues<typeof ENRICH_OPTIONS>, io: CliIo
     ...(queries.length > 0 ? { queriesLeftOut } : {}),
     method,
     out: values.out,
-    ...(accuracy ? { topK: Object.fromEntries(accuracy.map((row) => [row.layout.name, row.topK])) } : {}),
+    ...(study ? { topK: Object.fromEntries(study.rows.map((row) => [row.name, row.topK ?? null])) } : {}),
   };
   io.stdout(values.json ? `${JSON.stringify(summary)}\n` : `${summary.documents} documents → ${summary.chunks} chunks; ${summary.annotated} annotated (${method}), ${summary.failed} failed → ${values.out}\n`);
   return failed.length > 0 || readProblems.length > 0 ? EXIT_CODES.partialFailure : EXIT_CODES.ok;

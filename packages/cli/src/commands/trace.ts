@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError } from '@factkit/core';
-import { buildFastTrackIndex, createClassTfidfLabeller, createFastTrack, createLlmKeywordLabeller, createLlmSupportJudge, createNliSupportJudge, type TraceResult } from '@factkit/fasttrack';
+import { buildFastTrackIndex, createClassTfidfLabeller, createFastTrack, createLlmKeywordLabeller, createLlmSupportJudge, createNliSupportJudge, runTraceStudy, type TraceRanker, type TraceStatement } from '@factkit/fasttrack';
 import { createLexicalNliModel } from '@factkit/nli-models';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
@@ -9,24 +9,22 @@ import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { type JsonlInput, asRow, readJsonlCorpus, readJsonlInput, reportDroppedLines } from '../read-input.js';
 import { createProgress } from '../progress.js';
-import { type TraceMethodRun, bestTopKRun, buildTraceReport } from '../report/trace-report.js';
+import { buildTraceReport } from '../report/trace-report.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../cli-io.js';
 
-/** Statements of --queries: plain lines, or JSON lines {"query"|"statement"|"text", "supporting"?: ids} (gold ids go to `gold`); a bad line is dropped and named. */
-function readStatements(path: string, gold: Map<string, string[]>): Promise<JsonlInput<string>> {
-  return readJsonlInput<string>(path, { command: 'trace', flag: '--queries' }, {
-    readPlainLine: (text) => ({ value: text }),
+/** Statements of --queries: plain lines, or JSON lines {"query"|"statement"|"text", "supporting"?: gold ids}; a bad line is dropped and named. */
+function readStatements(path: string): Promise<JsonlInput<TraceStatement>> {
+  return readJsonlInput<TraceStatement>(path, { command: 'trace', flag: '--queries' }, {
+    readPlainLine: (text) => ({ value: { text } }),
     read: (value) => {
       const row = asRow(value);
       const statement = row['query'] ?? row['statement'] ?? row['text'];
       if (typeof statement !== 'string' || statement.trim() === '') return { reason: 'needs a "query" string' };
       const supporting = row['supporting'];
-      if (supporting !== undefined) {
-        if (!Array.isArray(supporting) || supporting.length === 0 || supporting.some((id) => typeof id !== 'string' && typeof id !== 'number')) return { reason: '"supporting" must be a non-empty array of document ids' };
-        gold.set(statement, supporting.map(String));
-      }
-      return { value: statement };
+      if (supporting === undefined) return { value: { text: statement } };
+      if (!Array.isArray(supporting) || supporting.length === 0 || supporting.some((id) => typeof id !== 'string' && typeof id !== 'number')) return { reason: '"supporting" must be a non-empty array of document ids' };
+      return { value: { text: statement, gold: supporting.map(String) } };
     },
   });
 }
@@ -69,12 +67,11 @@ async function runTrace(values: CommandValues<typeof TRACE_OPTIONS>, io: CliIo):
   const k = integer('k', values.k, 2);
   const maxLeafSize = integer('leaf-size', values['leaf-size'], 1);
   const seed = integer('seed', values.seed, 0);
-  let statements: string[];
-  const gold = new Map<string, string[]>();
-  let statementProblems: JsonlInput<string>['problems'] = [];
-  if (values.query !== undefined) statements = [values.query];
-  else ({ items: statements, problems: statementProblems } = await readStatements(values.queries as string, gold));
-  if (statements.some((statement) => statement.trim() === '') || statements.length === 0) throw new InvalidArgumentError({ where: 'factkit trace', argument: '--query', message: 'must not be empty' });
+  let statements: TraceStatement[];
+  let statementProblems: JsonlInput<TraceStatement>['problems'] = [];
+  if (values.query !== undefined) statements = [{ text: values.query }];
+  else ({ items: statements, problems: statementProblems } = await readStatements(values.queries as string));
+  if (statements.some((statement) => statement.text.trim() === '') || statements.length === 0) throw new InvalidArgumentError({ where: 'factkit trace', argument: '--query', message: 'must not be empty' });
   const baselineNames = (values.baselines ?? '').split(',').map((name) => name.trim()).filter(Boolean);
   for (const name of baselineNames) if (name !== 'bm25' && name !== 'brute-force') throw new InvalidArgumentError({ where: 'factkit trace', argument: '--baselines', message: `must list bm25 and/or brute-force (got "${name}")` });
 
@@ -97,58 +94,51 @@ async function runTrace(values: CommandValues<typeof TRACE_OPTIONS>, io: CliIo):
   progress.end();
   const judge = model ? createLlmSupportJudge({ model }) : createNliSupportJudge({ model: createLexicalNliModel() });
   const fasttrack = createFastTrack({ index, embedder, judge });
-  const results: TraceResult[] = [];
-  for (const statement of statements) results.push(await fasttrack.trace(statement, io.abortSignal ? { abortSignal: io.abortSignal } : {}));
-  const unjudged = results.reduce((total, result) => total + result.problems.filter((problem) => problem.code === 'unjudged').length, 0);
+  const wantsReport = Boolean(values.md || values.svg || values.html);
+  const baselines = values.baselines === undefined ? (model ? ['bm25'] : ['bm25', 'brute-force']) : baselineNames;
+  const rankers: TraceRanker[] = wantsReport && baselines.includes('bm25') ? [{ name: 'BM25', retriever: createBm25Retriever(documents) }] : [];
+  const studyProgress = createProgress(io, 'trace');
+  const study = await runTraceStudy({
+    statements,
+    tracers: [{ name: `FastTrack (${model ? 'paper prompts' : 'offline baselines'})`, fastTrack: fasttrack }],
+    upperBound: false,
+    ...(wantsReport && baselines.includes('brute-force') ? { bruteForce: { judge, documents } } : {}),
+    rankers,
+    maxK: Math.min(100, documents.length),
+    ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
+    onProgress: ({ stage, completed, total }) => studyProgress.update(completed, total, stage),
+  });
+  studyProgress.end();
+  const traced = study.methods[0]!.perStatement;
   const summary = {
     corpus: documents.length,
     leaves: index.tree.leaves.length,
     judge: model ? `llm(${model.id})` : 'lexical-nli (offline baseline)',
     labeller: model ? 'llm keywords (paper Fig. 3)' : 'class-based TF-IDF (offline baseline)',
-    results: results.map((result) => ({
-      query: result.query,
-      supporting: result.supporting.map((document) => ({ documentId: document.documentId, text: document.text, clusterPaths: document.clusterPaths })),
-      clusters: result.clusters,
-      cost: result.cost,
-      problems: result.problems,
+    results: traced.map((run, position) => ({
+      query: statements[position]!.text,
+      supporting: run.result?.supporting.map((document) => ({ documentId: document.documentId, text: document.text, clusterPaths: document.clusterPaths })) ?? [],
+      clusters: run.result?.clusters ?? [],
+      ...(run.result ? { cost: run.result.cost } : {}),
+      problems: run.problems,
     })),
     problems: [...readProblems, ...indexProblems],
   };
   if (values.out) await writeFile(values.out, `${JSON.stringify(summary, null, 2)}\n`);
-  let baselineUnjudged = 0;
-  if (values.md || values.svg || values.html) {
-    const baselines = values.baselines === undefined ? (model ? ['bm25'] : ['bm25', 'brute-force']) : baselineNames;
-    const runs: TraceMethodRun[] = [{ method: `FastTrack (${model ? 'paper prompts' : 'offline baselines'})`, perStatement: results.map((result) => ({ supporting: result.supporting.map((document) => document.documentId), judged: result.cost.candidatesJudged, incomplete: result.problems.some((problem) => problem.code === 'unjudged') })) }];
-    if (baselines.includes('brute-force')) {
-      const progress = createProgress(io, 'trace brute force');
-      const perStatement: TraceMethodRun['perStatement'][number][] = [];
-      for (const [position, statement] of statements.entries()) {
-        progress.update(position, statements.length);
-        const { judgements } = await judge.judge({ query: statement, candidates: documents.map((document) => ({ documentId: document.id, text: document.text })), ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
-        const unjudged = judgements.filter((judgement) => judgement.supports === null).length;
-        baselineUnjudged += unjudged;
-        perStatement.push({ supporting: judgements.filter((judgement) => judgement.supports === true).map((judgement) => judgement.documentId), judged: documents.length, incomplete: unjudged > 0 });
-      }
-      progress.end();
-      runs.push({ method: `brute force (${judge.id}, every document)`, perStatement });
-    }
-    if (baselines.includes('bm25')) {
-      const bm25 = createBm25Retriever(documents);
-      const rankings: string[][] = [];
-      for (const statement of statements) rankings.push((await bm25.retrieve({ query: { text: statement }, topK: Math.min(100, documents.length) })).evidence.map((hit) => hit.documentId));
-      runs.push(bestTopKRun(rankings, statements, gold));
-    }
-    await writeStudyReportFiles({ markdown: values.md, svg: values.svg, html: values.html }, buildTraceReport({ corpus: values.corpus, documents, statements, gold, runs, results }));
-  }
+  if (wantsReport) await writeStudyReportFiles({ markdown: values.md, svg: values.svg, html: values.html }, buildTraceReport({ corpus: values.corpus, documents, statements, study }));
   if (values.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
   else {
-    for (const result of results) {
+    for (const [position, { result, problems }] of traced.entries()) {
+      if (!result) {
+        io.stdout(`${statements[position]!.text}\n  not traced: ${problems.map((problem) => problem.message).join('; ')}\n`);
+        continue;
+      }
       io.stdout(`${result.query}\n  supported by ${result.supporting.length} of ${result.cost.candidatesJudged} judged candidates (brute force would judge ${result.cost.bruteForce.candidates})\n`);
       for (const document of result.supporting.slice(0, 10)) io.stdout(`  - [${document.documentId}] ${document.text.slice(0, 160)}\n`);
     }
   }
-  if (unjudged > 0 || baselineUnjudged > 0 || readProblems.length > 0) {
-    io.stderr(`factkit trace: incomplete: ${unjudged + baselineUnjudged} candidate(s) the judge could not decide, ${readProblems.length} dropped input line(s); they are left out\n`);
+  if (study.incomplete.length > 0 || readProblems.length > 0) {
+    io.stderr(`factkit trace: incomplete: ${[...study.incomplete, ...(readProblems.length > 0 ? [`${readProblems.length} dropped input line(s), left out`] : [])].join('; ')}\n`);
     return EXIT_CODES.partialFailure;
   }
   return EXIT_CODES.ok;

@@ -1,49 +1,22 @@
 import type { Document } from '@factkit/core';
-import type { TraceResult } from '@factkit/fasttrack';
+import type { TraceMethodRun, TraceStatement, TraceStudyResult } from '@factkit/fasttrack';
+import { computeSetScores } from '@factkit/metrics';
 import { renderBarChartSvg } from './bar-chart.js';
 import { escapeHtml } from './escape-html.js';
-import { meanWithError, scoreIdSets } from './set-scores.js';
 import { formatMarkdownTable, type StudyReportOptions } from './study-report.js';
-
-/** What one method returned for each statement (same order as the statements). */
-export interface TraceMethodRun {
-  readonly method: string;
-  readonly perStatement: ReadonlyArray<{ readonly supporting: readonly string[]; readonly judged?: number; readonly incomplete?: boolean }>;
-  /** E.g. the chosen k of a ranking baseline. */
-  readonly note?: string;
-}
-
-/**
- * The ranking baseline of the FastTrack paper: the top k of each ranking, with one k for all statements chosen to
- * maximise mean F1 over the statements that have gold ids (best-F1 over top-k). Without gold, k = 10.
- */
-export function bestTopKRun(rankings: readonly (readonly string[])[], statements: readonly string[], gold: ReadonlyMap<string, readonly string[]>): TraceMethodRun {
-  const maxK = Math.max(1, ...rankings.map((ranking) => ranking.length));
-  let bestK = Math.min(10, maxK);
-  let bestF1 = -1;
-  if (statements.some((statement) => gold.has(statement))) {
-    for (let k = 1; k <= maxK; k++) {
-      const scores = statements.flatMap((statement, position) => (gold.has(statement) ? [scoreIdSets((rankings[position] ?? []).slice(0, k), gold.get(statement)!).f1] : []));
-      const mean = scores.reduce((sum, value) => sum + value, 0) / scores.length;
-      if (mean > bestF1 + 1e-12) {
-        bestF1 = mean;
-        bestK = k;
-      }
-    }
-  }
-  return { method: `BM25 top-${bestK} (best F1 over k)`, perStatement: rankings.map((ranking) => ({ supporting: ranking.slice(0, bestK) })), note: `k = ${bestK} of 1–${maxK}` };
-}
 
 export interface TraceReportInput {
   readonly corpus: string;
   readonly documents: readonly Document[];
-  readonly statements: readonly string[];
-  readonly gold: ReadonlyMap<string, readonly string[]>;
-  readonly runs: readonly TraceMethodRun[];
-  /** FastTrack's own results (clusters and judge calls for the per-statement sections). */
-  readonly results: readonly TraceResult[];
+  readonly statements: readonly TraceStatement[];
+  /** `runTraceStudy`'s result: FastTrack first, then the baselines. */
+  readonly study: TraceStudyResult;
 }
 
+/** A method's row label; a ranking baseline shows its shared cutoff. */
+const methodLabel = (run: TraceMethodRun) => (run.kind === 'ranking' ? `${run.method} top-${run.k} (best F1 over k)` : run.method);
+/** Mean ± SE in %; the SE of a single statement is unknown (–). */
+const meanCell = (value: { mean: number; standardError: number } | undefined) => (value ? `${percent(value.mean)} ± ${Number.isFinite(value.standardError) ? percent(value.standardError) : '–'}` : '–');
 const percent = (value: number | undefined) => (value === undefined ? '–' : (value * 100).toFixed(1));
 
 /**
@@ -52,35 +25,27 @@ const percent = (value: number | undefined) => (value === undefined ? '–' : (v
  * chart and one collapsible section per statement with the supporting documents. Corpus strings are escaped.
  */
 export function buildTraceReport(input: TraceReportInput): StudyReportOptions {
-  const { corpus, documents, statements, gold, runs, results } = input;
+  const { corpus, documents, statements, study } = input;
+  const runs = study.methods;
   const textById = new Map(documents.map((document) => [document.id, document.text]));
-  const withGold = statements.map((statement, position) => ({ statement, position })).filter(({ statement }) => gold.has(statement));
-  const summary = runs.map((run) => {
-    const scored = withGold.filter(({ position }) => run.perStatement[position]?.incomplete !== true).map(({ statement, position }) => scoreIdSets(run.perStatement[position]?.supporting ?? [], gold.get(statement)!));
-    const judged = run.perStatement.map((entry) => entry.judged).filter((value): value is number => value !== undefined);
-    return {
-      run,
-      precision: meanWithError(scored.map((score) => score.precision)),
-      recall: meanWithError(scored.map((score) => score.recall)),
-      f1: meanWithError(scored.map((score) => score.f1)),
-      scored: scored.length,
-      left: withGold.length - scored.length,
-      judged: judged.length > 0 ? judged.reduce((sum, value) => sum + value, 0) : undefined,
-    };
-  });
-  const lines = [`## Fact tracing: ${corpus}`, '', `${documents.length} documents, ${statements.length} statements, ${withGold.length} with gold supporting ids.`, ''];
-  if (withGold.length > 0) {
+  const lines = [`## Fact tracing: ${corpus}`, '', `${documents.length} documents, ${statements.length} statements, ${study.statementsWithGold} with gold supporting ids.`, ''];
+  if (study.statementsWithGold > 0) {
     lines.push(
       formatMarkdownTable(
         ['method', 'statements scored', 'precision', 'recall', 'F1', 'candidates judged'],
-        summary.map((row) => [
-          row.run.method + (row.run.note ? ` (${row.run.note})` : ''),
-          `${row.scored}${row.left > 0 ? ` (${row.left} incomplete, left out)` : ''}`,
-          row.precision ? `${percent(row.precision.mean)} ± ${percent(row.precision.standardError)}` : '–',
-          row.recall ? `${percent(row.recall.mean)} ± ${percent(row.recall.standardError)}` : '–',
-          row.f1 ? `${percent(row.f1.mean)} ± ${percent(row.f1.standardError)}` : '–',
-          row.judged ?? '–',
-        ]),
+        runs.map((run) => {
+          const judged = run.perStatement.flatMap((entry) => (entry.judged === undefined ? [] : [entry.judged]));
+          const scored = run.scores?.statements ?? 0;
+          const left = study.statementsWithGold - scored;
+          return [
+            methodLabel(run) + (run.kind === 'ranking' ? ` (k = ${run.k})` : ''),
+            `${scored}${left > 0 ? ` (${left} incomplete, left out)` : ''}`,
+            meanCell(run.scores?.precision),
+            meanCell(run.scores?.recall),
+            meanCell(run.scores?.f1),
+            judged.length > 0 ? judged.reduce((sum, value) => sum + value, 0) : '–',
+          ];
+        }),
       ),
       '',
       'Mean ± standard error over statements, in %.',
@@ -90,50 +55,52 @@ export function buildTraceReport(input: TraceReportInput): StudyReportOptions {
   lines.push('### Per statement', '');
   lines.push(
     formatMarkdownTable(
-      ['statement', 'gold', ...runs.map((run) => run.method)],
+      ['statement', 'gold', ...runs.map(methodLabel)],
       statements.map((statement, position) => [
-        statement,
-        gold.get(statement)?.join(', ') ?? '–',
+        statement.text,
+        statement.gold?.join(', ') ?? '–',
         ...runs.map((run) => {
           const entry = run.perStatement[position];
           if (!entry) return '–';
-          const goldIds = gold.get(statement);
           const found = `${entry.supporting.length} found${entry.incomplete ? ', incomplete' : ''}`;
-          return goldIds ? `${found}; F1 ${percent(scoreIdSets(entry.supporting, goldIds).f1)}` : found;
+          return statement.gold ? `${found}; F1 ${percent(computeSetScores(entry.supporting, statement.gold).f1)}` : found;
         }),
       ]),
     ),
   );
   const markdown = `${lines.join('\n')}\n`;
   const chart =
-    withGold.length > 0
+    study.statementsWithGold > 0
       ? renderBarChartSvg({
-          title: `Fact tracing: precision, recall, F1 per method (${withGold.length} statements)`,
+          title: `Fact tracing: precision, recall, F1 per method (${study.statementsWithGold} statements)`,
           groups: (['precision', 'recall', 'f1'] as const).map((metric) => ({
             label: metric === 'f1' ? 'F1' : metric,
-            bars: summary.map((row) => ({ label: row.run.method, value: row[metric]?.mean ?? null, ...(row[metric] ? { error: row[metric].standardError } : {}) })),
+            bars: runs.map((run) => {
+              const value = run.scores?.[metric];
+              return { label: methodLabel(run), value: value?.mean ?? null, ...(value && Number.isFinite(value.standardError) ? { error: value.standardError } : {}) };
+            }),
           })),
         })
       : renderBarChartSvg({
           title: 'Fact tracing: supporting documents found per statement',
           percent: false,
           max: Math.max(1, ...runs.flatMap((run) => run.perStatement.map((entry) => entry.supporting.length))),
-          groups: statements.map((statement, position) => ({ label: `S${position + 1}`, bars: runs.map((run) => ({ label: run.method, value: run.perStatement[position]?.supporting.length ?? null })) })),
+          groups: statements.map((_, position) => ({ label: `S${position + 1}`, bars: runs.map((run) => ({ label: methodLabel(run), value: run.perStatement[position]?.supporting.length ?? null })) })),
         });
   const sections = statements.map((statement, position) => {
-    const goldIds = new Set(gold.get(statement) ?? []);
-    const result = results[position];
+    const goldIds = new Set(statement.gold ?? []);
+    const result = runs.find((run) => run.kind === 'fasttrack')?.perStatement[position]?.result;
     const methods = runs
       .map((run) => {
         const entry = run.perStatement[position];
         const items = (entry?.supporting ?? [])
           .map((id) => `<li data-document="${escapeHtml(id)}"${goldIds.has(id) ? ' class="gold"' : ''}><code>${escapeHtml(id)}</code>${goldIds.has(id) ? ' ✓' : ''} ${escapeHtml((textById.get(id) ?? '').slice(0, 300))}</li>`)
           .join('');
-        return `<h4>${escapeHtml(run.method)}</h4>${items ? `<ol class="supporting">${items}</ol>` : '<p><em>none</em></p>'}`;
+        return `<h4>${escapeHtml(methodLabel(run))}</h4>${items ? `<ol class="supporting">${items}</ol>` : '<p><em>none</em></p>'}`;
       })
       .join('');
     const clusters = result ? `<p class="meta">leaves matched: ${result.clusters.length} · candidates judged ${result.cost.candidatesJudged} of ${result.cost.bruteForce.candidates}</p>` : '';
-    return { summary: `S${position + 1}: ${statement}`, className: 'statement', html: `${goldIds.size > 0 ? `<p>gold: ${[...goldIds].map((id) => `<code>${escapeHtml(id)}</code>`).join(', ')}</p>` : ''}${clusters}${methods}` };
+    return { summary: `S${position + 1}: ${statement.text}`, className: 'statement', html: `${goldIds.size > 0 ? `<p>gold: ${[...goldIds].map((id) => `<code>${escapeHtml(id)}</code>`).join(', ')}</p>` : ''}${clusters}${methods}` };
   });
-  return { title: 'factkit trace', meta: `${corpus} · ${documents.length} documents · ${statements.length} statements · methods: ${runs.map((run) => run.method).join(', ')}`, charts: [chart], markdown, sections };
+  return { title: 'factkit trace', meta: `${corpus} · ${documents.length} documents · ${statements.length} statements · methods: ${runs.map(methodLabel).join(', ')}`, charts: [chart], markdown, sections };
 }
