@@ -1,0 +1,44 @@
+// Vitest helpers for tests that read the data root. Without data such a suite is skipped (and counted by
+// tooling/summarize-tests.mjs through the tag in its title); under CI=true missing data is a failing test instead.
+import { join } from 'node:path';
+import { describe, it } from 'vitest';
+import { DATA_ROOT_VARIABLE, dataset, findDataRoot, isCi, missingDatasetMessage, type DatasetName } from './data-root.js';
+
+/** Marks a suite that needs the data root; tooling/summarize-tests.mjs counts skipped tests under titles holding it. */
+export const DATA_TAG_PREFIX = '[data: ';
+
+/** The suite title tag for `names`, e.g. "[data: scifact, fever-lite]". */
+export function dataTag(names: readonly DatasetName[]): string {
+  return `${DATA_TAG_PREFIX}${names.join(', ')}]`;
+}
+
+/**
+ * A `describe` block whose tests read datasets from the data root. `body` gets the folder of the first dataset and the
+ * data root. With every dataset present the suite runs; without, it is collected and skipped (so `body` must read data
+ * inside hooks or tests, never while collecting); under CI=true a missing dataset is one failing test naming it.
+ */
+export function describeWithData(
+  names: DatasetName | readonly [DatasetName, ...DatasetName[]],
+  title: string,
+  body: (directory: string, root: string) => void,
+): void {
+  const list: readonly DatasetName[] = typeof names === 'string' ? [names] : names;
+  const first = list[0] as DatasetName;
+  const missing = list.filter((name) => dataset(name) === undefined);
+  const tagged = `${title} ${dataTag(list)}`;
+  if (missing.length === 0) {
+    const root = findDataRoot() as string;
+    describe(tagged, () => body(join(root, first), root));
+    return;
+  }
+  if (isCi()) {
+    describe(tagged, () => {
+      it(`has its data (${DATA_ROOT_VARIABLE})`, () => {
+        throw new Error(`CI=true and data is missing: ${missing.map((name) => missingDatasetMessage(name)).join(' | ')}`);
+      });
+    });
+    return;
+  }
+  const placeholder = join(`<${DATA_ROOT_VARIABLE} unset>`);
+  describe.skip(tagged, () => body(join(placeholder, first), placeholder));
+}
