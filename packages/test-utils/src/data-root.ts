@@ -1,9 +1,9 @@
 // The data root: where factkit's tests, benches and examples read public evaluation data in place. The repository
-// holds none of it (other people's data under their own licences). Node only; no vitest import, so examples can use it.
+// holds none of it (other people's data under their own licences). Node only; no vitest import, so examples can use it,
+// and no @factkit/core import, so core's own tests can import this file (core cannot depend on test-utils: a cycle).
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FactkitError, InvalidArgumentError } from '@factkit/core';
 
 /** The environment variable naming the data root. */
 export const DATA_ROOT_VARIABLE = 'FACTKIT_DATA';
@@ -71,9 +71,19 @@ export function findDataRoot(options: DataRootOptions = {}): string | undefined 
   return undefined;
 }
 
+/** A dataset a test, bench or example needs is not in the data root; `message` is the one line to show. */
+export class MissingDatasetError extends Error {
+  readonly dataset: DatasetName;
+  constructor(dataset: DatasetName, message: string) {
+    super(message);
+    this.name = 'MissingDatasetError';
+    this.dataset = dataset;
+  }
+}
+
 function checkName(name: string, where: string): asserts name is DatasetName {
   if (!Object.hasOwn(DATASETS, name)) {
-    throw new InvalidArgumentError({ argument: 'name', where, message: `must be one of ${Object.keys(DATASETS).join(', ')}, got "${name}"` });
+    throw new RangeError(`${where}: argument "name" must be one of ${Object.keys(DATASETS).join(', ')}, got "${name}"`);
   }
 }
 
@@ -105,9 +115,9 @@ export function missingDatasetMessage(name: DatasetName, options: DataRootOption
   return `needs ${info.title} (${info.publishedAt}); ${where} — ${how}`;
 }
 
-/** The folder of dataset `name`; throws a `load_failed` FactkitError with {@link missingDatasetMessage} when it is absent. */
+/** The folder of dataset `name`; throws a {@link MissingDatasetError} with {@link missingDatasetMessage} when it is absent. */
 export function requireDataset(name: DatasetName, options: DataRootOptions & { readonly flag?: string } = {}): string {
   const directory = dataset(name, options);
-  if (directory === undefined) throw new FactkitError('load_failed', missingDatasetMessage(name, options));
+  if (directory === undefined) throw new MissingDatasetError(name, missingDatasetMessage(name, options));
   return directory;
 }

@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { describe, it } from 'vitest';
 import { DATA_ROOT_VARIABLE, dataset, findDataRoot, isCi, missingDatasetMessage, type DatasetName } from './data-root.js';
 
-/** Marks a suite that needs the data root; tooling/summarize-tests.mjs counts skipped tests under titles holding it. */
+/** Marks a suite that runs on the data root; tooling/summarize-tests.mjs counts the tests under it that ran. */
 export const DATA_TAG_PREFIX = '[data: ';
+/** Marks a suite skipped because its data is missing; tooling/summarize-tests.mjs counts the tests under it. */
+export const NO_DATA_TAG_PREFIX = '[no data: ';
 
-/** The suite title tag for `names`, e.g. "[data: scifact, fever-lite]". */
-export function dataTag(names: readonly DatasetName[]): string {
-  return `${DATA_TAG_PREFIX}${names.join(', ')}]`;
+/** The suite title tag for `names`, e.g. "[data: scifact, fever-lite]" (or "[no data: …]" when `missing`). */
+export function dataTag(names: readonly DatasetName[], missing = false): string {
+  return `${missing ? NO_DATA_TAG_PREFIX : DATA_TAG_PREFIX}${names.join(', ')}]`;
 }
 
 /**
@@ -25,20 +27,19 @@ export function describeWithData(
   const list: readonly DatasetName[] = typeof names === 'string' ? [names] : names;
   const first = list[0] as DatasetName;
   const missing = list.filter((name) => dataset(name) === undefined);
-  const tagged = `${title} ${dataTag(list)}`;
   if (missing.length === 0) {
     const root = findDataRoot() as string;
-    describe(tagged, () => body(join(root, first), root));
+    describe(`${title} ${dataTag(list)}`, () => body(join(root, first), root));
     return;
   }
   if (isCi()) {
-    describe(tagged, () => {
+    describe(`${title} ${dataTag(list)}`, () => {
       it(`has its data (${DATA_ROOT_VARIABLE})`, () => {
         throw new Error(`CI=true and data is missing: ${missing.map((name) => missingDatasetMessage(name)).join(' | ')}`);
       });
     });
     return;
   }
-  const placeholder = join(`<${DATA_ROOT_VARIABLE} unset>`);
-  describe.skip(tagged, () => body(join(placeholder, first), placeholder));
+  const placeholder = `<${DATA_ROOT_VARIABLE} unset>`;
+  describe.skip(`${title} ${dataTag(list, true)}`, () => body(join(placeholder, first), placeholder));
 }
