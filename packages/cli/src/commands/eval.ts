@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { InvalidArgumentError } from '@factkit/core';
@@ -9,6 +10,9 @@ import { evaluateBm25OnBeir } from '../evaluate-bm25-on-beir.js';
 export const EVAL_USAGE = `usage: factkit eval --beir <folder> [--split test] [--k1 0.9] [--b 0.4] [--variant lucene|robertson|bm25+|bm25l]
                     [--rm3] [--fb-docs 10] [--fb-terms 10] [--original-query-weight 0.5]
                     [--hits 1000] [--metrics ndcg_cut_10,recall_100,recall_1000,map] [--run out.trec] [--json]`;
+
+/** Where a user gets a BEIR folder: factkit ships none and downloads nothing. */
+const BEIR_NEEDED = 'needs a BEIR-format folder such as BEIR SciFact (https://github.com/beir-cellar/beir, https://github.com/allenai/scifact); factkit downloads nothing';
 
 /** A numeric flag: the whole text must be a finite number. */
 function numberFlag(name: string, text: string): number {
@@ -40,8 +44,10 @@ export async function runEvalCommand(args: readonly string[], io: CliIo): Promis
   });
   if (values.help || !values.beir) {
     (values.help ? io.stdout : io.stderr)(`${EVAL_USAGE}\n`);
+    if (!values.help) io.stderr(`factkit eval: ${BEIR_NEEDED} — pass --beir <folder>\n`);
     return values.help ? 0 : 2;
   }
+  if (!existsSync(values.beir)) throw new InvalidArgumentError({ where: 'factkit eval', argument: '--beir', message: `names no folder (${values.beir}): ${BEIR_NEEDED}` });
   if (!BM25_VARIANTS.includes(values.variant as Bm25Variant)) throw new InvalidArgumentError({ where: 'factkit eval', argument: '--variant', message: `must be one of ${BM25_VARIANTS.join(', ')} (got "${values.variant}")` });
   const started = Date.now();
   const result = await evaluateBm25OnBeir(values.beir, {
