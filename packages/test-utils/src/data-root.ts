@@ -121,3 +121,15 @@ export function requireDataset(name: DatasetName, options: DataRootOptions & { r
   if (directory === undefined) throw new MissingDatasetError(name, missingDatasetMessage(name, options));
   return directory;
 }
+
+/**
+ * For example and bench scripts: the folder given on the command line (`given`), else dataset `name` in the data root;
+ * with neither, writes {@link missingDatasetMessage} (one line) to stderr and exits with code 1. Nothing downloads.
+ */
+export function datasetArgument(name: DatasetName, given: string | undefined, flag: string): string {
+  if (given !== undefined && given !== '') return given;
+  const directory = dataset(name);
+  if (directory !== undefined) return directory;
+  process.stderr.write(`${missingDatasetMessage(name, { flag })}\n`);
+  process.exit(1);
+}
