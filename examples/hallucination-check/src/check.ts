@@ -13,8 +13,9 @@ import { createGloveEmbedder } from '@factkit/glove';
 import { createOpenAICompatibleModel } from '@factkit/openai';
 import { formatDetection } from './format-detection.js';
 import { createOfflineComponents } from './offline-components.js';
-import { readArguments } from './shared.js';
+import { needData, readArguments } from './shared.js';
 
+needData('fever-lite', 'halluqa');
 const args = readArguments(process.argv.slice(2));
 const question = args.get('question') ?? 'Which company released the film Soul Food?';
 const answer = args.get('answer') ?? 'Soul Food was released by Fox 2000 Pictures. It is a 2005 science fiction film.';
