@@ -18,12 +18,12 @@ export function dataTag(names: readonly DatasetName[], missing = false): string 
  * A `describe` block whose tests read datasets from the data root. `body` gets the folder of the first dataset and the
  * data root. With every dataset present the suite runs; without, it is collected and skipped (data read while
  * collecting, e.g. for `it.each`, fails that collection: counted as one skipped stand-in); under CI=true a missing
- * dataset is one failing test naming it.
+ * dataset is one failing test naming it. `body` may be async (vitest awaits an async suite factory).
  */
 export function describeWithData(
   names: DatasetName | readonly [DatasetName, ...DatasetName[]],
   title: string,
-  body: (directory: string, root: string) => void,
+  body: (directory: string, root: string) => void | Promise<void>,
 ): void {
   const list: readonly DatasetName[] = typeof names === 'string' ? [names] : names;
   const first = list[0] as DatasetName;
@@ -42,11 +42,11 @@ export function describeWithData(
     return;
   }
   const placeholder = `<${DATA_ROOT_VARIABLE} unset>`;
-  describe.skip(`${title} ${dataTag(list, true)}`, () => {
+  describe.skip(`${title} ${dataTag(list, true)}`, async () => {
     // Collected without data: a body that reads data while collecting (e.g. for `it.each`) throws here; its tests
     // registered so far are counted, and one skipped stand-in marks the rest.
     try {
-      body(join(placeholder, first), placeholder);
+      await body(join(placeholder, first), placeholder);
     } catch {
       it('(the rest of this suite is built from its data)', () => undefined);
     }
