@@ -285,7 +285,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
   const command = ['pnpm --filter leakage-study start', ...(args.length > 0 ? ['--', ...args] : [])].join(' ');
   const corpusNote =
     dataset.name === 'AVeriTeC'
-      ? '> AVeriTeC dev (400 of the 500 claims are vendored): gold evidence = the human-written QA evidence; retrieval from each claim\'s own knowledge store, scored with Hungarian METEOR / BERTScore on the top-k sentences as in the paper.'
+      ? '> AVeriTeC dev (400 of the 500 claims are in the data root): gold evidence = the human-written QA evidence; retrieval from each claim\'s own knowledge store, scored with Hungarian METEOR / BERTScore on the top-k sentences as in the paper.'
       : dataset.name === 'FEVER-lite'
       ? '> FEVER-lite: the knowledge store is the pool of gold-evidence sentences of the split, not the 5.4M-page Wikipedia of the paper, so these numbers are not comparable with the paper\'s FEVER columns.'
       : dataset.unit === 'sentence'
