@@ -30,7 +30,9 @@ export function describeWithData(
   const missing = list.filter((name) => dataset(name) === undefined);
   if (missing.length === 0) {
     const root = findDataRoot() as string;
-    describe(`${title} ${dataTag(list)}`, () => body(join(root, first), root));
+    describe(`${title} ${dataTag(list)}`, async () => {
+      await body(join(root, first), root);
+    });
     return;
   }
   if (isCi()) {
