@@ -16,7 +16,7 @@ const CLAIMS = 3;
 
 /** A small per-claim knowledge store in the official layout: each claim's answers hidden among distractor passages. */
 async function writeStore(directory: string): Promise<void> {
-  const dataset = await loadAveritec({ directory: join('averitec'), limit: CLAIMS });
+  const dataset = await loadAveritec({ directory: join(DATA_ROOT, 'averitec'), limit: CLAIMS });
   await mkdir(directory, { recursive: true });
   for (const claim of dataset.claims.slice(0, CLAIMS - 1)) {
     const lines = [
@@ -31,7 +31,7 @@ async function writeStore(directory: string): Promise<void> {
 
 describeWithData('averitec', 'AVeriTeC', () => {
   it('loads the dev claims with the scorer\'s QA references as gold evidence and four verdict labels', async () => {
-    const dataset = await loadAveritec({ directory: join('averitec') });
+    const dataset = await loadAveritec({ directory: join(DATA_ROOT, 'averitec') });
     expect(dataset.claims).toHaveLength(400);
     expect(dataset.claims[0]?.evidence[0]).toBe('Where was the claim first published It was first published on Sccopertino');
     expect(new Set(dataset.claims.map((claim) => claim.label))).toEqual(new Set(['refuted', 'supported', 'not enough evidence', 'conflicting evidence/cherrypicking']));
@@ -55,7 +55,7 @@ describeWithData('averitec', 'AVeriTeC', () => {
     expect(outcome.exitCode).toBe(3);
 
     // The baseline METEOR@5 equals a direct computation: per-claim BM25 top 5, Hungarian METEOR vs the QA references.
-    const dataset = await loadAveritec({ directory: join('averitec'), limit: CLAIMS });
+    const dataset = await loadAveritec({ directory: join(DATA_ROOT, 'averitec'), limit: CLAIMS });
     const { stores } = await loadAveritecKnowledgeStore(store, dataset.claims.map((claim) => claim.id));
     const wordnet = await loadWordNetSynonyms();
     const scores: number[] = [];

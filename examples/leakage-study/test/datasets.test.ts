@@ -12,7 +12,7 @@ import { loadFeverLite, loadSciFact } from '../src/datasets.js';
 
 describeWithData('scifact', 'loadSciFact', () => {
   it('by default retrieves sentences: 45,952 abstract sentences, gold = rationale sentences (the paper\'s unit)', async () => {
-    const dataset = await loadSciFact({ directory: join('scifact') });
+    const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact') });
     expect(dataset.unit).toBe('sentence');
     expect(dataset.corpus).toHaveLength(45952); // sum of corpus_sentences lengths, counted with Python
     expect(dataset.claims).toHaveLength(655);
@@ -27,10 +27,10 @@ describeWithData('scifact', 'loadSciFact', () => {
   });
 
   it('keeps the claims with gold evidence (505 train + 150 dev, counted independently with Python) over the full corpus', async () => {
-    const dataset = await loadSciFact({ directory: join('scifact'), unit: 'abstract' });
+    const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), unit: 'abstract' });
     expect(dataset.corpus).toHaveLength(5183);
     expect(dataset.claims).toHaveLength(655);
-    const train = await loadSciFact({ directory: join('scifact'), split: 'train', unit: 'abstract' });
+    const train = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), split: 'train', unit: 'abstract' });
     expect(train.claims).toHaveLength(505);
     const claim = train.claims.find((entry) => entry.id === '2');
     expect(claim?.text).toBe('1 in 5 million in UK have abnormal PrP positivity.');
@@ -61,7 +61,7 @@ describe('loadSciFact on a made-up folder', () => {
 
 describeWithData('fever-lite', 'loadFeverLite', () => {
   it('pools every evidence sentence of the split as the corpus and makes them the relevant documents', async () => {
-    const dataset = await loadFeverLite({ directory: join('fever-lite'), limit: 3 });
+    const dataset = await loadFeverLite({ directory: join(DATA_ROOT, 'fever-lite'), limit: 3 });
     expect(dataset.claims).toHaveLength(3);
     expect(dataset.claims[0]?.text).toBe('Fox 2000 Pictures released the film Soul Food.');
     expect(dataset.claims.map((claim) => claim.label)).toEqual(['supported', 'refuted', 'refuted']); // SUPPORTS, REFUTES, REFUTES in validation.jsonl

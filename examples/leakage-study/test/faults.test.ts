@@ -85,7 +85,7 @@ interface ResultsFile {
 
 describeWithData('scifact', 'leakage-study under 429 / 500 / dropped-connection / garbage faults', () => {
   it('puts no claim in M or ¬M without a successful NLI judgement, counts the failures, and exits 3', async () => {
-    const dataset = await loadSciFact({ directory: join('scifact'), split: 'train', limit: CLAIMS });
+    const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), split: 'train', limit: CLAIMS });
     const { script, tally } = faultyScript(dataset.claims);
     server = await startScriptedOpenAIServer({ script });
     const directory = await mkdtemp(join(tmpdir(), 'leakage-faults-'));

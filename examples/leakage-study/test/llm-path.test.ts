@@ -64,7 +64,7 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const dataset = await loadSciFact({ directory: join('scifact'), split: 'train', limit: CLAIMS });
+  const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), split: 'train', limit: CLAIMS });
   const directory = await mkdtemp(join(tmpdir(), 'leakage-study-'));
   // Abstract level keeps this plumbing test's hand-checked BM25 row; sentence level is checked in offline.test.ts.
   const args = ['--dataset', 'scifact', '--unit', 'abstract', '--split', 'train', '--limit', String(CLAIMS), '--methods', 'query2doc', '--repeats', String(REPEATS)];

@@ -19,7 +19,7 @@ afterEach(async () => {
 
 describeWithData('scifact', '--models: several LLMs against one endpoint', () => {
   it('writes one report per model and the multi-LLM grid (Table 3 and the Tables 2/4 layout)', async () => {
-    const dataset = await loadSciFact({ directory: join('scifact'), split: 'train', limit: 4 });
+    const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), split: 'train', limit: 4 });
     const byText = new Map(dataset.claims.map((claim) => [claim.text, claim]));
     // "leaky-model" copies the gold evidence (every claim matched); "clean-model" restates the claim (none matched).
     server = await startScriptedOpenAIServer({

@@ -43,7 +43,7 @@ describeWithData('scifact', 'offline run (BM25 vs BM25+RM3)', () => {
     });
     const report = await readFile(reportPath, 'utf8');
 
-    const dataset = await loadSciFact({ directory: join('scifact'), split: 'test', limit, unit: 'abstract' });
+    const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), split: 'test', limit, unit: 'abstract' });
     const retriever = createBm25Retriever(dataset.corpus);
     let recall5 = 0;
     let ndcg10 = 0;
@@ -61,7 +61,7 @@ describeWithData('scifact', 'offline run (BM25 vs BM25+RM3)', () => {
   });
 
   it('RM3 generates nothing to NLI-match: its weighted terms travel in query.weightedTerms, not generations', async () => {
-    const dataset = await loadSciFact({ directory: join('scifact'), split: 'test', limit: 3 });
+    const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), split: 'test', limit: 3 });
     const { retriever, rm3 } = await createBm25Wiring(dataset.corpus);
     const claim = dataset.claims[0] as { text: string };
     const expanded = await rm3.expand({ query: { text: claim.text } });
