@@ -23,7 +23,8 @@ const CLAIM = 'Vitamin D deficiency raises the risk of respiratory infections';
 // 240 test claims of the data root's SciFact, pinned by packages/retrieval/test/scifact.test.ts).
 const YARDSTICK = { ndcg_cut_10: 0.696649, recall_100: 0.917083, map: 0.659107 };
 
-describeWithData('scifact', 'browser-search', (scifact) => describe.skipIf(!hasChromium)('in a real browser (Debian chromium + playwright-core)', () => {
+describeWithData('scifact', 'browser-search', (scifact) => {
+  describe.skipIf(!hasChromium)('in a real browser (Debian chromium + playwright-core)', () => {
   let server: StaticServer;
   let browser: Browser;
   let data: EvaluationData;
@@ -118,4 +119,5 @@ describeWithData('scifact', 'browser-search', (scifact) => describe.skipIf(!hasC
     expect(await page.locator('#query').isDisabled()).toBe(true);
     await page.close();
   });
-}));
+});
+});
