@@ -1,19 +1,21 @@
-// Builds the static page into dist/: the SciFact BM25 index (from the repo's datasets/scifact, serialized with
-// serializeBm25Index), the judged test claims with their qrels, and the page's script bundled with esbuild for the
-// browser (no CDN, no Node polyfills: a Node built-in anywhere in the bundle fails the build).
-//   pnpm --filter browser-search build
+// Builds the static page into dist/: the SciFact BM25 index (BEIR SciFact read in place from the data root, see
+// @factkit/test-utils/data, serialized with serializeBm25Index), the judged test claims with their qrels, and the page's
+// script bundled with esbuild for the browser (no CDN, no Node polyfills: a Node built-in anywhere in the bundle fails
+// the build). Without SciFact the build prints one line and skips (a fresh clone builds); under CI=true it fails.
+//   pnpm --filter browser-search build [-- --beir <scifact folder>]
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { serializeBm25Index } from '@factkit/retrieval';
 import { buildBm25IndexFromJsonl, loadBeirDataset } from '@factkit/retrieval/node';
+import { dataset, isCi, missingDatasetMessage } from '@factkit/test-utils/data';
 import { build } from 'esbuild';
 import { EVALUATION_FILE, type EvaluationData, INDEX_FILE } from './page/settings.js';
 
 export const EXAMPLE_DIRECTORY = fileURLToPath(new URL('..', import.meta.url));
 export const DIST_DIRECTORY = join(EXAMPLE_DIRECTORY, 'dist');
-export const SCIFACT_DIRECTORY = join(EXAMPLE_DIRECTORY, '..', '..', 'datasets', 'scifact');
 
 export interface BuildSummary {
   readonly documents: number;
@@ -25,12 +27,13 @@ export interface BuildSummary {
   readonly htmlBytes: number;
 }
 
-export async function buildPage(): Promise<BuildSummary> {
+/** Builds dist/ from the BEIR SciFact folder `scifactDirectory` (corpus.jsonl.gz, queries.jsonl, qrels/test.tsv). */
+export async function buildPage(scifactDirectory: string): Promise<BuildSummary> {
   await rm(DIST_DIRECTORY, { recursive: true, force: true });
   await mkdir(DIST_DIRECTORY, { recursive: true });
 
-  const dataset = await loadBeirDataset(SCIFACT_DIRECTORY, { split: 'test' });
-  if (dataset.problems.length > 0) throw new Error(`datasets/scifact has problems: ${dataset.problems.map((problem) => problem.message).join('; ')}`);
+  const dataset = await loadBeirDataset(scifactDirectory, { split: 'test' });
+  if (dataset.problems.length > 0) throw new Error(`${scifactDirectory} has problems: ${dataset.problems.map((problem) => problem.message).join('; ')}`);
   // Anserini's defaults (Lucene English analyzer, k1 0.9, b 0.4, title and text as one field); documents are stored so
   // the page can show and highlight them.
   const { index, problems } = await buildBm25IndexFromJsonl(dataset.corpusPath, { storeDocuments: true });
@@ -79,8 +82,19 @@ export async function buildPage(): Promise<BuildSummary> {
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { values } = parseArgs({ options: { beir: { type: 'string' } } });
+  const scifact = values.beir ?? dataset('scifact');
+  if (scifact === undefined) {
+    const message = `browser-search: page not built — ${missingDatasetMessage('scifact', { flag: '--beir <folder>' })}`;
+    if (isCi()) {
+      console.error(message);
+      process.exit(1);
+    }
+    console.log(message);
+    process.exit(0);
+  }
   const started = performance.now();
-  const summary = await buildPage();
+  const summary = await buildPage(scifact);
   console.log(
     `browser-search: dist/ built in ${((performance.now() - started) / 1000).toFixed(1)} s: ${summary.documents} abstracts, ${summary.queries} test claims; ` +
       `app.js ${kb(summary.bundleBytes)} (${kb(summary.bundleGzipBytes)} gzip), ${INDEX_FILE} ${kb(summary.indexBytes)} (${kb(summary.indexGzipBytes)} gzip)`,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
+import { requireDataset } from '@factkit/test-utils/data';
 import { type BuildSummary, buildPage, DIST_DIRECTORY } from './build.js';
 import { startStaticServer } from './static-server.js';
 
@@ -20,7 +21,7 @@ const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer (got ${values.runs})`);
 if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (apt-get install -y chromium)`);
 
-if (!existsSync(join(DIST_DIRECTORY, 'build-summary.json'))) await buildPage();
+if (!existsSync(join(DIST_DIRECTORY, 'build-summary.json'))) await buildPage(requireDataset('scifact'));
 const summary = JSON.parse(await readFile(join(DIST_DIRECTORY, 'build-summary.json'), 'utf8')) as BuildSummary;
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

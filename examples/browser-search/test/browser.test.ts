@@ -6,6 +6,7 @@ import type { Run } from '@factkit/core';
 import { evaluateRun } from '@factkit/metrics';
 import { createBm25Retriever, deserializeBm25Index } from '@factkit/retrieval';
 import { type Browser, chromium } from 'playwright-core';
+import { describeWithData } from '@factkit/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPage, DIST_DIRECTORY } from '../src/build.js';
 import { EVALUATION_DEPTH, EVALUATION_FILE, type EvaluationData, INDEX_FILE, MEASURES, RESULTS_SHOWN } from '../src/page/settings.js';
@@ -19,10 +20,11 @@ const OUT = fileURLToPath(new URL('../out/', import.meta.url));
 const CLAIM = 'Vitamin D deficiency raises the risk of respiratory infections';
 
 // Independent truth for the whole pipeline: the SciFact yardstick of docs/retrieval.md (Anserini-compatible BM25 on the
-// 240 shipped test claims, pinned by packages/retrieval/test/scifact.test.ts).
+// 240 test claims of the data root's SciFact, pinned by packages/retrieval/test/scifact.test.ts).
 const YARDSTICK = { ndcg_cut_10: 0.696649, recall_100: 0.917083, map: 0.659107 };
 
-describe.skipIf(!hasChromium)('browser-search in a real browser (Debian chromium + playwright-core)', () => {
+describeWithData('scifact', 'browser-search', (scifact) => {
+  describe.skipIf(!hasChromium)('in a real browser (Debian chromium + playwright-core)', () => {
   let server: StaticServer;
   let browser: Browser;
   let data: EvaluationData;
@@ -30,7 +32,7 @@ describe.skipIf(!hasChromium)('browser-search in a real browser (Debian chromium
 
   beforeAll(async () => {
     // `pnpm test` builds first (turbo: test dependsOn build); a bare `vitest run` builds here.
-    if (!existsSync(join(DIST_DIRECTORY, 'index.html')) || !existsSync(join(DIST_DIRECTORY, INDEX_FILE))) await buildPage();
+    if (!existsSync(join(DIST_DIRECTORY, 'index.html')) || !existsSync(join(DIST_DIRECTORY, INDEX_FILE))) await buildPage(scifact);
     // The Node run: the very bytes the page fetches, deserialized by the same library in Node.
     retriever = createBm25Retriever(deserializeBm25Index(new Uint8Array(await readFile(join(DIST_DIRECTORY, INDEX_FILE)))));
     data = JSON.parse(await readFile(join(DIST_DIRECTORY, EVALUATION_FILE), 'utf8')) as EvaluationData;
@@ -88,7 +90,7 @@ describe.skipIf(!hasChromium)('browser-search in a real browser (Debian chromium
       run[query.id] = Object.fromEntries(evidence.map((hit) => [hit.documentId, hit.score]));
     }
     const nodeResult = evaluateRun(data.qrels, run as Run, { metrics: [...MEASURES] });
-    expect(nodeResult.evaluatedQueries).toHaveLength(240); // the 240 of SciFact's 300 test claims shipped in datasets/scifact
+    expect(nodeResult.evaluatedQueries).toHaveLength(240); // the 240 of SciFact's 300 test claims in the data root's scifact/
     for (const measure of MEASURES) {
       expect(pageValues[measure], measure).toBe(nodeResult.aggregate[measure]);
       expect(nodeResult.aggregate[measure], `${measure} vs the SciFact yardstick`).toBeCloseTo(YARDSTICK[measure], 5);
@@ -117,4 +119,5 @@ describe.skipIf(!hasChromium)('browser-search in a real browser (Debian chromium
     expect(await page.locator('#query').isDisabled()).toBe(true);
     await page.close();
   });
+});
 });

@@ -6,6 +6,7 @@ import type { AnnotatedChunk } from '@factkit/chunk-knowledge';
 import { PASSAGE_LAYOUTS, chunkDocuments, createOfflineAnnotator, createSentenceChunker, filterQuestionsByRelevance } from '@factkit/chunk-knowledge';
 import type { Embedder } from '@factkit/core';
 import { withEmbeddingCache } from '@factkit/core';
+import { datasetArgument } from '@factkit/test-utils/data';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { renderAverageChart } from './report.js';
 import type { SciFactData } from './scifact.js';
@@ -18,7 +19,7 @@ import { createVectorFileCache } from './vector-file-cache.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
-    data: { type: 'string', default: resolve(here, '../../../datasets/scifact') },
+    data: { type: 'string' }, // BEIR SciFact folder; default: scifact/ in the data root ($FACTKIT_DATA)
     out: { type: 'string', default: resolve(here, '../results') },
     cache: { type: 'string', default: resolve(here, '../.cache') },
     distractors: { type: 'string', default: '200' },
@@ -44,7 +45,7 @@ const progress = (message: string) => {
   }
 };
 
-const data = loadSciFact(values.data);
+const data = loadSciFact(datasetArgument('scifact', values.data, '--data <scifact folder>'));
 const seed = Number(values.seed);
 const subset = selectSubset(data, { distractors: Number(values.distractors), seed });
 // USE-lite embeds ~26 short sentences/s on an idle core (far fewer on long passages or a loaded machine), and every

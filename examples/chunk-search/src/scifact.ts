@@ -10,7 +10,7 @@ export interface SciFactData {
   readonly qrels: Qrels;
 }
 
-/** Reads datasets/scifact (BEIR layout): the corpus, the claims of the test qrels and those qrels. */
+/** Reads a BEIR SciFact folder (the data root's scifact/): the corpus, the claims of the test qrels and those qrels. */
 export function loadSciFact(directory: string): SciFactData {
   const corpus = gunzipSync(readFileSync(`${directory}/corpus.jsonl.gz`))
     .toString('utf8')

@@ -21,8 +21,8 @@ export interface TracingBenchmark {
 }
 
 export interface TracingBenchmarkOptions {
-  /** Repository `datasets/` folder. */
-  readonly datasetsDir: string;
+  /** The data root: a folder holding fever-lite/, climate-fever/ and scifact/ (see @factkit/test-utils/data). */
+  readonly dataRoot: string;
   /** Corpus size. @default 10000 */
   readonly size?: number;
   /** Queries (half FEVER-lite, half Climate-FEVER SUPPORTS claims). @default 100 */
@@ -76,18 +76,18 @@ export function entityWords(claim: string): string[] {
  * Sentences are deduplicated by exact text. Deterministic for a seed.
  */
 export function buildTracingBenchmark(options: TracingBenchmarkOptions): TracingBenchmark {
-  const { datasetsDir, size = 10_000, queryCount = 100, evidenceShare = 0.6, seed = 1 } = options;
+  const { dataRoot, size = 10_000, queryCount = 100, evidenceShare = 0.6, seed = 1 } = options;
   const random = createSeededRandom(seed);
   const claims: EvidenceClaim[] = [];
   const refuting: EvidenceClaim[] = [];
   for (const split of ['validation', 'test']) {
-    for (const row of readJsonl<{ id: string; claim: string; label: string; evidence: string[] }>(join(datasetsDir, 'fever-lite', `${split}.jsonl`))) {
+    for (const row of readJsonl<{ id: string; claim: string; label: string; evidence: string[] }>(join(dataRoot, 'fever-lite', `${split}.jsonl`))) {
       const entry: EvidenceClaim = { claim: row.claim, source: 'fever-lite', key: `fever:${row.id}`, supporting: row.label === 'SUPPORTS' ? row.evidence : [], other: row.label === 'SUPPORTS' ? [] : row.evidence };
       if (row.label === 'SUPPORTS') claims.push(entry);
       else refuting.push(entry);
     }
   }
-  for (const row of readJsonl<{ claim_id: string; claim: string; evidences: Array<{ evidence_label: string; evidence: string }> }>(join(datasetsDir, 'climate-fever', 'climate-fever.jsonl'))) {
+  for (const row of readJsonl<{ claim_id: string; claim: string; evidences: Array<{ evidence_label: string; evidence: string }> }>(join(dataRoot, 'climate-fever', 'climate-fever.jsonl'))) {
     const supporting = row.evidences.filter((evidence) => evidence.evidence_label === 'SUPPORTS').map((evidence) => evidence.evidence);
     const other = row.evidences.filter((evidence) => evidence.evidence_label !== 'SUPPORTS').map((evidence) => evidence.evidence);
     const entry: EvidenceClaim = { claim: row.claim, source: 'climate-fever', key: `climate:${row.claim_id}`, supporting, other };
@@ -129,7 +129,7 @@ export function buildTracingBenchmark(options: TracingBenchmarkOptions): Tracing
     addEvidence(claim, 'other-evidence', evidenceBudget);
   }
   const scifact: string[] = [];
-  for (const row of readJsonl<{ doc_id: number; abstract: string[] }>(join(datasetsDir, 'scifact', 'corpus_sentences.jsonl.gz'))) {
+  for (const row of readJsonl<{ doc_id: number; abstract: string[] }>(join(dataRoot, 'scifact', 'corpus_sentences.jsonl.gz'))) {
     row.abstract.forEach((sentence) => scifact.push(sentence));
   }
   shuffle(scifact, random);

@@ -2,6 +2,8 @@
 // FEVER-lite + Climate-FEVER + SciFact tracing benchmark (10k and 50k documents), with the cost per query.
 //
 //   pnpm --filter fact-trace start                              10k corpus, GloVe embeddings, lexical NLI judge
+//   pnpm --filter fact-trace start -- --data <root>             data root with fever-lite/, climate-fever/, scifact/
+//                                                                (default: $FACTKIT_DATA, or ../shared/data beside the checkout)
 //   pnpm --filter fact-trace start -- --size 50000 --embedder use-lite
 //   pnpm --filter fact-trace start -- --ensemble 3                 adds Table 2's ensemble rows (3 clusterings, seeds)
 //   OPENAI_BASE_URL=http://127.0.0.1:8000/v1 FACTKIT_MODEL=... pnpm --filter fact-trace start   + the paper's LLM path
@@ -16,6 +18,7 @@ import { createFileCache } from '@factkit/core/node';
 import { createGloveEmbedder } from '@factkit/glove';
 import { createLexicalNliModel } from '@factkit/nli-models';
 import { createOpenAICompatibleModel } from '@factkit/openai';
+import { datasetArgument } from '@factkit/test-utils/data';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { buildTracingBenchmark } from './benchmark.js';
 import { runStudy } from './study.js';
@@ -33,6 +36,8 @@ async function main(): Promise<void> {
   const embedderName = argument('embedder', 'glove');
   const outDir = argument('out', join(here, '..', 'out'));
   const ensemble = Number(argument('ensemble', '1'));
+  const given = argument('data', '');
+  const dataRoot = given !== '' ? given : dirname((['fever-lite', 'climate-fever', 'scifact'] as const).map((name) => datasetArgument(name, undefined, '--data <root>'))[0] as string);
   mkdirSync(outDir, { recursive: true });
   // USE-lite on ONNX Runtime (same weights and graph as the TF.js/wasm default, ~5x its throughput in the use-lite bench):
   // embedding the corpus is the index build's dominant cost. `--embedder use-lite-wasm` keeps the TF.js path.
@@ -50,7 +55,7 @@ async function main(): Promise<void> {
   const sections: string[] = ['# Fact tracing: FastTrack vs BM25 vs embeddings', ''];
   let complete = true;
   for (const size of sizes) {
-    const benchmark = buildTracingBenchmark({ datasetsDir: join(here, '..', '..', '..', 'datasets'), size, queryCount });
+    const benchmark = buildTracingBenchmark({ dataRoot, size, queryCount });
     log(`corpus ${size}: ${JSON.stringify(benchmark.stats)}`);
     const result = await runStudy({ benchmark, embedder, nli: createLexicalNliModel(), ...(llm ? { llm } : {}), outDir, name: `trace-${size}`, ensemble, log });
     if (Object.keys(result.excluded).length > 0) complete = false;

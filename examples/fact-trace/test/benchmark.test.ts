@@ -1,11 +1,13 @@
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describeWithData } from '@factkit/test-utils';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TracingBenchmark } from '../src/benchmark.js';
 import { buildTracingBenchmark, entityWords } from '../src/benchmark.js';
 
-const datasetsDir = fileURLToPath(new URL('../../../datasets', import.meta.url));
-
-describe('buildTracingBenchmark', () => {
-  const benchmark = buildTracingBenchmark({ datasetsDir, size: 10_000, queryCount: 100 });
+describeWithData(['fever-lite', 'climate-fever', 'scifact'], 'buildTracingBenchmark', (_feverLite, dataRoot) => {
+  let benchmark: TracingBenchmark;
+  beforeAll(() => {
+    benchmark = buildTracingBenchmark({ dataRoot, size: 10_000, queryCount: 100 });
+  });
 
   it('builds a 10k corpus of unique sentences with SciFact distractors and 100 SUPPORTS queries', () => {
     expect(benchmark.documents).toHaveLength(10_000);
@@ -28,13 +30,15 @@ describe('buildTracingBenchmark', () => {
   });
 
   it('is deterministic for a seed and scales to 50k', () => {
-    const again = buildTracingBenchmark({ datasetsDir, size: 10_000, queryCount: 100 });
+    const again = buildTracingBenchmark({ dataRoot, size: 10_000, queryCount: 100 });
     expect(again.queries.map((query) => query.claim)).toEqual(benchmark.queries.map((query) => query.claim));
-    const large = buildTracingBenchmark({ datasetsDir, size: 50_000, queryCount: 100 });
+    const large = buildTracingBenchmark({ dataRoot, size: 50_000, queryCount: 100 });
     expect(large.documents).toHaveLength(50_000);
     expect(large.queries.map((query) => query.claim)).toEqual(benchmark.queries.map((query) => query.claim));
   });
+});
 
+describe('entityWords', () => {
   it('reads entity words from a claim', () => {
     expect(entityWords('Coins of the Swiss franc are used in Liechtenstein.')).toEqual(['Swiss', 'Liechtenstein']);
   });

@@ -6,7 +6,7 @@
 //   pnpm --filter hallucination-check fever-eval [--responses 300] [--seed 13] [--nli lexical|feature] [--out out/fever-eval.json]
 // --nli feature uses the classical GloVe/WordNet NLI classifier of @factkit/nli-models. It was trained on FEVER-lite
 // pairs, so that run composes responses only from FEVER-lite claims held out of its training (the claims of its
-// shipped held-out pairs), searching the evidence pooled from validation + test.
+// held-out pairs, rebuilt from the data root), searching the evidence pooled from validation + test.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import {
   createDrafterGenerator,
@@ -23,30 +23,33 @@ import type { Embedder } from '@factkit/core';
 import { createGloveEmbedder } from '@factkit/glove';
 import { createFeatureNliModel, createLexicalNliModel } from '@factkit/nli-models';
 import { createBm25Retriever } from '@factkit/retrieval';
+import { heldOutPairs, NLI_PAIR_DATASETS, requireNliPairDataRoot } from '@factkit/test-utils/nli-pairs';
 import { composeFeverResponses, poolEvidence, type FeverClaim } from './fever-compose.js';
-import { percent, readArguments, readJsonl } from './shared.js';
+import { needData, percent, readArguments, readJsonl } from './shared.js';
 
+needData('fever-lite');
 const args = readArguments(process.argv.slice(2));
 const count = Number(args.get('responses') ?? 300);
 const seed = Number(args.get('seed') ?? 13);
 const outPath = args.get('out') ?? 'out/fever-eval.json';
 
 const nliName = args.get('nli') ?? 'lexical';
-const validation = readJsonl<FeverClaim>('datasets/fever-lite/validation.jsonl');
+const validation = readJsonl<FeverClaim>('fever-lite', 'validation.jsonl');
 let claims = validation;
 let subset = 'FEVER-lite validation';
 if (nliName === 'feature' || args.has('held-out')) {
+  needData(...NLI_PAIR_DATASETS);
   const heldOut = new Set(
-    readJsonl<{ source: string; hypothesis: string }>('packages/nli-models/test/fixtures/held-out-pairs.jsonl')
+    heldOutPairs(requireNliPairDataRoot())
       .filter((pair) => pair.source === 'fever')
       .map((pair) => pair.hypothesis),
   );
-  claims = [...validation, ...readJsonl<FeverClaim>('datasets/fever-lite/test.jsonl')];
+  claims = [...validation, ...readJsonl<FeverClaim>('fever-lite', 'test.jsonl')];
   claims = claims.filter((claim) => heldOut.has(claim.claim));
   subset = 'FEVER-lite claims held out of the feature NLI model\'s training';
 }
 const { responses, skipped } = composeFeverResponses(claims, { count, seed });
-const corpus = poolEvidence(subset.startsWith('FEVER-lite validation') ? validation : [...validation, ...readJsonl<FeverClaim>('datasets/fever-lite/test.jsonl')]);
+const corpus = poolEvidence(subset.startsWith('FEVER-lite validation') ? validation : [...validation, ...readJsonl<FeverClaim>('fever-lite', 'test.jsonl')]);
 const retriever = createBm25Retriever(corpus);
 const embedder: Embedder = createGloveEmbedder();
 const nli = nliName === 'feature' ? createFeatureNliModel({ embedder }) : createLexicalNliModel();

@@ -25,7 +25,7 @@ import { createFileCache } from '@factkit/core/node';
 import { createOpenAICompatibleModel } from '@factkit/openai';
 import { createBm25Retriever, createChineseAnalyzer } from '@factkit/retrieval';
 import { startLocalChatServer } from './local-chat-server.js';
-import { percent, readArguments, readJsonl } from './shared.js';
+import { needData, percent, readArguments, readJsonl } from './shared.js';
 
 interface Question {
   question_id: number;
@@ -41,18 +41,19 @@ interface Judged {
   is_hallucination: boolean | 'Invalid_Judge';
 }
 
+needData('halluqa', 'fever-lite');
 const args = readArguments(process.argv.slice(2));
 const real = args.has('real');
 const limit = args.has('limit') ? Number(args.get('limit')) : Number.POSITIVE_INFINITY;
 const modelFilter = args.get('models')?.split(',');
 
-const questions = readJsonl<Question>('datasets/halluqa/questions.jsonl');
+const questions = readJsonl<Question>('halluqa', 'questions.jsonl');
 const knowledge = new Map(questions.filter((q) => q.Category === 'Knowledge').map((q) => [q.question_id, q]));
-const judged = readJsonl<Judged>('datasets/halluqa/judged_responses.jsonl.gz').filter(
+const judged = readJsonl<Judged>('halluqa', 'judged_responses.jsonl.gz').filter(
   (row) => knowledge.has(row.question_id) && typeof row.is_hallucination === 'boolean' && (!modelFilter || modelFilter.includes(row.model)),
 );
 const rows = judged.slice(0, limit);
-const invalid = readJsonl<Judged>('datasets/halluqa/judged_responses.jsonl.gz').filter((r) => knowledge.has(r.question_id) && r.is_hallucination === 'Invalid_Judge').length;
+const invalid = readJsonl<Judged>('halluqa', 'judged_responses.jsonl.gz').filter((r) => knowledge.has(r.question_id) && r.is_hallucination === 'Invalid_Judge').length;
 process.stderr.write(`HalluQA Knowledge: ${knowledge.size} questions (shared part of the paper's 206), ${rows.length} judged answers (${invalid} Invalid_Judge rows left out)\n`);
 
 /** The scripted server: drafted claims in the Chinese response template, word-overlap verdicts. */

@@ -9,10 +9,10 @@ import { readJsonl } from './shared.js';
 
 /** The example's local corpus: pooled FEVER-lite evidence (English) and HalluQA `Source` passages (Chinese). */
 export function loadLocalCorpus(): { english: Document[]; chinese: Document[] } {
-  const english = poolEvidence(readJsonl<FeverClaim>('datasets/fever-lite/validation.jsonl'));
+  const english = poolEvidence(readJsonl<FeverClaim>('fever-lite', 'validation.jsonl'));
   const seen = new Set<string>();
   const chinese: Document[] = [];
-  for (const row of readJsonl<{ question_id: number; Source?: string }>('datasets/halluqa/questions.jsonl')) {
+  for (const row of readJsonl<{ question_id: number; Source?: string }>('halluqa', 'questions.jsonl')) {
     // A Source starts with its URL line(s) when it has one; the URL becomes the snippet's source.
     const lines = (row.Source ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
     const url = lines.find((line) => /^https?:\/\//.test(line));

@@ -1,12 +1,28 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { datasetArgument, type DatasetName, requireDataset } from '@factkit/test-utils/data';
 
-/** Repository root from this file (examples/hallucination-check/src). */
-export const REPO_ROOT = new URL('../../../', import.meta.url);
+/** The scripts' `--data <root>`, when given. */
+function givenDataRoot(): string | undefined {
+  const position = process.argv.indexOf('--data');
+  return position >= 0 ? process.argv[position + 1] : undefined;
+}
 
-export function readJsonl<T>(relativePath: string): T[] {
-  const url = new URL(relativePath, REPO_ROOT);
-  const buffer = readFileSync(url);
+/** Scripts call this first: without one of `names` (in `--data <root>` or the data root), one line and exit 1. */
+export function needData(...names: DatasetName[]): void {
+  const root = givenDataRoot();
+  for (const name of names) datasetArgument(name, root === undefined ? undefined : join(root, name), '--data <root>');
+}
+
+/**
+ * Rows of a JSONL (or .jsonl.gz) file of a dataset in the data root, e.g. `readJsonl('fever-lite', 'validation.jsonl')`:
+ * `--data <root>` when given, else $FACTKIT_DATA (or ../shared/data beside the checkout); a MissingDatasetError without it.
+ */
+export function readJsonl<T>(dataset: DatasetName, file: string): T[] {
+  const root = givenDataRoot();
+  const relativePath = join(root === undefined ? requireDataset(dataset) : join(root, dataset), file);
+  const buffer = readFileSync(relativePath);
   const text = relativePath.endsWith('.gz') ? gunzipSync(buffer).toString('utf8') : buffer.toString('utf8');
   return text
     .split('\n')

@@ -1,6 +1,6 @@
 // The JointCQ training-data pipeline (§3.2–3.4) as a script: two-step synthesis with 3-shot examples → the six
 // criteria → stratified sampling by claim count with caps → 9:1 split → chat-format JSONL, with the funnel counts.
-// Input QA pairs: HalluQA judged answers (Chinese) and FEVER-composed answers (English) from datasets/.
+// Input QA pairs: HalluQA judged answers (Chinese) and FEVER-composed answers (English) from the data root.
 //
 // Scripted (default, offline): an in-process local server plays synthesiser and evaluator (drafted claims, RAKE
 // queries, "No" for claims opening with a pronoun and for queries over 12 words, else "Yes"): plumbing only.
@@ -23,7 +23,7 @@ import { createGloveEmbedder } from '@factkit/glove';
 import { createOpenAICompatibleModel } from '@factkit/openai';
 import { composeFeverResponses, type FeverClaim } from './fever-compose.js';
 import { startLocalChatServer } from './local-chat-server.js';
-import { readArguments, readJsonl } from './shared.js';
+import { needData, readArguments, readJsonl } from './shared.js';
 
 // Hand-written in-context examples (the paper writes its own; these follow its Figure 2 and Table 10 examples).
 const CLAIM_EXAMPLES: Record<'en' | 'zh', ClaimExample[]> = {
@@ -78,13 +78,14 @@ function scripted(prompt: string): string {
   return yes;
 }
 
+needData('fever-lite', 'halluqa');
 const args = readArguments(process.argv.slice(2));
 const real = args.has('real');
 const pairs = Number(args.get('pairs') ?? 200);
 const total = Number(args.get('total') ?? 50);
 
-const fever = composeFeverResponses(readJsonl<FeverClaim>('datasets/fever-lite/validation.jsonl'), { count: pairs / 2, seed: 99 }).responses;
-const halluqa = readJsonl<{ model: string; question_id: number; question: string; response: string }>('datasets/halluqa/judged_responses.jsonl.gz').slice(0, pairs / 2);
+const fever = composeFeverResponses(readJsonl<FeverClaim>('fever-lite', 'validation.jsonl'), { count: pairs / 2, seed: 99 }).responses;
+const halluqa = readJsonl<{ model: string; question_id: number; question: string; response: string }>('halluqa', 'judged_responses.jsonl.gz').slice(0, pairs / 2);
 const items = [
   ...fever.map((r) => ({ id: `fever:${r.id}`, question: 'Tell me some facts.', answer: r.answer, language: 'en' as const })),
   ...halluqa.map((r) => ({ id: `halluqa:${r.model}#${r.question_id}`, question: r.question, answer: r.response, language: 'zh' as const })),

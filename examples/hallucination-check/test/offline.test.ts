@@ -1,15 +1,19 @@
 import { detectHallucinations, formatDetectionText } from '@factkit/claim-query';
 import { segmentSentences } from '@factkit/core';
+import { describeWithData } from '@factkit/test-utils';
 import { describe, expect, it } from 'vitest';
 import { composeFeverResponses, detokenizeFever, poolEvidence, type FeverClaim } from '../src/fever-compose.js';
 import { createOfflineComponents } from '../src/offline-components.js';
 import { readJsonl } from '../src/shared.js';
 
-describe('FEVER composition', () => {
-  const claims = readJsonl<FeverClaim>('datasets/fever-lite/validation.jsonl');
+describe('FEVER text', () => {
   it('detokenises FEVER text', () => {
     expect(detokenizeFever('Kenneth `` Babyface \'\' Edmonds -LRB- born 1958 -RRB- , a singer .')).toBe('Kenneth "Babyface" Edmonds (born 1958), a singer.');
   });
+});
+
+describeWithData('fever-lite', 'FEVER composition', () => {
+  const claims = readJsonl<FeverClaim>('fever-lite', 'validation.jsonl');
   it('builds 1-4 sentence responses whose gold follows the FEVER labels, deterministically', () => {
     const { responses } = composeFeverResponses(claims, { count: 200, seed: 7 });
     expect(responses).toHaveLength(200);
@@ -29,7 +33,7 @@ describe('FEVER composition', () => {
   });
 });
 
-describe('offline hallucination check (example default path)', () => {
+describeWithData(['fever-lite', 'halluqa'], 'offline hallucination check (example default path)', () => {
   const components = createOfflineComponents();
   it('English: keeps the chain sentence → claim → query → snippets with source → verdict', async () => {
     const [result] = await detectHallucinations({

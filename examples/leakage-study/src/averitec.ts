@@ -21,7 +21,7 @@ interface AveritecRow {
 }
 
 /**
- * AVeriTeC dev (500 claims upstream; 400 vendored): the gold evidence of a claim is its human-written QA evidence as the
+ * AVeriTeC dev (500 claims upstream; 400 in the data root): the gold evidence of a claim is its human-written QA evidence as the
  * official scorer builds it (`question + " " + answer` per answer); verdicts have four labels. The knowledge store
  * is per claim and not shipped (see {@link loadAveritecKnowledgeStore}); `corpus` is empty.
  */

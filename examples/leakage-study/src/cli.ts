@@ -26,7 +26,8 @@ import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { loadWordNetSynonyms } from '@factkit/metrics/node';
 import type { EvidenceScorer } from '@factkit/nli-match';
 import { createAveritecEvidenceScorer, createPerClaimWiring, loadAveritec, loadAveritecKnowledgeStore } from './averitec.js';
-import { DEFAULT_DATASETS_DIRECTORY, loadFeverLite, loadSciFact, verdictLabelsFor, type StudyDataset } from './datasets.js';
+import { dataset as dataRootDataset, type DatasetName, missingDatasetMessage } from '@factkit/test-utils/data';
+import { loadFeverLite, loadSciFact, verdictLabelsFor, type StudyDataset } from './datasets.js';
 import { formatModelGrid, formatStudyPlot, formatStudyReport, incompleteReasons, type MethodResult } from './report-markdown.js';
 import { runStudies, type StudyMethod } from './study.js';
 import { buildDenseRetriever, createBm25Wiring, createBm25WiringSync, createSubQueryFusionRetriever } from './wiring.js';
@@ -81,7 +82,8 @@ const USAGE = `Usage: pnpm --filter leakage-study start -- [options]
   --embedding-dimensions <d>     vector size of that embedding model (default 1536)
   --out <dir>                    output folder (default ./leakage-study-output/<dataset> under the directory you run the command from)
   --cache <dir>                  LLM/embedding call cache (default .factkit-cache/leakage-study)
-  --datasets <dir>               folder with scifact/ and fever-lite/ (default: the repository's datasets/)
+  --data <root>                  data root with scifact/, fever-lite/, averitec/ (default: $FACTKIT_DATA, or
+                                 ../shared/data beside the checkout; nothing is downloaded)
   --concurrency <n>              claims at once (default 4)
   --verdicts                     also predict verdicts with the chat model (paper Figure A2) and report macro-F1@k`;
 
@@ -141,7 +143,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
       'embedding-dimensions': { type: 'string' },
       out: { type: 'string' },
       cache: { type: 'string' },
-      datasets: { type: 'string' },
+      data: { type: 'string' },
       concurrency: { type: 'string' },
       verdicts: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -169,8 +171,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
   const repeats = parsePositiveInteger(values.repeats, 'repeats', 8);
   const limit = values.limit === undefined ? Number.POSITIVE_INFINITY : parsePositiveInteger(values.limit, 'limit', 1);
   const concurrency = parsePositiveInteger(values.concurrency, 'concurrency', 4);
-  const datasetsDirectory = values.datasets ?? DEFAULT_DATASETS_DIRECTORY;
   const datasetName = values.dataset ?? 'scifact';
+  // The dataset's folder: under --data <root>, else in the data root; without it, one line naming it and where it is published.
+  const folderOf = (name: DatasetName) => {
+    const folder = values.data === undefined ? dataRootDataset(name) : join(values.data, name);
+    if (folder === undefined) throw new InvalidArgumentError({ where, argument: '--data', message: missingDatasetMessage(name, { flag: '--data <root>' }) });
+    return folder;
+  };
   // `pnpm --filter leakage-study start` runs in the package folder; INIT_CWD is where the user typed the command.
   const outDirectory = values.out ?? resolve(io.env['INIT_CWD'] ?? process.cwd(), 'leakage-study-output', datasetName);
   const maxFailures = values['max-failures'] === undefined ? 0 : Number(values['max-failures']);
@@ -187,13 +194,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
     if (!['all', 'train', 'test'].includes(split)) throw new InvalidArgumentError({ where, argument: '--split', message: `must be all, train or test for scifact (got ${split})` });
     const unit = values.unit as 'sentence' | 'abstract';
     if (unit !== 'sentence' && unit !== 'abstract') throw new InvalidArgumentError({ where, argument: '--unit', message: `must be sentence or abstract (got ${String(values.unit)})` });
-    dataset = await loadSciFact({ directory: join(datasetsDirectory, 'scifact'), split, limit, unit });
+    dataset = await loadSciFact({ directory: folderOf('scifact'), split, limit, unit });
   } else if (datasetName === 'fever-lite') {
     const split = (values.split ?? 'validation') as 'validation' | 'test';
     if (!['validation', 'test'].includes(split)) throw new InvalidArgumentError({ where, argument: '--split', message: `must be validation or test for fever-lite (got ${split})` });
-    dataset = await loadFeverLite({ directory: join(datasetsDirectory, 'fever-lite'), split, limit });
+    dataset = await loadFeverLite({ directory: folderOf('fever-lite'), split, limit });
   } else if (datasetName === 'averitec') {
-    dataset = await loadAveritec({ directory: join(datasetsDirectory, 'averitec'), limit });
+    dataset = await loadAveritec({ directory: folderOf('averitec'), limit });
   } else {
     throw new InvalidArgumentError({ where, argument: '--dataset', message: `must be scifact, fever-lite or averitec (got ${datasetName})` });
   }
@@ -278,7 +285,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
   const command = ['pnpm --filter leakage-study start', ...(args.length > 0 ? ['--', ...args] : [])].join(' ');
   const corpusNote =
     dataset.name === 'AVeriTeC'
-      ? '> AVeriTeC dev (400 of the 500 claims are vendored): gold evidence = the human-written QA evidence; retrieval from each claim\'s own knowledge store, scored with Hungarian METEOR / BERTScore on the top-k sentences as in the paper.'
+      ? '> AVeriTeC dev (400 of the 500 claims are in the data root): gold evidence = the human-written QA evidence; retrieval from each claim\'s own knowledge store, scored with Hungarian METEOR / BERTScore on the top-k sentences as in the paper.'
       : dataset.name === 'FEVER-lite'
       ? '> FEVER-lite: the knowledge store is the pool of gold-evidence sentences of the split, not the 5.4M-page Wikipedia of the paper, so these numbers are not comparable with the paper\'s FEVER columns.'
       : dataset.unit === 'sentence'

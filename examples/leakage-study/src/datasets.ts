@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { CorruptDataError, InvalidArgumentError, type Document } from '@factkit/core';
 import { buildSciFactLeakageDataset } from '@factkit/nli-match';
-
-/** datasets/ at the repository root (the example never reads ../shared). */
-export const DEFAULT_DATASETS_DIRECTORY = resolve(dirname(fileURLToPath(import.meta.url)), '../../../datasets');
 
 /** One claim of the study: its text, gold evidence sentences and relevant documents. */
 export interface StudyClaim {
@@ -63,7 +59,7 @@ function parseLine<T>(line: string, source: string, lineNumber: number): T {
 }
 
 export interface LoadSciFactOptions {
-  /** Folder with the vendored SciFact files (datasets/scifact). */
+  /** Folder with the BEIR SciFact files (the data root's scifact/). */
   readonly directory: string;
   /**
    * Claims to use: 'train' (claims_train, BEIR train qrels), 'test' (claims_dev = BEIR test), or 'all'. The paper used
@@ -129,7 +125,7 @@ export async function loadSciFact(options: LoadSciFactOptions): Promise<StudyDat
 }
 
 export interface LoadFeverLiteOptions {
-  /** Folder with the vendored FEVER-lite files (datasets/fever-lite). */
+  /** Folder with the FEVER-lite files (the data root's fever-lite/). */
   readonly directory: string;
   /** @default 'validation' */
   readonly split?: 'validation' | 'test';

@@ -5,15 +5,18 @@ import { computeAveritecEvidenceScore } from '@factkit/metrics';
 import { loadWordNetSynonyms } from '@factkit/metrics/node';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { describe, expect, it } from 'vitest';
+import { findDataRoot } from '@factkit/test-utils/data';
+import { describeWithData } from '@factkit/test-utils';
+// The data root (read in the suites below, which are skipped without it).
+const DATA_ROOT = findDataRoot() ?? '<no data root>';
 import { loadAveritec, loadAveritecKnowledgeStore } from '../src/averitec.js';
 import { runCli } from '../src/cli.js';
-import { DEFAULT_DATASETS_DIRECTORY } from '../src/datasets.js';
 
 const CLAIMS = 3;
 
 /** A small per-claim knowledge store in the official layout: each claim's answers hidden among distractor passages. */
 async function writeStore(directory: string): Promise<void> {
-  const dataset = await loadAveritec({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'averitec'), limit: CLAIMS });
+  const dataset = await loadAveritec({ directory: join(DATA_ROOT, 'averitec'), limit: CLAIMS });
   await mkdir(directory, { recursive: true });
   for (const claim of dataset.claims.slice(0, CLAIMS - 1)) {
     const lines = [
@@ -26,9 +29,9 @@ async function writeStore(directory: string): Promise<void> {
   // The last claim has no store file: it must be reported, not silently scored as zero.
 }
 
-describe('AVeriTeC', () => {
+describeWithData('averitec', 'AVeriTeC', () => {
   it('loads the dev claims with the scorer\'s QA references as gold evidence and four verdict labels', async () => {
-    const dataset = await loadAveritec({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'averitec') });
+    const dataset = await loadAveritec({ directory: join(DATA_ROOT, 'averitec') });
     expect(dataset.claims).toHaveLength(400);
     expect(dataset.claims[0]?.evidence[0]).toBe('Where was the claim first published It was first published on Sccopertino');
     expect(new Set(dataset.claims.map((claim) => claim.label))).toEqual(new Set(['refuted', 'supported', 'not enough evidence', 'conflicting evidence/cherrypicking']));
@@ -52,7 +55,7 @@ describe('AVeriTeC', () => {
     expect(outcome.exitCode).toBe(3);
 
     // The baseline METEOR@5 equals a direct computation: per-claim BM25 top 5, Hungarian METEOR vs the QA references.
-    const dataset = await loadAveritec({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'averitec'), limit: CLAIMS });
+    const dataset = await loadAveritec({ directory: join(DATA_ROOT, 'averitec'), limit: CLAIMS });
     const { stores } = await loadAveritecKnowledgeStore(store, dataset.claims.map((claim) => claim.id));
     const wordnet = await loadWordNetSynonyms();
     const scores: number[] = [];

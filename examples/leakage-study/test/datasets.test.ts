@@ -4,11 +4,15 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { CorruptDataError } from '@factkit/core';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DATASETS_DIRECTORY, loadFeverLite, loadSciFact } from '../src/datasets.js';
+import { findDataRoot } from '@factkit/test-utils/data';
+import { describeWithData } from '@factkit/test-utils';
+// The data root (read in the suites below, which are skipped without it).
+const DATA_ROOT = findDataRoot() ?? '<no data root>';
+import { loadFeverLite, loadSciFact } from '../src/datasets.js';
 
-describe('loadSciFact', () => {
+describeWithData('scifact', 'loadSciFact', () => {
   it('by default retrieves sentences: 45,952 abstract sentences, gold = rationale sentences (the paper\'s unit)', async () => {
-    const dataset = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact') });
+    const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact') });
     expect(dataset.unit).toBe('sentence');
     expect(dataset.corpus).toHaveLength(45952); // sum of corpus_sentences lengths, counted with Python
     expect(dataset.claims).toHaveLength(655);
@@ -22,10 +26,10 @@ describe('loadSciFact', () => {
   });
 
   it('keeps the claims with gold evidence (505 train + 150 dev, counted independently with Python) over the full corpus', async () => {
-    const dataset = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact'), unit: 'abstract' });
+    const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), unit: 'abstract' });
     expect(dataset.corpus).toHaveLength(5183);
     expect(dataset.claims).toHaveLength(655);
-    const train = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact'), split: 'train', unit: 'abstract' });
+    const train = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), split: 'train', unit: 'abstract' });
     expect(train.claims).toHaveLength(505);
     const claim = train.claims.find((entry) => entry.id === '2');
     expect(claim?.text).toBe('1 in 5 million in UK have abnormal PrP positivity.');
@@ -41,6 +45,9 @@ describe('loadSciFact', () => {
     expect(train.claims.some((entry) => entry.id === '0')).toBe(false); // claim 0 has no evidence
   });
 
+});
+
+describe('loadSciFact on a made-up folder', () => {
   it('reports a corrupt line as CorruptDataError naming the file and line', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'scifact-'));
     await mkdir(join(directory, 'qrels'));
@@ -51,9 +58,9 @@ describe('loadSciFact', () => {
   });
 });
 
-describe('loadFeverLite', () => {
+describeWithData('fever-lite', 'loadFeverLite', () => {
   it('pools every evidence sentence of the split as the corpus and makes them the relevant documents', async () => {
-    const dataset = await loadFeverLite({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'fever-lite'), limit: 3 });
+    const dataset = await loadFeverLite({ directory: join(DATA_ROOT, 'fever-lite'), limit: 3 });
     expect(dataset.claims).toHaveLength(3);
     expect(dataset.claims[0]?.text).toBe('Fox 2000 Pictures released the film Soul Food.');
     expect(dataset.claims.map((claim) => claim.label)).toEqual(['supported', 'refuted', 'refuted']); // SUPPORTS, REFUTES, REFUTES in validation.jsonl

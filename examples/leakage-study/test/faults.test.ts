@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest } from '@factkit/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
+import { findDataRoot } from '@factkit/test-utils/data';
+import { describeWithData } from '@factkit/test-utils';
+// The data root (read in the suites below, which are skipped without it).
+const DATA_ROOT = findDataRoot() ?? '<no data root>';
 import { EXIT_CODES, runCli } from '../src/cli.js';
-import { DEFAULT_DATASETS_DIRECTORY, loadSciFact, type StudyClaim } from '../src/datasets.js';
+import { loadSciFact, type StudyClaim } from '../src/datasets.js';
 
 const QUERY2DOC_PREFIX = 'Write a passage that answers the following query:\n';
 const CLAIMS = 6;
@@ -79,9 +83,9 @@ interface ResultsFile {
   }[];
 }
 
-describe('leakage-study under 429 / 500 / dropped-connection / garbage faults', () => {
+describeWithData('scifact', 'leakage-study under 429 / 500 / dropped-connection / garbage faults', () => {
   it('puts no claim in M or ¬M without a successful NLI judgement, counts the failures, and exits 3', async () => {
-    const dataset = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact'), split: 'train', limit: CLAIMS });
+    const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), split: 'train', limit: CLAIMS });
     const { script, tally } = faultyScript(dataset.claims);
     server = await startScriptedOpenAIServer({ script });
     const directory = await mkdtemp(join(tmpdir(), 'leakage-faults-'));

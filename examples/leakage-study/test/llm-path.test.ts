@@ -5,8 +5,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest } from '@factkit/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
+import { findDataRoot } from '@factkit/test-utils/data';
+import { describeWithData } from '@factkit/test-utils';
+// The data root (read in the suites below, which are skipped without it).
+const DATA_ROOT = findDataRoot() ?? '<no data root>';
 import { runCli } from '../src/cli.js';
-import { DEFAULT_DATASETS_DIRECTORY, loadSciFact, type StudyClaim } from '../src/datasets.js';
+import { loadSciFact, type StudyClaim } from '../src/datasets.js';
 
 const exampleDirectory = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const QUERY2DOC_PREFIX = 'Write a passage that answers the following query:\n';
@@ -60,7 +64,7 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const dataset = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact'), split: 'train', limit: CLAIMS });
+  const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), split: 'train', limit: CLAIMS });
   const directory = await mkdtemp(join(tmpdir(), 'leakage-study-'));
   // Abstract level keeps this plumbing test's hand-checked BM25 row; sentence level is checked in offline.test.ts.
   const args = ['--dataset', 'scifact', '--unit', 'abstract', '--split', 'train', '--limit', String(CLAIMS), '--methods', 'query2doc', '--repeats', String(REPEATS)];
@@ -68,7 +72,7 @@ async function setup() {
   return { dataset, directory, args };
 }
 
-describe('leakage-study LLM path against the scripted OpenAI server', () => {
+describeWithData('scifact', 'leakage-study LLM path against the scripted OpenAI server', () => {
   it('matches generations that copy gold evidence and leaves claim restatements unmatched', async () => {
     const { dataset, args } = await setup();
     server = await startScriptedOpenAIServer({ script: scriptFor(dataset.claims) });

@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptedRequest } from '@factkit/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
+import { findDataRoot } from '@factkit/test-utils/data';
+import { describeWithData } from '@factkit/test-utils';
+// The data root (read in the suites below, which are skipped without it).
+const DATA_ROOT = findDataRoot() ?? '<no data root>';
 import { runCli } from '../src/cli.js';
-import { DEFAULT_DATASETS_DIRECTORY, loadSciFact } from '../src/datasets.js';
+import { loadSciFact } from '../src/datasets.js';
 
 const QUERY2DOC_PREFIX = 'Write a passage that answers the following query:\n';
 let server: ScriptedOpenAIServer | undefined;
@@ -13,9 +17,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe('--models: several LLMs against one endpoint', () => {
+describeWithData('scifact', '--models: several LLMs against one endpoint', () => {
   it('writes one report per model and the multi-LLM grid (Table 3 and the Tables 2/4 layout)', async () => {
-    const dataset = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact'), split: 'train', limit: 4 });
+    const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), split: 'train', limit: 4 });
     const byText = new Map(dataset.claims.map((claim) => [claim.text, claim]));
     // "leaky-model" copies the gold evidence (every claim matched); "clean-model" restates the claim (none matched).
     server = await startScriptedOpenAIServer({

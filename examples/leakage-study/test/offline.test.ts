@@ -4,11 +4,15 @@ import { join } from 'node:path';
 import { computeNdcgAtK, computeRecallAtK } from '@factkit/metrics';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { describe, expect, it } from 'vitest';
+import { findDataRoot } from '@factkit/test-utils/data';
+import { describeWithData } from '@factkit/test-utils';
+// The data root (read in the suites below, which are skipped without it).
+const DATA_ROOT = findDataRoot() ?? '<no data root>';
 import { runCli } from '../src/cli.js';
-import { DEFAULT_DATASETS_DIRECTORY, loadSciFact } from '../src/datasets.js';
+import { loadSciFact } from '../src/datasets.js';
 import { createBm25Wiring } from '../src/wiring.js';
 
-describe('offline run (BM25 vs BM25+RM3)', () => {
+describeWithData('scifact', 'offline run (BM25 vs BM25+RM3)', () => {
   it('reproduces the paper\'s BM25 row at sentence level on the 655 claims (within ±1.0 of plain Lucene BM25)', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'leakage-offline-'));
     const outcome = await runCli(['--out', directory, '--cache', join(directory, 'cache')], { env: {}, log: () => {} });
@@ -39,7 +43,7 @@ describe('offline run (BM25 vs BM25+RM3)', () => {
     });
     const report = await readFile(reportPath, 'utf8');
 
-    const dataset = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact'), split: 'test', limit, unit: 'abstract' });
+    const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), split: 'test', limit, unit: 'abstract' });
     const retriever = createBm25Retriever(dataset.corpus);
     let recall5 = 0;
     let ndcg10 = 0;
@@ -56,13 +60,8 @@ describe('offline run (BM25 vs BM25+RM3)', () => {
     expect(report).toContain('abstract level (not the paper');
   });
 
-  it('writes to ./leakage-study-output/<dataset> under the current directory by default and exits 2-worthy on bad input', async () => {
-    await expect(runCli(['--unit', 'paragraph', '--limit', '1'], { env: {}, log: () => {} })).rejects.toThrow(/--unit/);
-    await expect(runCli(['--max-failures', '-1', '--limit', '1'], { env: {}, log: () => {} })).rejects.toThrow(/--max-failures/);
-  });
-
   it('RM3 generates nothing to NLI-match: its weighted terms travel in query.weightedTerms, not generations', async () => {
-    const dataset = await loadSciFact({ directory: join(DEFAULT_DATASETS_DIRECTORY, 'scifact'), split: 'test', limit: 3 });
+    const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact'), split: 'test', limit: 3 });
     const { retriever, rm3 } = await createBm25Wiring(dataset.corpus);
     const claim = dataset.claims[0] as { text: string };
     const expanded = await rm3.expand({ query: { text: claim.text } });
@@ -74,5 +73,12 @@ describe('offline run (BM25 vs BM25+RM3)', () => {
     // The retriever scored the weighted terms (total weight 1), not the claim's text (one per term): other scores.
     expect(evidence.map((item) => item.score)).not.toEqual(plain.evidence.map((item) => item.score));
     expect(evidence[0]?.score).toBeLessThan(plain.evidence[0]?.score as number);
+  });
+});
+
+describe('offline run: bad input', () => {
+  it('writes to ./leakage-study-output/<dataset> under the current directory by default and exits 2-worthy on bad input', async () => {
+    await expect(runCli(['--unit', 'paragraph', '--limit', '1'], { env: {}, log: () => {} })).rejects.toThrow(/--unit/);
+    await expect(runCli(['--max-failures', '-1', '--limit', '1'], { env: {}, log: () => {} })).rejects.toThrow(/--max-failures/);
   });
 });

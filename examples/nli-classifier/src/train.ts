@@ -16,9 +16,9 @@
  * Held-out evaluation: the test split (25% of claim groups, never seen in training or tuning), through the package's
  * own createFeatureNliModel with the real GloVe embedder.
  *
- * Writes packages/nli-models/src/feature/glove-nli-weights.json (weights + training record),
- * packages/nli-models/test/fixtures/held-out-pairs.jsonl (every held-out pair with its label and source; the package
- * test recomputes the scores from them) and output/report.md (the per-source table).
+ * Writes packages/nli-models/src/feature/glove-nli-weights.json (weights + training record) and output/report.md (the
+ * per-source table). The package's held-out test rebuilds the same held-out pairs from the data root
+ * (heldOutPairs of @factkit/test-utils/nli-pairs) and recomputes the scores.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -226,12 +226,7 @@ const table = [
 ].join('\n');
 
 process.stdout.write(`${table}\n`);
-mkdirSync(join(REPO_DIR, 'packages', 'nli-models', 'test', 'fixtures'), { recursive: true });
 mkdirSync(OUTPUT_DIR, { recursive: true });
 writeFileSync(join(REPO_DIR, 'packages', 'nli-models', 'src', 'feature', 'glove-nli-weights.json'), `${JSON.stringify({ ...weightsFile, training })}\n`);
-writeFileSync(
-  join(REPO_DIR, 'packages', 'nli-models', 'test', 'fixtures', 'held-out-pairs.jsonl'),
-  `${test.map((example) => JSON.stringify({ source: sourceOf(example.pair), premise: example.pair.premise, hypothesis: example.pair.hypothesis, label: example.pair.label })).join('\n')}\n`,
-);
 writeFileSync(join(OUTPUT_DIR, 'report.md'), `# Held-out NLI scores per source\n\n${table}\n\nTraining pairs: ${train.length}; selected ${JSON.stringify(best)}; lexical thresholds ${JSON.stringify(training.lexicalBaseline)}; majority class per source ${JSON.stringify(majority)}.\n`);
 log(`done; train accuracy ${trainScore.accuracy}, macro-F1 ${trainScore.macroF1}`);

@@ -4,7 +4,7 @@
 //   pnpm --filter @factkit/chunk-knowledge bench            (BENCH_REPEATS=5, BENCH_ABSTRACTS=400 by default)
 //   BENCH_USE_LITE=1 pnpm --filter @factkit/chunk-knowledge bench   (adds USE-lite passages/s per layout, 64 chunks, 1 run)
 //
-// Corpus: the first BENCH_ABSTRACTS SciFact abstracts of datasets/scifact, sentence-chunked at 128 tokens.
+// Corpus: the first BENCH_ABSTRACTS SciFact abstracts of the data root's scifact/, sentence-chunked at 128 tokens.
 // The indexing rows use core's hash mock embedder (cost of rendering + store upsert, not of a neural encoder) so the
 // stores are compared on equal terms; USE-lite rows show what a real encoder costs. Results: bench/results/*.{json,md}.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import type { Embedder, VectorStore } from '@factkit/core';
 import { createMockEmbedder } from '@factkit/core/testing';
 import { createBm25Index, createInMemoryVectorStore } from '@factkit/retrieval';
 import { createHnswVectorStore } from '@factkit/retrieval/node';
+import { requireDataset } from '@factkit/test-utils/data';
 import type { AnnotatedChunk, IndexMode } from '../src/index.js';
 import { PASSAGE_LAYOUTS, chunkDocuments, createOfflineAnnotator, createSentenceChunker, indexAnnotatedChunks, renderIndexPassages } from '../src/index.js';
 
@@ -29,7 +30,7 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-const corpus = gunzipSync(readFileSync(join(here, '../../../datasets/scifact/corpus.jsonl.gz')))
+const corpus = gunzipSync(readFileSync(join(requireDataset('scifact'), 'corpus.jsonl.gz')))
   .toString('utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')

@@ -32,7 +32,7 @@ export interface EvaluateBm25OnBeirResult {
  * Runs BM25 (optionally + RM3) over every judged query of a BEIR folder through the public `Bm25Retriever` (and
  * `createRm3Expander`) and scores the run with @factkit/metrics (trec_eval semantics). What `factkit eval` prints.
  * @throws InvalidArgumentError for a missing folder/file or bad options; CorruptDataError for malformed files.
- * @example const { evaluation } = await evaluateBm25OnBeir('datasets/scifact'); evaluation.aggregate.ndcg_cut_10
+ * @example const { evaluation } = await evaluateBm25OnBeir('path/to/scifact'); evaluation.aggregate.ndcg_cut_10
  */
 export async function evaluateBm25OnBeir(folder: string, options: EvaluateBm25OnBeirOptions = {}): Promise<EvaluateBm25OnBeirResult> {
   const { split = 'test', hits = 1000, metrics = ['ndcg_cut_10', 'recall_100', 'recall_1000', 'map'], rm3 = false, abortSignal, onProgress, index: givenIndex, ...indexOptions } = options;

@@ -1,12 +1,14 @@
-// Benchmark: splitSentences time per MB across input sizes, for both profiles, on SciFact abstracts repeated to size.
+// Benchmark: splitSentences time per MB across input sizes, for both profiles, on SciFact abstracts (data root) repeated to size.
 // Linear time shows as a flat ms/MB column. Medians over repeats; the machine may be shared (load average printed), so
 // read the ratios, not absolute times. Run: pnpm --filter @factkit/core bench
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { gunzipSync } from 'node:zlib';
+import { requireDataset } from '../../test-utils/src/data-root.js';
 import { splitSentences, type SentenceProfile } from '../src/index.js';
 
-const corpus = gunzipSync(readFileSync(new URL('../../../datasets/scifact/corpus.jsonl.gz', import.meta.url)))
+const corpus = gunzipSync(readFileSync(join(requireDataset('scifact'), 'corpus.jsonl.gz')))
   .toString('utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
+import { describeWithData } from '../../test-utils/src/data-tests.js';
 import { splitSentences, type SentenceProfile } from '../src/text/sentences.js';
 import { readSciFactJsonl } from './scifact-data.js';
 
@@ -7,8 +8,8 @@ import { readSciFactJsonl } from './scifact-data.js';
 // that reproduces SciFact's split ('scifact') and with the one for ordinary text ('default'). The corpus text is
 // BEIR's: SciFact's sentences joined with one space. The floors are the measured counts: a regression fails.
 
-const texts = new Map((readSciFactJsonl('corpus.jsonl.gz') as { _id: string; text: string }[]).map((row) => [row._id, row.text]));
-const rows = readSciFactJsonl('corpus_sentences.jsonl.gz') as { doc_id: number; abstract: string[] }[];
+let texts = new Map<string, string>();
+let rows: { doc_id: number; abstract: string[] }[] = [];
 
 function countIdentical(profile: SentenceProfile): number {
   let identical = 0;
@@ -24,7 +25,12 @@ function countIdentical(profile: SentenceProfile): number {
   return identical;
 }
 
-describe('splitSentences against SciFact corpus_sentences', () => {
+describeWithData('scifact', 'splitSentences against SciFact corpus_sentences', (scifact) => {
+  beforeAll(() => {
+    texts = new Map((readSciFactJsonl('corpus.jsonl.gz', scifact) as { _id: string; text: string }[]).map((row) => [row._id, row.text]));
+    rows = readSciFactJsonl('corpus_sentences.jsonl.gz', scifact) as { doc_id: number; abstract: string[] }[];
+  });
+
   it('has all 5,183 abstracts', () => {
     expect(rows).toHaveLength(5183);
   });

@@ -13,18 +13,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { createSeededRandom } from '@factkit/core';
+import { requireDataset } from '@factkit/test-utils/data';
 import * as fuzzball from 'fuzzball';
 // Profile (node --cpu-prof): most of a WRatio call is difflib's SequenceMatcher inside partial_ratio, rebuilt per call.
 import { buildClusterTree, createClassTfidfLabeller, createClusterMatcher, packVectors, type FastTrackIndex, type LeafLabel } from '../src/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const datasets = join(here, '..', '..', '..', 'datasets');
 const queryCount = Number(process.env['BENCH_QUERIES'] ?? 20);
 
 function sentences(): string[] {
   const out: string[] = [];
-  for (const line of readFileSync(join(datasets, 'fever-lite', 'validation.jsonl'), 'utf8').split('\n')) if (line.trim()) out.push(...(JSON.parse(line) as { evidence: string[] }).evidence);
-  for (const line of gunzipSync(readFileSync(join(datasets, 'scifact', 'corpus_sentences.jsonl.gz'))).toString('utf8').split('\n')) if (line.trim()) out.push(...(JSON.parse(line) as { abstract: string[] }).abstract);
+  for (const line of readFileSync(join(requireDataset('fever-lite'), 'validation.jsonl'), 'utf8').split('\n')) if (line.trim()) out.push(...(JSON.parse(line) as { evidence: string[] }).evidence);
+  for (const line of gunzipSync(readFileSync(join(requireDataset('scifact'), 'corpus_sentences.jsonl.gz'))).toString('utf8').split('\n')) if (line.trim()) out.push(...(JSON.parse(line) as { abstract: string[] }).abstract);
   return out;
 }
 
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     tree: { k: 1000, maxLeafSize: 10, seed: 0, nodes, leaves: nodes.slice(1).map((node) => node.id) },
     labels: new Map(leafKeywords.map((keywords, leaf) => [leaf + 1, { keywords, status: 'ok' as const, problems: [] }])),
   };
-  const queries = readFileSync(join(datasets, 'fever-lite', 'test.jsonl'), 'utf8').split('\n').filter(Boolean).slice(0, queryCount).map((line) => (JSON.parse(line) as { claim: string }).claim);
+  const queries = readFileSync(join(requireDataset('fever-lite'), 'test.jsonl'), 'utf8').split('\n').filter(Boolean).slice(0, queryCount).map((line) => (JSON.parse(line) as { claim: string }).claim);
 
   // Same 1,000 leaves for both: the index's leaves carry leafKeywords in order.
   const leaves = index.tree.leaves.slice(0, 1000);

@@ -1,8 +1,8 @@
 // Benchmarks for @factkit/metrics: medians over repeats, peers measured in the same run, ratios reported.
 // Run: pnpm --filter @factkit/metrics bench
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { requireDataset } from '@factkit/test-utils/data';
 import {
   computeAveragePrecision,
   computeMeteor,
@@ -18,7 +18,7 @@ import {
   tokenizeWordsNltk,
 } from '../src/index.js';
 
-const golden = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'datasets', 'golden');
+const golden = requireDataset('golden');
 const repeats = Number(process.env.BENCH_REPEATS ?? 15);
 
 function median(values: number[]): number {

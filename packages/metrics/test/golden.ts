@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { requireDataset } from '@factkit/test-utils/data';
 import type { SynonymLookup } from '../src/index.js';
 
-/** Root of the vendored golden outputs (datasets/golden at the repository root). */
-export const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'datasets', 'golden');
-
+/** A file of the golden outputs (golden/ in the data root, see @factkit/test-utils/data). */
 export function readGoldenText(relativePath: string): string {
-  return readFileSync(join(GOLDEN_DIR, relativePath), 'utf8');
+  return readFileSync(join(requireDataset('golden'), relativePath), 'utf8');
 }
 export function readGoldenJson<T>(relativePath: string): T {
   return JSON.parse(readGoldenText(relativePath)) as T;
@@ -27,10 +25,12 @@ export function closeTo(actual: number, expected: number, relative = 1e-12): boo
   return Math.abs(actual - expected) <= relative * Math.max(1, Math.abs(expected));
 }
 
-/** The exact WordNet 3.0 synonym sets NLTK looked up for the METEOR goldens, keyed by Porter stem. */
-export const goldenSynonyms: SynonymLookup = (() => {
-  const table = readGoldenJson<{ tokens: Record<string, { stem: string; synonyms_of_stem: string[] }> }>('meteor/meteor_wordnet_synonyms.json');
-  const byStem = new Map<string, string[]>();
-  for (const { stem, synonyms_of_stem } of Object.values(table.tokens)) byStem.set(stem, synonyms_of_stem);
-  return (word: string) => byStem.get(word) ?? [];
-})();
+let synonymsByStem: Map<string, string[]> | undefined;
+/** The exact WordNet 3.0 synonym sets NLTK looked up for the METEOR goldens, keyed by Porter stem (read at first use). */
+export const goldenSynonyms: SynonymLookup = (word: string) => {
+  if (synonymsByStem === undefined) {
+    const table = readGoldenJson<{ tokens: Record<string, { stem: string; synonyms_of_stem: string[] }> }>('meteor/meteor_wordnet_synonyms.json');
+    synonymsByStem = new Map(Object.values(table.tokens).map(({ stem, synonyms_of_stem }) => [stem, synonyms_of_stem] as const));
+  }
+  return synonymsByStem.get(word) ?? [];
+};

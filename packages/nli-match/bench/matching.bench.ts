@@ -4,17 +4,14 @@
  * (generation = hypothesis + premise, evidence = premise). Medians over repeats; the machine may be shared.
  *   pnpm --filter @factkit/nli-match bench
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { createLexicalNliModel } from '@factkit/nli-models';
+import { heldOutPairs, requireNliPairDataRoot } from '@factkit/test-utils/nli-pairs';
 import { matchGenerationsToEvidence } from '../src/index.js';
 
 const REPEATS = 7;
-const pairs = readFileSync(fileURLToPath(new URL('../../nli-models/test/fixtures/held-out-pairs.jsonl', import.meta.url)), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as { premise: string; hypothesis: string });
+// nli-models' held-out pairs, rebuilt from the data root.
+const pairs = heldOutPairs(requireNliPairDataRoot());
 const items = pairs.map((pair, index) => ({ id: String(index), claim: pair.hypothesis, generation: `${pair.hypothesis} ${pair.premise}`, evidence: [pair.premise] }));
 const nli = createLexicalNliModel();
 const samples: number[] = [];

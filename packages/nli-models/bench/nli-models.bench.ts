@@ -6,20 +6,14 @@
  * The machine may be shared: compare ratios, not absolute times.
  *   pnpm --filter @factkit/nli-models bench
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { createGloveEmbedder } from '@factkit/glove';
+import { heldOutPairs, requireNliPairDataRoot } from '@factkit/test-utils/nli-pairs';
 import { createFeatureNliModel, createLexicalNliModel } from '../src/index.js';
 
 const REPEATS = 7;
-const pairs = readFileSync(fileURLToPath(new URL('../test/fixtures/held-out-pairs.jsonl', import.meta.url)), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => {
-    const { premise, hypothesis } = JSON.parse(line) as { premise: string; hypothesis: string };
-    return { premise, hypothesis };
-  });
+// The held-out pairs, rebuilt from the data root (see test/held-out.test.ts).
+const pairs = heldOutPairs(requireNliPairDataRoot()).map(({ premise, hypothesis }) => ({ premise, hypothesis }));
 const lexical = createLexicalNliModel();
 const embedder = createGloveEmbedder();
 await embedder.embed({ texts: ['warm up'], kind: 'passage' });

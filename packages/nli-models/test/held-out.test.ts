@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { describeWithData } from '@factkit/test-utils';
+import { type HeldOutPair, heldOutPairs, NLI_PAIR_DATASETS } from '@factkit/test-utils/nli-pairs';
 import { describe, expect, it } from 'vitest';
-import type { NliLabel } from '@factkit/core';
 import { NLI_LABELS } from '@factkit/core';
 import { createGloveEmbedder } from '@factkit/glove';
 import { computeClassificationReport } from '@factkit/metrics';
@@ -11,23 +10,21 @@ import { createLexicalNliModel } from '../src/lexical/lexical-nli-model.js';
 
 /**
  * Held-out evaluation of the shipped weights, recomputed here from scratch: every held-out pair (claims never used in
- * training or model selection; written from the vendored datasets by examples/nli-classifier) is classified by the
+ * training or model selection; rebuilt here from the data root by heldOutPairs, the code examples/nli-classifier trains with) is classified by the
  * package's model with the real GloVe embedder, and scored with @factkit/metrics. Nothing is read from the training
  * script's scores. The majority-class baseline is the most frequent label among a source's held-out pairs (a stronger
  * baseline than the training majority).
  */
-interface HeldOutPair { readonly source: string; readonly premise: string; readonly hypothesis: string; readonly label: NliLabel }
-const pairs: HeldOutPair[] = readFileSync(fileURLToPath(new URL('./fixtures/held-out-pairs.jsonl', import.meta.url)), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as HeldOutPair);
 
 const scoreOf = (gold: readonly string[], predicted: readonly string[]) => {
   const report = computeClassificationReport(gold, predicted, { labels: NLI_LABELS });
   return { accuracy: report.accuracy, macroF1: report.macro.f1 };
 };
 
-describe('shipped GloVe NLI weights on the held-out pairs', async () => {
+// The held-out pairs are rebuilt from the data root while collecting (each suite classifies them before its tests): a
+// missing dataset skips the suite, or fails it under CI=true.
+describeWithData(NLI_PAIR_DATASETS, 'shipped GloVe NLI weights on the held-out pairs', async (_feverLite, dataRoot) => {
+  const pairs: HeldOutPair[] = heldOutPairs(dataRoot);
   const model = createFeatureNliModel({ embedder: createGloveEmbedder() });
   const { results } = await model.classify({ pairs: pairs.map(({ premise, hypothesis }) => ({ premise, hypothesis })) });
   const predicted = results.map((result) => result.label ?? 'none');
@@ -91,7 +88,8 @@ describe('shipped GloVe NLI weights on the held-out pairs', async () => {
  * USE-lite embedder on the held-out Climate-FEVER and VitaminC pairs (embedding all 2,280 pairs would take minutes on
  * a loaded machine; these are the sources the weights were added for). Scores are pinned to the published figures.
  */
-describe('shipped GloVe + USE-lite NLI weights on held-out Climate-FEVER and VitaminC pairs', async () => {
+describeWithData(NLI_PAIR_DATASETS, 'shipped GloVe + USE-lite NLI weights on held-out Climate-FEVER and VitaminC pairs', async (_feverLite, dataRoot) => {
+  const pairs: HeldOutPair[] = heldOutPairs(dataRoot);
   const sentenceEmbedder = createUseLiteEmbedder();
   const picked = pairs.filter((pair) => pair.source === 'climate-fever' || pair.source === 'vitaminc');
   const model = createFeatureNliModel({ embedder: createGloveEmbedder(), sentenceEmbedder, weights: GLOVE_USE_LITE_NLI_WEIGHTS });

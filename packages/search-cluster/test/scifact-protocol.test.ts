@@ -1,19 +1,19 @@
 /**
- * PROTOCOL TEST on a real corpus: the 5,183 SciFact abstracts streamed from datasets/scifact through the bulk indexer
+ * PROTOCOL TEST on a real corpus: the 5,183 SciFact abstracts streamed from the data root's scifact/ through the bulk indexer
  * (async input, so backpressure applies) into the scripted server, with some items rejected (429) on their first two
  * attempts; then 40 test queries compared with @factkit/retrieval's top 10. The server scores with retrieval's BM25, so
  * this checks the indexing and request path at corpus scale, not a real cluster (bench/scifact.ts runs the full
  * evaluation against one when OPENSEARCH_URL / ELASTICSEARCH_URL is set).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWithData } from '@factkit/test-utils';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { loadBeirCorpus, loadBeirDataset, streamBeirCorpus } from '@factkit/retrieval/node';
 import { createSearchClusterRetriever } from '../src/index.js';
 import { createOfficialClient } from './clients.js';
-import { SCIFACT_FOLDER } from './scifact-run.js';
 import { type ScriptedClusterServer, startScriptedClusterServer } from './scripted-cluster-server.js';
 
-describe('protocol tests: SciFact corpus through the bulk indexer and the scripted server', () => {
+describeWithData('scifact', 'protocol tests: SciFact corpus through the bulk indexer and the scripted server', (scifact) => {
   let server: ScriptedClusterServer;
   let client: ReturnType<typeof createOfficialClient>;
   beforeAll(async () => {
@@ -27,7 +27,7 @@ describe('protocol tests: SciFact corpus through the bulk indexer and the script
   });
 
   it('indexes all 5,183 documents (retrying the rejected ones) and ranks 40 queries like @factkit/retrieval', async () => {
-    const dataset = await loadBeirDataset(SCIFACT_FOLDER, { split: 'test' });
+    const dataset = await loadBeirDataset(scifact, { split: 'test' });
     const retriever = createSearchClusterRetriever({ client, index: 'scifact', batchSize: 400, concurrency: 3, retryDelayMs: 1 });
     await retriever.ensureIndex();
     const result = await retriever.indexDocuments(streamBeirCorpus(dataset.corpusPath));

@@ -25,3 +25,6 @@ export type {
   ScriptedStatusReply,
 } from './openai-server.js';
 export { startScriptedOpenAIServer } from './openai-server.js';
+export type { DataRootOptions, DatasetInfo, DatasetName } from './data-root.js';
+export { DATA_ROOT_VARIABLE, DATASETS, dataset, datasetArgument, findDataRoot, findRepositoryRoot, isCi, MissingDatasetError, missingDatasetMessage, requireDataset } from './data-root.js';
+export { DATA_TAG_PREFIX, dataTag, describeWithData, NO_DATA_TAG_PREFIX } from './data-tests.js';

@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cosineSimilarity } from '@factkit/core';
 import { createGloveEmbedder, loadGloveVectors } from '@factkit/glove';
-import { describe, expect, it } from 'vitest';
+import { describeWithData } from '@factkit/test-utils';
+import { expect, it } from 'vitest';
 import { createTransformersEmbedder } from '../src/transformers-embedder.js';
 import { writeStaticEmbeddingModel } from './fixtures/onnx-fixtures.js';
 
-describe('static-embedding fixture from real GloVe vectors', () => {
+describeWithData('scifact', 'static-embedding fixture from real GloVe vectors', (scifact) => {
   it('equals the normalized GloVe average on 140 real SciFact claims', async () => {
-    const lines = (await readFile(new URL('../../../datasets/scifact/claims_dev.jsonl', import.meta.url), 'utf8')).split('\n').filter(Boolean);
+    const lines = (await readFile(join(scifact, 'claims_dev.jsonl'), 'utf8')).split('\n').filter(Boolean);
     // Hyphenated compounds are the one place the tokenizers differ (GloVe keeps "well-known" whole; the
     // fixture's Whitespace pre-tokenizer splits it), so those claims are left out.
     const claims = lines.map((line) => (JSON.parse(line) as { claim: string }).claim).filter((claim) => !claim.includes('-')).slice(0, 140);

@@ -7,6 +7,7 @@
 // we report the median over repeats as sentences/s and ratios to the fastest. Model loading happens before timing
 // and is reported separately (one cold measurement each). Quality sanity check: cosine of a paraphrase pair vs an
 // unrelated pair. Results go to bench/results/embedders.{json,md}.
+import { requireDataset } from '@factkit/test-utils/data';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -33,7 +34,7 @@ const PAIRS = {
 } as const;
 
 async function loadSentences(count: number): Promise<string[]> {
-  const path = join(here, '..', '..', '..', 'datasets', 'scifact', 'corpus_sentences.jsonl.gz');
+  const path = join(requireDataset('scifact'), 'corpus_sentences.jsonl.gz');
   const lines = gunzipSync(await readFile(path)).toString('utf8').split('\n');
   const sentences: string[] = [];
   for (const line of lines) {
@@ -141,7 +142,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version },
     sentences: sentences.length,
-    source: 'datasets/scifact/corpus_sentences.jsonl.gz (first sentences >= 20 chars, in file order)',
+    source: 'scifact/corpus_sentences.jsonl.gz (data root) (first sentences >= 20 chars, in file order)',
     repeats,
     pairs: PAIRS,
     staticFixtureVocabulary: words.size,

@@ -3,6 +3,7 @@
 // keep USE-lite's run to a few minutes; this is a relative comparison of encoders, not a SciFact result.
 //
 //   pnpm --filter @factkit/use-lite bench     (runs after embedders.bench.ts)
+import { requireDataset } from '@factkit/test-utils/data';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,7 @@ import { createGloveEmbedder } from '@factkit/glove';
 import { createUseLiteEmbedder } from '../src/use-lite-embedder.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const data = join(here, '..', '..', '..', 'datasets', 'scifact');
+const data = requireDataset('scifact');
 
 async function main(): Promise<void> {
   const corpus = gunzipSync(await readFile(join(data, 'corpus.jsonl.gz')))

@@ -5,6 +5,7 @@
 //   pnpm --filter @factkit/use-lite bench      (BENCH_SENTENCES=2000 BENCH_REPEATS=3; BENCH_ONLY=id,id to pick configs)
 //
 // Results: bench/results/throughput.{json,md,svg}. The machine is shared: load averages are recorded beside the figures.
+import { requireDataset } from '@factkit/test-utils/data';
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -18,10 +19,10 @@ const sentenceCount = Number(process.env['BENCH_SENTENCES'] ?? 2000);
 const repeats = Number(process.env['BENCH_REPEATS'] ?? 3);
 const only = process.env['BENCH_ONLY']?.split(',');
 
-/** The first `count` SciFact abstract sentences of at least 20 characters (datasets/scifact, shipped in the repo). */
+/** The first `count` SciFact abstract sentences of at least 20 characters (the data root's scifact/). */
 function sentences(count: number): string[] {
   const out: string[] = [];
-  for (const line of gunzipSync(readFileSync(join(here, '..', '..', '..', 'datasets', 'scifact', 'corpus_sentences.jsonl.gz'))).toString('utf8').split('\n')) {
+  for (const line of gunzipSync(readFileSync(join(requireDataset('scifact'), 'corpus_sentences.jsonl.gz'))).toString('utf8').split('\n')) {
     if (!line.trim()) continue;
     for (const sentence of (JSON.parse(line) as { abstract: string[] }).abstract) if (sentence.length >= 20 && out.length < count) out.push(sentence);
     if (out.length >= count) break;
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
   };
   const summary = {
     sentences: texts.length,
-    source: 'datasets/scifact/corpus_sentences.jsonl.gz, first sentences of >= 20 characters',
+    source: 'scifact/corpus_sentences.jsonl.gz (data root), first sentences of >= 20 characters',
     repeats,
     loadBefore,
     uptimeBefore,

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '@factkit/core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describeWithData } from '@factkit/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sciFactSentences } from '../test/scifact-sentences.js';
 import { createUseLiteEmbedder } from './use-lite-embedder.js';
 
@@ -14,10 +15,13 @@ function maxAbsDifference(a: readonly Float32Array[], b: readonly Float32Array[]
 
 // Real sentences plus the edge cases: empty text, one word, and a text longer than the model's 128-piece limit
 // (both paths must clip it the same way).
-const LONG = sciFactSentences(12).join(' ');
-const TEXTS = [...sciFactSentences(29), '', 'Short.', LONG, 'Ünïcödé — “quotes” and 数字 123.'];
+let TEXTS: string[] = [];
 
-describe("createUseLiteEmbedder({ backend: 'onnx' })", () => {
+describeWithData('scifact', "createUseLiteEmbedder({ backend: 'onnx' }) on SciFact sentences", (scifact) => {
+  beforeAll(() => {
+    const long = sciFactSentences(scifact, 12).join(' ');
+    TEXTS = [...sciFactSentences(scifact, 29), '', 'Short.', long, 'Ünïcödé — “quotes” and 数字 123.'];
+  });
   const wasm = createUseLiteEmbedder({ maxBatchSize: 8 });
   const onnx = createUseLiteEmbedder({ backend: 'onnx', maxBatchSize: 8 });
   const onnxThreads = createUseLiteEmbedder({ backend: 'onnx', maxBatchSize: 8, threads: 2 });
@@ -51,7 +55,9 @@ describe("createUseLiteEmbedder({ backend: 'onnx' })", () => {
       one.dispose();
     }
   }, 120_000);
+});
 
+describe("createUseLiteEmbedder({ backend: 'onnx' })", () => {
   it('rejects bad backend options with InvalidArgumentError naming the argument', () => {
     expect(() => createUseLiteEmbedder({ backend: 'gpu' as never })).toThrow(InvalidArgumentError);
     expect(() => createUseLiteEmbedder({ backend: 'gpu' as never })).toThrow(/"backend"/);

@@ -1,10 +1,11 @@
+import { describeWithData } from '@factkit/test-utils';
 import { describe, expect, it } from 'vitest';
 import { sciFactSentences } from '../test/scifact-sentences.js';
 import { createUseLiteEmbedder } from './use-lite-embedder.js';
 
-describe('createUseLiteEmbedder with worker threads', () => {
+describeWithData('scifact', 'createUseLiteEmbedder with worker threads, on SciFact sentences', (scifact) => {
   it('gives the same vectors as the single-thread embedder (within 1e-6), in input order', async () => {
-    const texts = [...sciFactSentences(37), '', 'Short.'];
+    const texts = [...sciFactSentences(scifact, 37), '', 'Short.'];
     const single = createUseLiteEmbedder({ maxBatchSize: 8 });
     const pooled = createUseLiteEmbedder({ maxBatchSize: 8, workers: 2 });
     try {
@@ -22,7 +23,9 @@ describe('createUseLiteEmbedder with worker threads', () => {
       pooled.dispose();
     }
   }, 180_000);
+});
 
+describe('createUseLiteEmbedder with worker threads', () => {
   it('rejects a bad worker count', () => {
     expect(() => createUseLiteEmbedder({ workers: -1 })).toThrow(/"workers"/);
     expect(() => createUseLiteEmbedder({ workers: 1.5 })).toThrow(/"workers"/);

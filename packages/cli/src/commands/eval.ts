@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError } from '@factkit/core';
 import { formatMarkdownReport, formatTrecRun } from '@factkit/metrics';
@@ -12,6 +13,9 @@ const numberFlag = (name: string, text: string) => commandNumberFlag('eval', nam
 export const EVAL_USAGE = `usage: factkit eval --beir <folder> [--split test] [--k1 0.9] [--b 0.4] [--variant lucene|robertson|bm25+|bm25l]
                     [--rm3] [--fb-docs 10] [--fb-terms 10] [--original-query-weight 0.5]
                     [--hits 1000] [--metrics ndcg_cut_10,recall_100,recall_1000,map] [--run out.trec] [--json]`;
+
+/** Where a user gets a BEIR folder: factkit ships none and downloads nothing. */
+const BEIR_NEEDED = 'needs a BEIR-format folder such as BEIR SciFact (https://github.com/beir-cellar/beir, https://github.com/allenai/scifact); factkit downloads nothing';
 
 const EVAL_OPTIONS = {
   beir: { type: 'string' },
@@ -32,9 +36,10 @@ const EVAL_OPTIONS = {
 /** `factkit eval`: BM25 (+ optional RM3) on a BEIR folder, scored with @factkit/metrics. Returns the exit code. */
 async function runEval(values: CommandValues<typeof EVAL_OPTIONS>, io: CliIo): Promise<number> {
   if (!values.beir) {
-    io.stderr(`${EVAL_USAGE}\n`);
+    io.stderr(`${EVAL_USAGE}\nfactkit eval: ${BEIR_NEEDED} — pass --beir <folder>\n`);
     return EXIT_CODES.badInput;
   }
+  if (!existsSync(values.beir)) throw new InvalidArgumentError({ where: 'factkit eval', argument: '--beir', message: `names no folder (${values.beir}): ${BEIR_NEEDED}` });
   if (!BM25_VARIANTS.includes(values.variant as Bm25Variant)) throw new InvalidArgumentError({ where: 'factkit eval', argument: '--variant', message: `must be one of ${BM25_VARIANTS.join(', ')} (got "${values.variant}")` });
   const started = Date.now();
   const result = await evaluateBm25OnBeir(values.beir, {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createMockEmbedder, createMockLanguageModel, createMockNliModel } from '@factkit/core/testing';
-import { describeRetrieverContract } from '@factkit/test-utils';
+import { describeRetrieverContract, describeWithData } from '@factkit/test-utils';
 import { describe, expect, it } from 'vitest';
 import { TOPIC_DOCUMENTS } from '../../test/fixtures.js';
 import { buildFastTrackIndex } from '../index/fasttrack-index.js';
@@ -76,8 +76,8 @@ interface VitaminRow {
   evidence: string;
 }
 
-describe('VitaminC sample (contrastive: claim-relevant evidence that does not support it)', () => {
-  const path = fileURLToPath(new URL('../../../../datasets/vitaminc-sample/vitaminc_sample.jsonl', import.meta.url));
+describeWithData('vitaminc-sample', 'VitaminC sample (contrastive: claim-relevant evidence that does not support it)', (vitaminc) => {
+  const path = join(vitaminc, 'vitaminc_sample.jsonl');
   const rows = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as VitaminRow);
   const gold = new Map(rows.map((row) => [`${row.claim}\u0000${row.evidence}`, row.label]));
 

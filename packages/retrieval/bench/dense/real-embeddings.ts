@@ -9,13 +9,13 @@
  *
  *   node --import tsx bench/dense/real-embeddings.ts     (fills the cache, printing progress)
  */
+import { requireDataset } from '@factkit/test-utils/data';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 
-const datasets = fileURLToPath(new URL('../../../../datasets/', import.meta.url));
 export const REAL_CACHE_DIRECTORY = process.env['FACTKIT_DENSE_CACHE'] ?? fileURLToPath(new URL('../../.factkit-cache/dense-real/', import.meta.url));
 
 /** Which texts are embedded (subsets: USE-lite runs at ~26–40 sentences/s here). */
@@ -40,7 +40,7 @@ export interface RealCollection {
  * in first-seen order (3,493); queries: its first 400 claims.
  */
 export async function loadRealCollections(): Promise<RealCollection[]> {
-  const documents = gunzipSync(await readFile(join(datasets, 'scifact/corpus_sentences.jsonl.gz')))
+  const documents = gunzipSync(await readFile(join(requireDataset('scifact'), 'corpus_sentences.jsonl.gz')))
     .toString('utf8')
     .split('\n')
     .filter((line) => line.trim().length > 0)
@@ -52,11 +52,11 @@ export async function loadRealCollections(): Promise<RealCollection[]> {
     }
   }
   const claimsOf = async (file: string) =>
-    (await readFile(join(datasets, file), 'utf8'))
+    (await readFile(join(requireDataset('scifact'), file), 'utf8'))
       .split('\n')
       .filter((line) => line.trim().length > 0)
       .map((line) => JSON.parse(line) as { claim: string; evidence?: unknown });
-  const scifactClaims = [...(await claimsOf('scifact/claims_dev.jsonl')), ...(await claimsOf('scifact/claims_train.jsonl'))]
+  const scifactClaims = [...(await claimsOf('claims_dev.jsonl')), ...(await claimsOf('claims_train.jsonl'))]
     .slice(0, SUBSETS.scifactClaims)
     .map((row) => row.claim);
   const fever = await claimsOf('fever-lite/validation.jsonl');

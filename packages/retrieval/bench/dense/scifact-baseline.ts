@@ -1,11 +1,12 @@
 /**
- * Dense baseline yardstick on SciFact (BEIR test split = 240 dev claims with judgements in datasets/scifact/qrels/test.tsv):
+ * Dense baseline yardstick on SciFact (BEIR test split = 240 dev claims with judgements in the data root's scifact/qrels/test.tsv):
  * USE-lite (offline, 512-d, @factkit/use-lite) + exact flat search, scored with @factkit/metrics `evaluateRun`
  * (trec_eval semantics). Also reported in the same run, as context: BM25 (this package's defaults), hybrid RRF
  * (BM25 + dense, k = 60) and dense + Rocchio feedback (α = 1, β = 0.75, 3 feedback documents).
  *
  *   pnpm --filter @factkit/retrieval run eval:dense-scifact     (writes bench/dense/results/scifact-baseline.{json,md})
  */
+import { requireDataset } from '@factkit/test-utils/data';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ import { createHybridRetriever } from '../../src/fusion/hybrid-retriever.js';
 import { createInMemoryVectorStore } from '../../src/stores/in-memory-vector-store.js';
 
 const progress = (message: string) => process.stderr.write(`[scifact-dense] ${message}\n`);
-const datasetFolder = fileURLToPath(new URL('../../../../datasets/scifact/', import.meta.url));
+const datasetFolder = requireDataset('scifact');
 const depth = 100;
 const metrics = ['ndcg_cut_10', 'recall_10', 'recall_100', 'map'];
 
@@ -75,7 +76,7 @@ const scored = Object.fromEntries(
 );
 const results = {
   date: new Date().toISOString(),
-  dataset: 'SciFact BEIR test split (datasets/scifact, qrels/test.tsv)',
+  dataset: 'SciFact BEIR test split (data root scifact/, qrels/test.tsv)',
   queries: dataset.queries.length,
   documents: documents.length,
   embedder: embedder.id,

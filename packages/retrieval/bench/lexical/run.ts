@@ -7,6 +7,7 @@
 //   pnpm --filter @factkit/retrieval bench:lexical                      all corpora (≈ 10 min on 2 cores)
 //   pnpm --filter @factkit/retrieval bench:lexical -- --only synthetic500k   one corpus, merged into the saved results
 //   pnpm --filter @factkit/retrieval bench:lexical -- --format          re-render the Markdown from the saved JSON
+import { requireDataset } from '@factkit/test-utils/data';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -509,7 +510,7 @@ async function runCorpus(
 }
 
 function sciFactDocuments(): Doc[] {
-  const path = fileURLToPath(new URL('../../../../datasets/scifact/corpus.jsonl.gz', import.meta.url));
+  const path = join(requireDataset('scifact'), 'corpus.jsonl.gz');
   return gunzipSync(readFileSync(path))
     .toString('utf8')
     .split('\n')
@@ -521,7 +522,7 @@ function sciFactDocuments(): Doc[] {
 }
 
 function sciFactQueries(): string[] {
-  const path = fileURLToPath(new URL('../../../../datasets/scifact/queries.jsonl', import.meta.url));
+  const path = join(requireDataset('scifact'), 'queries.jsonl');
   return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { text: string }).text);
 }
 
