@@ -10,9 +10,7 @@ import { root } from './workspace.mjs';
 /** Workspace package directories (relative to the root) from pnpm-workspace.yaml's "- dir/*" globs (this repo's layout). */
 export function workspacePackageDirs(base = root) {
   const globs = [...readFileSync(join(base, 'pnpm-workspace.yaml'), 'utf8').matchAll(/^\s+-\s+['"]?([\w.-]+)\/\*['"]?\s*$/gm)].map((m) => m[1]);
-  return globs
-    .flatMap((g) => (existsSync(join(base, g)) ? readdirSync(join(base, g)).map((d) => join(g, d)) : []))
-    .filter((d) => existsSync(join(base, d, 'package.json')));
+  return globs.flatMap((g) => (existsSync(join(base, g)) ? readdirSync(join(base, g)).map((d) => join(g, d)) : [])).filter((d) => existsSync(join(base, d, 'package.json')));
 }
 
 /** Copies the versioning state of `from` into a new temporary folder; returns its path (remove it with rmSync). */
@@ -37,4 +35,3 @@ export function runChangeset(cwd, args) {
     throw new Error(`changeset ${args.join(' ')} failed: ${(error.stderr || error.stdout || error.message).toString().trim().split('\n').slice(-5).join(' | ')}`);
   }
 }
-
