@@ -2,14 +2,13 @@
 // Release metadata of every published package (every packages/*/package.json without "private": true):
 // LICENSE file (the license tooling/release.config.json states), engines.node (the range that can require() an
 // ESM-only package), repository (with directory), homepage, bugs, keywords, files (dist + LICENSE, README.md,
-// CHANGELOG.md), and a README with an Install section naming the package (and saying `readme.moduleFormatLine`:
-// ESM only, require()-able from Node 20.19) and a Quick start example of at most
+// CHANGELOG.md), and a README with an Install section naming the package and a Quick start example of at most
 // `readme.maxQuickStartLines` code lines that imports the package.
 //   node tooling/check-packages.mjs          check; exits 1 with one line per problem
 //   node tooling/check-packages.mjs --fix    also writes what can be derived (never keywords, README or dependencies)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { publishedPackages, releaseConfig as config } from './lib/workspace.mjs';
+import { publishedPackages, releaseConfig as config, root } from './lib/workspace.mjs';
 
 const fix = process.argv.includes('--fix');
 const problems = [];
@@ -81,7 +80,8 @@ function checkReadme(pkg, report) {
   const install = parts.get('install');
   if (install === undefined) report('README.md has no "## Install" section');
   else if (!new RegExp(`\\bnpm (i|install) [^\\n]*${name.replace(/[/.]/g, '\\$&')}(\\s|$)`).test(install)) report(`README.md "## Install" does not show \`npm i ${name}\``);
-  else if (!install.includes(config.readme.moduleFormatLine)) report(`README.md "## Install" does not say "${config.readme.moduleFormatLine}"`);
+  // The module format and the Node range, in the words of release.config.json (nodeEngines.readmeLine).
+  else if (!install.includes(config.nodeEngines.readmeLine)) report(`README.md "## Install" does not say "${config.nodeEngines.readmeLine}"`);
   const quick = parts.get('quick start');
   if (quick === undefined) return report('README.md has no "## Quick start" section');
   const code = firstCodeBlock(quick);
