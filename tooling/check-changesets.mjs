@@ -2,11 +2,13 @@
 // Exercises `changeset version` on a throwaway copy of the workspace (never the real tree) and checks that every
 // package named in a pending .changeset/*.md got the bumped version the changesets ask for and a CHANGELOG.md entry
 // (## <new version>, with each changeset's summary), that every changeset was consumed, and that no changeset names
-// an unknown or private package.  node tooling/check-changesets.mjs
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// an unknown or private package. In changesets' pre mode (.changeset/pre.json, `pnpm release:rc`), changesets already
+// versioned in pre mode stay in .changeset/ and are listed in pre.json: they are not pending, and the expected
+// version is `<bump of the initial version by every changeset of the pre release>-<tag>.<n>`.
+//   node tooling/check-changesets.mjs
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { copyVersioningState, runChangeset, workspacePackageDirs } from './lib/changeset-copy.mjs';
 import { elapsed, root } from './lib/workspace.mjs';
 
 const started = process.hrtime.bigint();
@@ -39,17 +41,31 @@ function bump(version, type) {
   return `${major}.${minor}.${patch + 1}`;
 }
 
-// Workspace package directories from pnpm-workspace.yaml's "- dir/*" globs (the layout this repo uses).
-const globs = [...readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8').matchAll(/^\s+-\s+['"]?([\w.-]+)\/\*['"]?\s*$/gm)].map((m) => m[1]);
-const packageDirs = globs.flatMap((g) => (existsSync(join(root, g)) ? readdirSync(join(root, g)).map((d) => join(g, d)) : []))
-  .filter((d) => existsSync(join(root, d, 'package.json')));
+const packageDirs = workspacePackageDirs();
 const manifests = new Map(packageDirs.map((d) => {
   const m = JSON.parse(readFileSync(join(root, d, 'package.json'), 'utf8'));
   return [m.name, { dir: d, manifest: m }];
 }));
 
-const changesets = readChangesets(join(root, '.changeset'));
+// Pre mode: { mode: 'pre' | 'exit', tag, initialVersions, changesets: ids already versioned in pre mode }.
+const prePath = join(root, '.changeset', 'pre.json');
+const pre = existsSync(prePath) ? JSON.parse(readFileSync(prePath, 'utf8')) : undefined;
+const allChangesets = readChangesets(join(root, '.changeset'));
+const versionedInPre = new Set(pre?.changesets ?? []);
+const changesets = allChangesets.filter((cs) => !versionedInPre.has(cs.file.replace(/\.md$/, '')));
 const wanted = new Map(); // name -> highest bump
+const higher = (a, b) => (BUMPS.indexOf(a) >= BUMPS.indexOf(b ?? 'none') ? a : b);
+
+/** The version `changeset version` must give `name` (at `version` now) whose pending changesets ask for `type`. */
+function expectedVersion(name, version, type) {
+  if (!pre) return bump(version, type);
+  // A pre release bumps the version the package had on entering pre mode by the highest bump of all its changesets.
+  const all = allChangesets.filter((cs) => cs.releases.has(name)).reduce((acc, cs) => higher(cs.releases.get(name), acc), undefined);
+  const base = bump(pre.initialVersions?.[name] ?? version, all ?? type);
+  if (pre.mode === 'exit') return base;
+  const current = new RegExp(`^${base.replace(/\./g, '\\.')}-${pre.tag}\\.(\\d+)$`).exec(version);
+  return `${base}-${pre.tag}.${current ? Number(current[1]) + 1 : 0}`;
+}
 for (const cs of changesets) {
   for (const [name, type] of cs.releases) {
     const pkg = manifests.get(name);
@@ -60,30 +76,24 @@ for (const cs of changesets) {
   if (cs.releases.size > 0 && cs.summary === '') problems.push(`.changeset/${cs.file}: empty summary (it becomes the CHANGELOG entry)`);
 }
 
-const copy = mkdtempSync(join(tmpdir(), 'factkit-changesets-'));
+const copy = copyVersioningState();
 try {
-  for (const f of ['package.json', 'pnpm-workspace.yaml']) cpSync(join(root, f), join(copy, f));
-  cpSync(join(root, '.changeset'), join(copy, '.changeset'), { recursive: true });
-  for (const d of packageDirs) {
-    mkdirSync(join(copy, d), { recursive: true });
-    for (const f of ['package.json', 'CHANGELOG.md']) if (existsSync(join(root, d, f))) cpSync(join(root, d, f), join(copy, d, f));
-  }
-  // The changelog generator (@changesets/cli/changelog) is resolved from the copy: lend it the real node_modules.
-  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
   let output = '';
   try {
-    output = execFileSync(join(root, 'node_modules', '.bin', 'changeset'), ['version'], { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+    output = runChangeset(copy, ['version']);
   } catch (error) {
-    problems.push(`changeset version failed in the copy: ${(error.stderr || error.stdout || error.message).toString().trim().split('\n').slice(-5).join(' | ')}`);
+    problems.push(`${error.message} (in a throwaway copy)`);
   }
   if (output !== '' || problems.length === 0) {
-    const left = readdirSync(join(copy, '.changeset')).filter((f) => f.endsWith('.md') && f !== 'README.md');
+    const copiedPre = existsSync(join(copy, '.changeset', 'pre.json')) ? JSON.parse(readFileSync(join(copy, '.changeset', 'pre.json'), 'utf8')) : undefined;
+    const consumedInPre = new Set(copiedPre?.mode === 'pre' ? copiedPre.changesets : []);
+    const left = readdirSync(join(copy, '.changeset')).filter((f) => f.endsWith('.md') && f !== 'README.md' && !consumedInPre.has(f.replace(/\.md$/, '')));
     if (left.length > 0 && wanted.size > 0) problems.push(`changeset version left ${left.length} changeset(s) unconsumed: ${left.join(', ')}`);
     for (const [name, type] of wanted) {
       const { dir, manifest } = manifests.get(name);
       const after = JSON.parse(readFileSync(join(copy, dir, 'package.json'), 'utf8'));
-      const expectedVersion = bump(manifest.version, type);
-      if (after.version !== expectedVersion) problems.push(`${name}: version ${manifest.version} -> ${after.version} after changeset version, expected ${expectedVersion} (${type})`);
+      const expected = expectedVersion(name, manifest.version, type);
+      if (after.version !== expected) problems.push(`${name}: version ${manifest.version} -> ${after.version} after changeset version, expected ${expected} (${type}${pre ? `, pre mode ${pre.mode} ${pre.tag}` : ''})`);
       const changelogPath = join(copy, dir, 'CHANGELOG.md');
       if (!existsSync(changelogPath)) {
         problems.push(`${name}: changeset version wrote no ${dir}/CHANGELOG.md`);
@@ -109,4 +119,4 @@ if (problems.length > 0) {
   console.error(`Changeset problems:\n- ${problems.join('\n- ')}`);
   process.exit(1);
 }
-console.log(`changesets ok: ${changesets.length} pending changeset(s); changeset version on a throwaway copy bumps ${[...wanted].map(([n, t]) => `${n} (${t})`).join(', ') || 'nothing'} and writes their CHANGELOG entries (${elapsed(started)} s)`);
+console.log(`changesets ok: ${changesets.length} pending changeset(s)${pre ? ` (pre mode ${pre.mode} '${pre.tag}': ${versionedInPre.size} already versioned)` : ''}; changeset version on a throwaway copy bumps ${[...wanted].map(([n, t]) => `${n} (${t})`).join(', ') || 'nothing'} and writes their CHANGELOG entries (${elapsed(started)} s)`);

@@ -84,6 +84,8 @@ function checkReadme(pkg, report) {
   const install = parts.get('install');
   if (install === undefined) report('README.md has no "## Install" section');
   else if (!new RegExp(`\\bnpm (i|install) [^\\n]*${name.replace(/[/.]/g, '\\$&')}(\\s|$)`).test(install)) report(`README.md "## Install" does not show \`npm i ${name}\``);
+  // The module format and the Node range, in the words of release.config.json (nodeEngines.readmeLine).
+  else if (!install.includes(config.nodeEngines.readmeLine)) report(`README.md "## Install" does not say "${config.nodeEngines.readmeLine}"`);
   const quick = parts.get('quick start');
   if (quick === undefined) return report('README.md has no "## Quick start" section');
   const code = firstCodeBlock(quick);
