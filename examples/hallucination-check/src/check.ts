@@ -7,10 +7,10 @@
 // SERPER_API_KEY for web search (see README).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createJointCqGenerator, createLlmVerifier, createSerperRetriever, detectHallucinations } from '@factkit/claim-query';
-import { withCache } from '@factkit/core';
+import { withCache, withRetry } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createGloveEmbedder } from '@factkit/glove';
-import { createOpenAICompatibleModel } from '@factkit/openai';
+import { createOpenAICompatible } from '@factkit/openai';
 import { formatDetection } from './format-detection.js';
 import { createOfflineComponents } from './offline-components.js';
 import { readArguments } from './shared.js';
@@ -25,7 +25,7 @@ let components = { generator: offline.generator, retriever: offline.retriever, v
 const cacheDirectory = new URL('../out/.cache/check/', import.meta.url).pathname;
 if (process.env['OPENAI_BASE_URL']) {
   // Paper setting: the JointCQ generator (FACTKIT_MODEL) and the LLM verifier (VERIFIER_MODEL), calls cached on disk.
-  const connect = (model: string) => withCache(createOpenAICompatibleModel({ model, maxRetries: 4 }), createFileCache({ directory: `${cacheDirectory}llm` }));
+  const connect = (model: string) => withCache(withRetry(createOpenAICompatible().languageModel(model), { maxRetries: 4 }), createFileCache({ directory: `${cacheDirectory}llm` }));
   const generatorModel = process.env['FACTKIT_MODEL'] ?? 'jointcq';
   components = {
     ...components,
