@@ -31,4 +31,4 @@ export type {
 export { runLeakageStudy } from './study/run-leakage-study.js';
 export type { FormatLeakageReportOptions } from './study/format-leakage-report.js';
 export { formatLeakageReport } from './study/format-leakage-report.js';
-export { VERDICT_PROMPT, VERDICT_STEP, renderVerdictEvidence } from './study/verdict-prompt.js';
+export { NLI_MATCH_PROMPTS, VERDICT_STEP, renderVerdictEvidence } from './study/verdict-prompt.js';

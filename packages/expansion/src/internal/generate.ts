@@ -11,18 +11,9 @@ import {
   type Query,
 } from '@factkit/core';
 import { parseGeneration, type ParsedGeneration } from '../parse-generation.js';
+import type { ExpanderSamplingOptions } from '../sampling-options.js';
 
-/** Sampling options every LLM expander takes (same defaults everywhere). */
-export interface ExpanderSamplingOptions {
-  /** Optional system message. @default undefined */
-  readonly system?: string;
-  /** @default 0.7 */
-  readonly temperature?: number;
-  /** @default 1.0 */
-  readonly topP?: number;
-  /** @default 512 */
-  readonly maxTokens?: number;
-}
+export type { ExpanderSamplingOptions };
 
 /** Sampling settings sent with every generation. */
 export interface SamplingSettings {
