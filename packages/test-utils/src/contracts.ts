@@ -6,7 +6,7 @@ type Factory<T> = () => T | Promise<T>;
 
 function abortedSignal(): { signal: AbortSignal; reason: Error } {
   const controller = new AbortController();
-  const reason = new Error('contract-test-abort');
+  const reason = new DOMException('contract-test-abort', 'AbortError');
   controller.abort(reason);
   return { signal: controller.signal, reason };
 }

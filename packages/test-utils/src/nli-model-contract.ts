@@ -39,7 +39,7 @@ function checkPrediction(prediction: NliPrediction | undefined): void {
 
 function abortedSignal(): { signal: AbortSignal; reason: Error } {
   const controller = new AbortController();
-  const reason = new Error('contract-test-abort');
+  const reason = new DOMException('contract-test-abort', 'AbortError');
   controller.abort(reason);
   return { signal: controller.signal, reason };
 }
@@ -82,7 +82,7 @@ export function describeNliModelContract(name: string, factory: Factory<NliModel
         .then(() => model.classify({ pairs: 'not pairs' as unknown as [] }))
         .then(
           () => undefined,
-          (caught: unknown) => caught ?? new Error('rejected with nothing'),
+          (caught: unknown) => caught ?? 'rejected with nothing (not an Error)',
         );
       expect(error).toBeInstanceOf(Error);
       if (InvalidArgumentError.isInstance(error)) expect(String((error as Error).message)).toMatch(/pairs/);

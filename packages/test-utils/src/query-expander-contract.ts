@@ -119,7 +119,7 @@ export function describeQueryExpanderContract(name: string, factory: Factory<Que
     it('rejects with the abort reason, unchanged', async () => {
       const expander = await factory();
       const controller = new AbortController();
-      const reason = new Error('contract-test-abort');
+      const reason = new DOMException('contract-test-abort', 'AbortError');
       controller.abort(reason);
       await expect(expander.expand({ query: queries[0] as Query, abortSignal: controller.signal })).rejects.toBe(reason);
     });

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { InvalidArgumentError } from '@factkit/core';
+import { InvalidArgumentError, ProviderCallError } from '@factkit/core';
 import { createOpenAICompatible } from '@factkit/openai';
 import { createTransformersEmbedder, createTransformersNliModel, createTransformersText2TextModel } from '@factkit/transformers';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -97,7 +97,7 @@ export async function runModelsCommand(args: readonly string[], io: CliIo): Prom
     endpoint = { baseURL: provider.baseURL, ok: true };
     try {
       const response = await fetch(`${provider.baseURL}/models`, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, ...(io.abortSignal ? { signal: io.abortSignal } : {}) });
-      if (!response.ok) throw new Error(`GET /models answered ${response.status}`);
+      if (!response.ok) throw new ProviderCallError({ provider: provider.baseURL, message: `GET /models answered ${response.status}`, statusCode: response.status });
       const body = (await response.json()) as { data?: { id?: unknown }[] };
       endpoint = { ...endpoint, models: (body.data ?? []).map((entry) => String(entry.id)) };
     } catch (error) {

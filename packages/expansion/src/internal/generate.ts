@@ -1,6 +1,7 @@
 import {
   createPromptTemplate,
   InvalidArgumentError,
+  ProviderCallError,
   runPromptedStep,
   type ExpandedQuery,
   type ExpandRequest,
@@ -131,7 +132,9 @@ export async function generateForRequest(
     concurrency: 1,
     ...(abortSignal === undefined ? {} : { abortSignal }),
   });
-  if (!item || item.status === 'failed') throw item?.error ?? new Error(item?.problems[0]?.message ?? 'the model call failed');
+  if (!item || item.status === 'failed') {
+    throw item?.error ?? new ProviderCallError({ provider: setup.model.id, message: item?.problems[0]?.message ?? 'the model call failed', isRetryable: false });
+  }
   const parsed: ParsedGeneration[] = [];
   const problems: ItemProblem[] = [];
   for (let index = 0; index < sampling.n; index += 1) {
