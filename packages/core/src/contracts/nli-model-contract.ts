@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { NliModel, NliPrediction } from '@factkit/core';
-import { InvalidArgumentError, NLI_LABELS } from '@factkit/core';
+import type { NliModel, NliPrediction } from '../index.js';
+import { InvalidArgumentError, NLI_LABELS } from '../index.js';
 
 type Factory<T> = () => T | Promise<T>;
 

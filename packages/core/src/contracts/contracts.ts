@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Cache, Embedder, LanguageModel, Retriever, VectorStore } from '@factkit/core';
-import { l2Norm } from '@factkit/core';
+import type { Cache, Embedder, LanguageModel, Retriever, VectorStore } from '../index.js';
+import { l2Norm } from '../index.js';
 
 type Factory<T> = () => T | Promise<T>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError, type ExpandedQuery, type Query, type QueryExpander } from '@factkit/core';
+import { InvalidArgumentError, type ExpandedQuery, type Query, type QueryExpander } from '../index.js';
 
 type Factory<T> = () => T | Promise<T>;
 
