@@ -50,7 +50,7 @@ export function parseSubQueries(raw: unknown, options: { count?: number; origina
 
 export interface MultiQueryExpanderOptions extends ExpanderSamplingOptions {
   readonly model: LanguageModel;
-  /** Prompt with `{{query}}` and optionally `{{count}}`. @default MULTI_QUERY_PROMPT (LangChain MultiQueryRetriever) */
+  /** Prompt with `{{query}}` and optionally `{{count}}`. @default EXPANSION_PROMPTS.multiQuery (LangChain MultiQueryRetriever) */
   readonly prompt?: string;
   /** @default {} */
   readonly promptVariables?: Readonly<Record<string, string>>;

@@ -6,7 +6,7 @@ import { NLI_PROMPT } from './nli-prompt.js';
 export interface LlmNliJudgeOptions {
   /** The language model that answers the prompt (wrap it with core `withCache` / `withRetry`). */
   readonly model: LanguageModel;
-  /** Prompt with `{{premise}}` and `{{hypothesis}}` placeholders. @default NLI_PROMPT (paper Figure A3) */
+  /** Prompt with `{{premise}}` and `{{hypothesis}}` placeholders. @default NLI_MODELS_PROMPTS.nli (paper Figure A3) */
   readonly prompt?: string;
   /** @default 0 */
   readonly temperature?: number;
