@@ -1,9 +1,9 @@
 import type { Chunk } from '@factkit/core';
-import { withCache } from '@factkit/core';
+import { withCache, withRetry } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import type { ChunkAnnotationResult } from '@factkit/chunk-knowledge';
 import { annotateChunksWithModel } from '@factkit/chunk-knowledge';
-import { createOpenAICompatibleModel } from '@factkit/openai';
+import { createOpenAICompatible } from '@factkit/openai';
 
 export interface ModelAnnotationsOptions {
   /** Call cache directory: a stopped run resumes from it; a rerun costs nothing. */
@@ -12,11 +12,11 @@ export interface ModelAnnotationsOptions {
   readonly concurrency?: number;
   /** Chunks per batch; progress and the cache advance batch by batch. @default 64 */
   readonly batchSize?: number;
-  /** Endpoint settings; by default OPENAI_BASE_URL / OPENAI_API_KEY / FACTKIT_MODEL are read by @factkit/openai. */
+  /** Endpoint settings; by default OPENAI_BASE_URL / OPENAI_API_KEY are read by @factkit/openai and the model id from FACTKIT_MODEL. */
   readonly baseUrl?: string;
   readonly modelName?: string;
   readonly apiKey?: string;
-  /** Provider retries on 408/429/5xx and connection errors. @default 2 */
+  /** Retries (core `withRetry`) on 408/429/5xx and connection errors. @default 2 */
   readonly maxRetries?: number;
   readonly onProgress?: (message: string) => void;
   readonly abortSignal?: AbortSignal;
@@ -24,17 +24,18 @@ export interface ModelAnnotationsOptions {
 
 /**
  * Model titles and questions for every chunk through an OpenAI-compatible endpoint: one call per chunk, bounded
- * concurrency, retries in the provider, every finished call kept in the on-disk cache (so a crash resumes there),
+ * concurrency, retries through core `withRetry`, every finished call kept in the on-disk cache (so a crash resumes there),
  * failures collected in `failed` (never turned into default annotations).
  */
 export async function annotateWithModel(chunks: readonly Chunk[], options: ModelAnnotationsOptions): Promise<ChunkAnnotationResult & { modelId: string; problemCount: number }> {
   const { cacheDirectory, concurrency = 4, batchSize = 64, onProgress, abortSignal } = options;
-  const base = createOpenAICompatibleModel({
-    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-    ...(options.modelName ? { model: options.modelName } : {}),
+  const provider = createOpenAICompatible({
+    ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
   });
+  const modelName = options.modelName ?? process.env['FACTKIT_MODEL'];
+  if (!modelName) throw new Error('annotateWithModel: pass modelName or set FACTKIT_MODEL');
+  const base = withRetry(provider.languageModel(modelName), { maxRetries: options.maxRetries ?? 2 });
   const model = withCache(base, createFileCache({ directory: cacheDirectory }));
   const items: ChunkAnnotationResult['items'] = [];
   const failed: ChunkAnnotationResult['failed'] = [];

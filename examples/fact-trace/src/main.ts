@@ -17,7 +17,7 @@ import { withCache, withRetry, type Embedder, type LanguageModel } from '@factki
 import { createFileCache } from '@factkit/core/node';
 import { createGloveEmbedder } from '@factkit/glove';
 import { createLexicalNliModel } from '@factkit/nli-models';
-import { createOpenAICompatibleModel } from '@factkit/openai';
+import { createOpenAICompatible } from '@factkit/openai';
 import { datasetArgument } from '@factkit/test-utils/data';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { buildTracingBenchmark } from './benchmark.js';
@@ -49,7 +49,9 @@ async function main(): Promise<void> {
         : createGloveEmbedder();
   let llm: LanguageModel | undefined;
   if (process.env['OPENAI_BASE_URL']) {
-    llm = withCache(withRetry(createOpenAICompatibleModel({}), { maxRetries: 3 }), createFileCache({ directory: join(outDir, 'llm-cache') }));
+    const modelId = process.env['FACTKIT_MODEL'];
+    if (!modelId) throw new Error('OPENAI_BASE_URL is set: set FACTKIT_MODEL too');
+    llm = withCache(withRetry(createOpenAICompatible().languageModel(modelId), { maxRetries: 3 }), createFileCache({ directory: join(outDir, 'llm-cache') }));
   }
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const sections: string[] = ['# Fact tracing: FastTrack vs BM25 vs embeddings', ''];

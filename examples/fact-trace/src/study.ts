@@ -11,7 +11,8 @@ import {
   deserializeFastTrackIndex,
   serializeFastTrackIndex,
   type FastTrackIndex,
-  type IndexProgress,
+  type FastTrackIndexProgress,
+  type SupportJudge,
 } from '@factkit/fasttrack';
 import { runTraceStudy, type FastTrack, type TraceMethodRun } from '@factkit/fasttrack';
 import { createBm25Retriever } from '@factkit/retrieval';
@@ -94,7 +95,7 @@ async function loadOrBuildIndex(documents: readonly Document[], options: StudyOp
   }
   const labeller = labellerName === 'llm' && options.llm ? createLlmKeywordLabeller({ model: options.llm }) : createClassTfidfLabeller();
   let lastLine = 0;
-  const onProgress = ({ stage, done, total }: IndexProgress) => {
+  const onProgress = ({ stage, done, total }: FastTrackIndexProgress) => {
     const now = performance.now();
     if (now - lastLine > 2000 || done === total) {
       lastLine = now;

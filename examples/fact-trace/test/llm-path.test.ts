@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withCache, type LanguageModel } from '@factkit/core';
+import { withCache, withRetry, type LanguageModel } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createMockEmbedder } from '@factkit/core/testing';
 import { createLexicalNliModel } from '@factkit/nli-models';
-import { createOpenAICompatibleModel } from '@factkit/openai';
+import { createOpenAICompatible } from '@factkit/openai';
 import { describeWithData, startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest } from '@factkit/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTracingBenchmark } from '../src/benchmark.js';
@@ -63,7 +63,7 @@ describeWithData(['fever-lite', 'climate-fever', 'scifact'], 'fact-trace LLM pat
       directories.push(outDir);
       try {
         const makeModel = (): LanguageModel =>
-          withCache(createOpenAICompatibleModel({ baseUrl: server.url, model: 'scripted-model', apiKey: 'sk-test-secret-key-123456', maxRetries: 2, retry: { initialDelayMs: 1, maxDelayMs: 5 } }), createFileCache({ directory: join(outDir, 'llm-cache') }));
+          withCache(withRetry(createOpenAICompatible({ baseURL: server.url, apiKey: 'sk-test-secret-key-123456' }).languageModel('scripted-model'), { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 5 }), createFileCache({ directory: join(outDir, 'llm-cache') }));
         const options = { benchmark, embedder: createMockEmbedder({ dimensions: 32 }), nli: createLexicalNliModel(), outDir, name: 'llm-test', seed: 1 };
         const first = await runStudy({ ...options, llm: makeModel() });
         const llmRow = first.rows.find((row) => row.method.startsWith('FastTrack, LLM judge'));

@@ -20,9 +20,9 @@ import {
   formatClaimQueryResponse,
   type DetectionGold,
 } from '@factkit/claim-query';
-import { withCache, type Document, type Retriever } from '@factkit/core';
+import { withCache, withRetry, type Document, type Retriever } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
-import { createOpenAICompatibleModel } from '@factkit/openai';
+import { createOpenAICompatible } from '@factkit/openai';
 import { createBm25Retriever, createChineseAnalyzer } from '@factkit/retrieval';
 import { startLocalChatServer } from './local-chat-server.js';
 import { needData, percent, readArguments, readJsonl } from './shared.js';
@@ -100,7 +100,7 @@ if (real) {
 }
 const cache = createFileCache({ directory: `${cacheDirectory}${real ? 'real' : 'scripted'}` });
 const connect = (model: string) =>
-  withCache(createOpenAICompatibleModel({ baseUrl, model, ...(real ? {} : { apiKey: 'sk-scripted' }), maxRetries: 4 }), cache);
+  withCache(withRetry(createOpenAICompatible({ baseURL: baseUrl, ...(real ? {} : { apiKey: 'sk-scripted' }) }).languageModel(model), { maxRetries: 4 }), cache);
 
 try {
   const started = Date.now();

@@ -17,10 +17,10 @@ import {
   type ClaimExample,
   type QueryExample,
 } from '@factkit/claim-query';
-import { withCache } from '@factkit/core';
+import { withCache, withRetry } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createGloveEmbedder } from '@factkit/glove';
-import { createOpenAICompatibleModel } from '@factkit/openai';
+import { createOpenAICompatible } from '@factkit/openai';
 import { composeFeverResponses, type FeverClaim } from './fever-compose.js';
 import { startLocalChatServer } from './local-chat-server.js';
 import { needData, readArguments, readJsonl } from './shared.js';
@@ -94,7 +94,7 @@ const items = [
 const server = real ? undefined : await startLocalChatServer((prompt) => scripted(prompt));
 const baseUrl = real ? process.env['OPENAI_BASE_URL'] : server!.url;
 const cache = createFileCache({ directory: new URL(`../out/.cache/training/${real ? 'real' : 'scripted'}/`, import.meta.url).pathname });
-const connect = (model: string) => withCache(createOpenAICompatibleModel({ model, ...(baseUrl ? { baseUrl } : {}), ...(real ? {} : { apiKey: 'sk-scripted' }), maxRetries: 4 }), cache);
+const connect = (model: string) => withCache(withRetry(createOpenAICompatible({ ...(baseUrl ? { baseURL: baseUrl } : {}), ...(real ? {} : { apiKey: 'sk-scripted' }) }).languageModel(model), { maxRetries: 4 }), cache);
 try {
   const result = await buildTrainingData({
     items,

@@ -18,7 +18,7 @@ import {
   type Retriever,
 } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
-import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, HYDE_PROMPTS } from '@factkit/expansion';
+import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, EXPANSION_PROMPTS } from '@factkit/expansion';
 import { createGloveEmbedder, loadGloveVectors, tokenizeForGlove } from '@factkit/glove';
 import { createFeatureNliModel, createLexicalNliModel, createLlmNliJudge } from '@factkit/nli-models';
 import { createOpenAICompatible } from '@factkit/openai';
@@ -320,10 +320,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
         studyMethods.push({ name: 'Multi-query (RRF)', baselineName: 'BM25', retriever, expander: createMultiQueryExpander({ model }), repeats });
       } else if (method === 'hyde' && model && datasetName === 'averitec') {
         // AVeriTeC's knowledge stores are per claim; HyDE's dense index is built over one corpus, so it runs as matching only.
-        studyMethods.push({ name: 'HyDE', baselineName: 'Dense', retriever: undefined, expander: createHydeExpander({ model, embedder: withEmbeddingCache(getUseLite(), cache), prompt: HYDE_PROMPTS.averitec }), repeats });
+        studyMethods.push({ name: 'HyDE', baselineName: 'Dense', retriever: undefined, expander: createHydeExpander({ model, embedder: withEmbeddingCache(getUseLite(), cache), prompt: EXPANSION_PROMPTS.hyde.averitec }), repeats });
       } else if (method === 'hyde' && model) {
         const { embedder, retriever } = await getDense();
-        const prompt = datasetName === 'scifact' ? HYDE_PROMPTS.scifact : HYDE_PROMPTS.fever;
+        const prompt = datasetName === 'scifact' ? EXPANSION_PROMPTS.hyde.scifact : EXPANSION_PROMPTS.hyde.fever;
         studyMethods.push({ name: 'HyDE', baselineName: `Dense (${embedder.id})`, retriever, expander: createHydeExpander({ model, embedder, prompt }), repeats });
       }
     }

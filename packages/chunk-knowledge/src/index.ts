@@ -14,7 +14,7 @@ export { chunkDocuments, decodeUtf8Text } from './chunking/chunk-documents.js';
 
 // Chunk knowledge (titles and candidate questions)
 export type { AnnotatedChunk, ChunkKnowledgeFields } from './knowledge/types.js';
-export { CHUNK_KNOWLEDGE_PROMPT, QUERY_KEYWORDS_PROMPT, TEXT2TEXT_QUESTIONS_PREFIX, TEXT2TEXT_TITLE_PREFIX } from './knowledge/prompts.js';
+export { CHUNK_KNOWLEDGE_PROMPTS } from './knowledge/prompts.js';
 export type { ParseChunkKnowledgeOptions, ParsedChunkKnowledge } from './knowledge/parse-chunk-knowledge.js';
 export { parseChunkKnowledge, parseQueryKeywordReply } from './knowledge/parse-chunk-knowledge.js';
 export type { OfflineAnnotatorOptions } from './knowledge/offline-annotator.js';

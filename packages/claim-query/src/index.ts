@@ -1,38 +1,18 @@
 // @factkit/claim-query public surface: explicit named exports only.
 
 // Prompts (paper Tables 13-26)
-export type { ClaimCriterion, Criterion, JointCqPromptSet, PromptLanguage, QueryCriterion } from './prompts/prompts.js';
+export type { ClaimCriterion, Criterion, ClaimQueryPromptSet, PromptLanguage, QueryCriterion } from './prompts/prompts.js';
 export {
   CLAIM_CRITERIA,
-  CLAIM_CRITERION_TEXT_EN,
-  CLAIM_CRITERION_TEXT_ZH,
-  CLAIM_FILTER_PROMPT_EN,
-  CLAIM_FILTER_PROMPT_ZH,
-  CLAIM_QUERY_PROMPT_EN,
-  CLAIM_QUERY_PROMPT_ZH,
-  CLAIM_QUERY_RESPONSE_TEMPLATE_EN,
-  CLAIM_QUERY_RESPONSE_TEMPLATE_ZH,
-  CLAIM_SYNTHESIS_PROMPT_EN,
-  CLAIM_SYNTHESIS_PROMPT_ZH,
-  JOINTCQ_PROMPTS,
-  LLM_JUDGE_BASELINE_PROMPT_EN,
-  LLM_JUDGE_BASELINE_PROMPT_ZH,
+  CLAIM_QUERY_PROMPTS,
   NO_CLAIMS_TEXT,
   NO_QUERY_TEXT,
   PROMPT_LANGUAGES,
   QUERY_CRITERIA,
-  QUERY_CRITERION_TEXT_EN,
-  QUERY_CRITERION_TEXT_ZH,
-  QUERY_FILTER_PROMPT_EN,
-  QUERY_FILTER_PROMPT_ZH,
-  QUERY_SYNTHESIS_PROMPT_EN,
-  QUERY_SYNTHESIS_PROMPT_ZH,
   RESPONSE_MARKERS,
-  VERIFIER_PROMPT_EN,
-  VERIFIER_PROMPT_ZH,
 } from './prompts/prompts.js';
 export { createPaperPromptTemplate, renderPaperPrompt } from './prompts/paper-template.js';
-export { detectPromptLanguage } from './internal/language.js';
+export { detectPromptLanguage } from './prompts/language.js';
 
 // Joint generation (Tables 21/22)
 export type { ClaimQueryParse, ParsedClaimQueryPair } from './generate/parse-claim-query-reply.js';
@@ -84,7 +64,7 @@ export { formatClaimQueryResponse, splitTrainTest, stratifyByClaimCount, toChatJ
 
 // LLM steps (core runPromptedStep, provenance per call)
 export type { JointCqGeneratorOptions } from './generate/create-jointcq-generator.js';
-export { JOINTCQ_GENERATOR_SYSTEM_PROMPT, createJointCqGenerator } from './generate/create-jointcq-generator.js';
+export { createJointCqGenerator } from './generate/create-jointcq-generator.js';
 export type { VerifierOption, VerifierReply } from './verify/parse-verifier-reply.js';
 export { VERIFIER_LABEL_MAP, parseVerifierReply } from './verify/parse-verifier-reply.js';
 export type { LlmVerifierOptions } from './verify/create-llm-verifier.js';

@@ -4,9 +4,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withCache } from '@factkit/core';
+import { withCache, withRetry } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
-import { createOpenAICompatibleModel } from '@factkit/openai';
+import { createOpenAICompatible } from '@factkit/openai';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest } from '@factkit/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJointCqGenerator, createLlmVerifier, detectHallucinations, evaluateDetections, judgeResponses } from '../src/index.js';
@@ -83,7 +83,7 @@ const items = [
 ];
 
 function makeModel(url: string, cacheDirectory?: string) {
-  const base = createOpenAICompatibleModel({ baseUrl: url, apiKey: 'sk-local-test-key', model: 'scripted-model', maxRetries: 2, retry: { initialDelayMs: 1, maxDelayMs: 5 } });
+  const base = withRetry(createOpenAICompatible({ baseURL: url, apiKey: 'sk-local-test-key' }).languageModel('scripted-model'), { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 5 });
   return cacheDirectory ? withCache(base, createFileCache({ directory: cacheDirectory })) : base;
 }
 

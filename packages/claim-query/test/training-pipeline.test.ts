@@ -1,6 +1,6 @@
 // Two-step synthesis (Tables 13-16), the six criteria (Tables 17-20) and the training-data pipeline (§3.2-3.4)
 // against a real local OpenAI-compatible server (127.0.0.1) with scripted replies.
-import { createOpenAICompatibleModel } from '@factkit/openai';
+import { createOpenAICompatible } from '@factkit/openai';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest } from '@factkit/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTrainingData, checkCriteria, createTwoStepGenerator, parseClaimSynthesisReply, parseCriterionJudgement, parseQuerySynthesisReply, toChatJsonl } from '../src/index.js';
@@ -72,7 +72,7 @@ describe('parsers', () => {
 describe('two-step generator, criteria and training data (scripted local server)', () => {
   it('checkCriteria returns pass/fail with the raw judgement and provenance, temperature 0', async () => {
     server = await startScriptedOpenAIServer({ script: handler });
-    const model = createOpenAICompatibleModel({ baseUrl: server.url, apiKey: 'sk-local', model: 'scripted-model', maxRetries: 0 });
+    const model = createOpenAICompatible({ baseURL: server.url, apiKey: 'sk-local' }).languageModel('scripted-model');
     const results = await checkCriteria(
       [
         { criterion: 'decontextualization', question: 'q', answer: 'a', claim: 'It has two million people.' },
@@ -90,7 +90,7 @@ describe('two-step generator, criteria and training data (scripted local server)
 
   it('buildTrainingData: synthesis → six criteria → stratify → split, with the funnel counts', async () => {
     server = await startScriptedOpenAIServer({ script: handler });
-    const model = createOpenAICompatibleModel({ baseUrl: server.url, apiKey: 'sk-local', model: 'scripted-model', maxRetries: 0 });
+    const model = createOpenAICompatible({ baseURL: server.url, apiKey: 'sk-local' }).languageModel('scripted-model');
     const synthesizer = createTwoStepGenerator({ model, claimExamples, queryExamples, embedder: createBagOfWordsEmbedder() });
     const items = [
       { id: 'paris', question: 'Tell me about Paris.', answer: 'Paris is the capital of France. It has two million people.', language: 'en' as const },

@@ -10,7 +10,7 @@ process.on('SIGINT', () => {
   interrupts++;
   if (interrupts > 1) process.exit(130);
   process.stderr.write('\nfactkit: stopping (Ctrl-C again to quit at once)…\n');
-  controller.abort(new Error('interrupted'));
+  controller.abort(new DOMException('interrupted', 'AbortError'));
 });
 const exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),

@@ -13,8 +13,6 @@ export interface RetrieveResult {
   readonly evidence: Evidence[];
   /** What went wrong or was noteworthy for this query (e.g. `no-searchable-terms`, `empty-index`); kebab-case codes. */
   readonly problems?: readonly ItemProblem[];
-  /** @deprecated Use `problems`; removed in the next minor. */
-  readonly warnings?: string[];
 }
 
 /** Finds evidence for a query. */

@@ -18,8 +18,8 @@ export interface HydeExpanderOptions extends ExpanderSamplingOptions {
   /** Encodes the query and the documents (the paper used Contriever). */
   readonly embedder: Embedder;
   /**
-   * Prompt with a `{{query}}` placeholder; see `HYDE_PROMPTS` for the paper's FEVER / SciFact / AVeriTeC prompts and
-   * the original HyDE task prompts. @default HYDE_WEB_SEARCH_PROMPT
+   * Prompt with a `{{query}}` placeholder; see `EXPANSION_PROMPTS.hyde` for the paper's FEVER / SciFact / AVeriTeC prompts and
+   * the original HyDE task prompts. @default EXPANSION_PROMPTS.hyde['web-search']
    */
   readonly prompt?: string;
   /** Values for other placeholders, e.g. `{ language: 'Swahili' }` for the Mr.TyDi prompt. @default {} */
@@ -89,7 +89,7 @@ function checkVectors(embedder: Embedder, vectors: readonly Float32Array[] | und
  * retrievers use; `text` stays the original query.
  * @throws InvalidArgumentError for a missing model/embedder or out-of-range option.
  * @example
- * const expander = createHydeExpander({ model, embedder, prompt: HYDE_PROMPTS.scifact });
+ * const expander = createHydeExpander({ model, embedder, prompt: EXPANSION_PROMPTS.hyde.scifact });
  * const { vector } = await expander.expand({ query: { text: 'Aspirin lowers fever.' } });
  */
 export function createHydeExpander(options: HydeExpanderOptions): QueryExpander {

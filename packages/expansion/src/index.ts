@@ -1,27 +1,13 @@
 // Prompts
 export type { HydePromptPreset } from './prompts.js';
-export {
-  HYDE_ARGUANA_PROMPT,
-  HYDE_AVERITEC_PROMPT,
-  HYDE_DBPEDIA_ENTITY_PROMPT,
-  HYDE_FEVER_PROMPT,
-  HYDE_FIQA_PROMPT,
-  HYDE_MR_TYDI_PROMPT,
-  HYDE_PROMPTS,
-  HYDE_SCIFACT_PROMPT,
-  HYDE_TREC_COVID_PROMPT,
-  HYDE_TREC_NEWS_PROMPT,
-  HYDE_WEB_SEARCH_PROMPT,
-  MULTI_QUERY_PROMPT,
-  QUERY2DOC_PROMPT,
-} from './prompts.js';
+export { EXPANSION_PROMPTS } from './prompts.js';
 
 // Parsers
 export type { GenerationProblem, GenerationProblemCode, ParsedGeneration, ParseGenerationOptions, ScriptName } from './parse-generation.js';
 export { cleanGeneration, countScripts, detectScript, parseGeneration } from './parse-generation.js';
 
 // Expanders
-export type { ExpanderSamplingOptions } from './internal/generate.js';
+export type { ExpanderSamplingOptions } from './sampling-options.js';
 export type { Query2docExpanderOptions } from './query2doc-expander.js';
 export { createQuery2docExpander } from './query2doc-expander.js';
 export type { HydeExpanderOptions } from './hyde-expander.js';

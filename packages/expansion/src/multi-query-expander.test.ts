@@ -1,4 +1,4 @@
-import type { Evidence } from '@factkit/core';
+import type { Evidence, Query } from '@factkit/core';
 import { createMockLanguageModel, createMockRetriever } from '@factkit/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -22,9 +22,10 @@ describe('parseSubQueries', () => {
     expect(parseSubQueries(raw, { count: 3 })).toEqual({ queries: ['aspirin fever', 'antipyretic drugs', 'NSAID temperature'], problems: [] });
   });
 
-  it('reads legacy metadata.subQueries records', () => {
-    expect(getSubQueries({ text: 'q', metadata: { subQueries: ['a', 'b'] } })).toEqual(['a', 'b']);
-    expect(getSubQueries({ text: 'q', subQueries: ['c'], metadata: { subQueries: ['a'] } })).toEqual(['c']);
+  it('reads only the typed subQueries (metadata.subQueries is user data, not a fallback)', () => {
+    const userData: Query = { text: 'q', metadata: { subQueries: ['a', 'b'] } };
+    expect(getSubQueries(userData)).toEqual(['q']);
+    expect(getSubQueries({ text: 'q', subQueries: ['c', ' '] })).toEqual(['c']);
     expect(getSubQueries({ text: 'q' })).toEqual(['q']);
   });
 

@@ -50,7 +50,7 @@ export function parseSubQueries(raw: unknown, options: { count?: number; origina
 
 export interface MultiQueryExpanderOptions extends ExpanderSamplingOptions {
   readonly model: LanguageModel;
-  /** Prompt with `{{query}}` and optionally `{{count}}`. @default MULTI_QUERY_PROMPT (LangChain MultiQueryRetriever) */
+  /** Prompt with `{{query}}` and optionally `{{count}}`. @default EXPANSION_PROMPTS.multiQuery (LangChain MultiQueryRetriever) */
   readonly prompt?: string;
   /** @default {} */
   readonly promptVariables?: Readonly<Record<string, string>>;
@@ -114,17 +114,10 @@ export function createMultiQueryExpander(options: MultiQueryExpanderOptions): Qu
   };
 }
 
-/**
- * The sub-queries of a multi-query expansion (the typed `subQueries`; `metadata.subQueries` of records written before
- * it existed), or `[expanded.text]` for any other query.
- */
-export function getSubQueries(expanded: Pick<Query, 'text' | 'subQueries' | 'metadata'>): string[] {
-  for (const value of [expanded.subQueries, expanded.metadata?.['subQueries']]) {
-    if (!Array.isArray(value)) continue;
-    const strings = value.filter((entry): entry is string => typeof entry === 'string' && entry.trim().length > 0);
-    if (strings.length > 0) return strings;
-  }
-  return [expanded.text];
+/** The sub-queries of a multi-query expansion (its typed `subQueries`, blank ones dropped), or `[expanded.text]` for any other query. */
+export function getSubQueries(expanded: Pick<Query, 'text' | 'subQueries'>): string[] {
+  const strings = (expanded.subQueries ?? []).filter((entry) => typeof entry === 'string' && entry.trim().length > 0);
+  return strings.length > 0 ? [...strings] : [expanded.text];
 }
 
 /** Merges several rankings into one (e.g. reciprocal rank fusion). Injected so fusion stays in the retrieval layer. */

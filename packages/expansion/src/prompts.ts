@@ -77,3 +77,13 @@ export const MULTI_QUERY_PROMPT =
   'question to retrieve relevant documents from a vector database. By generating multiple perspectives on the user ' +
   'question, your goal is to help the user overcome some of the limitations of distance-based similarity search. ' +
   'Provide these alternative questions separated by newlines. Original question: {{query}}';
+
+/** Every prompt of the package, the one public way to read them: `hyde` by preset name (pass one as an expander's `prompt` to override it). */
+export const EXPANSION_PROMPTS = Object.freeze({
+  /** query2doc: a passage that answers the query. */
+  query2doc: QUERY2DOC_PROMPT,
+  /** Multi-query rewriting into `{{count}}` alternative questions. */
+  multiQuery: MULTI_QUERY_PROMPT,
+  /** HyDE presets by name. */
+  hyde: HYDE_PROMPTS,
+});

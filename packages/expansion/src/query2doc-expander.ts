@@ -5,7 +5,7 @@ import { QUERY2DOC_PROMPT } from './prompts.js';
 export interface Query2docExpanderOptions extends ExpanderSamplingOptions {
   /** The model that writes the pseudo-document. Wrap it with core `withCache` to make reruns free. */
   readonly model: LanguageModel;
-  /** Prompt with a `{{query}}` placeholder. @default QUERY2DOC_PROMPT (knowledge-leakage paper, Figure A1d) */
+  /** Prompt with a `{{query}}` placeholder. @default EXPANSION_PROMPTS.query2doc (knowledge-leakage paper, Figure A1d) */
   readonly prompt?: string;
   /** Values for any other placeholders of `prompt`. @default {} */
   readonly promptVariables?: Readonly<Record<string, string>>;

@@ -9,7 +9,7 @@ export type { AddToTreeResult, BuildClusterTreeOptions, ClusterNode, ClusterTree
 export { addToClusterTree, buildClusterTree, splitSeed } from './clustering/cluster-tree.js';
 
 // Prompts (paper Appendix G)
-export { KEYWORD_PROMPT, SUPPORT_PROMPT, SUPPORT_PROMPT_CONTRASTIVE, renderCandidateTexts, renderClusterTexts } from './prompts.js';
+export { FASTTRACK_PROMPTS, renderCandidateTexts, renderClusterTexts } from './prompts.js';
 
 // Keyword labels
 export type { ClusterLabel, KeywordLabeller, LabelCluster, LabelRequest } from './labels/keyword-labeller.js';
@@ -21,7 +21,7 @@ export type { LlmKeywordLabellerOptions } from './labels/llm-keyword-labeller.js
 export { createLlmKeywordLabeller } from './labels/llm-keyword-labeller.js';
 
 // Index (offline stage)
-export type { AddDocumentsOptions, AddDocumentsResult, BuildFastTrackIndexOptions, BuildFastTrackIndexResult, FastTrackIndex, IndexProgress, IndexStage, LeafLabel } from './index/fasttrack-index.js';
+export type { FastTrackAddDocumentsOptions, AddDocumentsResult, BuildFastTrackIndexOptions, BuildFastTrackIndexResult, FastTrackIndex, FastTrackIndexProgress, IndexStage, LeafLabel } from './index/fasttrack-index.js';
 export { addDocumentsToIndex, buildFastTrackIndex, leafClusters } from './index/fasttrack-index.js';
 export { FASTTRACK_INDEX_FORMAT_VERSION, deserializeFastTrackIndex, serializeFastTrackIndex } from './index/serialize-index.js';
 

@@ -53,6 +53,16 @@ export const SUPPORT_PROMPT_CONTRASTIVE =
   '#analysis: your analysis here.\n' +
   '#scores: your scores here. (score each text 0 or 1 according to the analysis.)';
 
+/** Every prompt of the package (Appendix G), the one public way to read them: pass one back as a judge's or labeller's `prompt` to override it. */
+export const FASTTRACK_PROMPTS = Object.freeze({
+  /** Figure 3: keyword assignment for one cluster. */
+  keyword: KEYWORD_PROMPT,
+  /** Figure 4: supportiveness evaluation. */
+  support: SUPPORT_PROMPT,
+  /** The contrastive variant of Figure 4. */
+  supportContrastive: SUPPORT_PROMPT_CONTRASTIVE,
+});
+
 /** Renders a batch of candidate texts as the prompts' indexed list: `Text 1: …\nText 2: …` (newlines inside a text become spaces). */
 export function renderCandidateTexts(texts: readonly string[]): string {
   return texts.map((text, index) => `Text ${index + 1}: ${text.replace(/\s*\n\s*/g, ' ')}`).join('\n');

@@ -3,7 +3,7 @@ export type { EvaluateRunOptions, EvaluateRunResult } from './ir/evaluate-run.js
 export { evaluateRun } from './ir/evaluate-run.js';
 export type { CutoffMeasureFamily, ParsedMeasure, PlainMeasure } from './ir/metric-names.js';
 export { COUNT_MEASURES, CUTOFF_MEASURE_FAMILIES, PLAIN_MEASURES, TREC_DEFAULT_CUTOFFS, TREC_DEFAULT_SUCCESS_CUTOFFS, parseMeasureNames } from './ir/metric-names.js';
-export { stemPorter } from './text/porter-stemmer.js';
+export { stemPorterNltk } from './text/porter-stemmer.js';
 export { rankDocuments } from './ir/rank-documents.js';
 export type { JudgmentCoverage, JudgmentCoverageOptions } from './ir/judgment-coverage.js';
 export { summarizeJudgmentCoverage } from './ir/judgment-coverage.js';

@@ -33,4 +33,4 @@ export type { SciFactAbstractRow, SciFactClaimRow, SciFactLeakageDatasetOptions 
 export { buildSciFactLeakageDataset, sciFactSentenceId } from './study/scifact-leakage-dataset.js';
 export type { FormatLeakageReportOptions } from './study/format-leakage-report.js';
 export { formatLeakageReport } from './study/format-leakage-report.js';
-export { VERDICT_PROMPT, VERDICT_STEP, renderVerdictEvidence } from './study/verdict-prompt.js';
+export { NLI_MATCH_PROMPTS, VERDICT_STEP, renderVerdictEvidence } from './study/verdict-prompt.js';

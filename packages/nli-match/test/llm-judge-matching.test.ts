@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOpenAICompatibleModel } from '@factkit/openai';
+import { createOpenAICompatible } from '@factkit/openai';
 import { createLlmNliJudge } from '@factkit/nli-models';
 import type { ScriptedOpenAIServer } from '@factkit/test-utils';
 import { startScriptedOpenAIServer } from '@factkit/test-utils';
@@ -22,7 +22,7 @@ describe('matching with the LLM NLI judge of @factkit/nli-models over HTTP (scri
         return { content: 'Neutral.' };
       },
     });
-    const model = createOpenAICompatibleModel({ model: 'gpt-4o-mini', baseUrl: server.url, apiKey: 'sk-test-not-real', maxRetries: 0 });
+    const model = createOpenAICompatible({ baseURL: server.url, apiKey: 'sk-test-not-real' }).languageModel('gpt-4o-mini');
     const nli = createLlmNliJudge({ model, concurrency: 2 });
     const result = await matchGenerationToEvidence({
       claim: 'Fox 2000 Pictures released the film Soul Food.',

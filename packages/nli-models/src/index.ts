@@ -1,5 +1,5 @@
 // LLM NLI judge (Yoon et al., Figure A3 prompt)
-export { NLI_PROMPT } from './llm/nli-prompt.js';
+export { NLI_MODELS_PROMPTS } from './llm/nli-prompt.js';
 export { NLI_LABEL_PARSE_OPTIONS } from './llm/nli-label.js';
 export type { LlmNliJudgeOptions, LlmNliPrediction } from './llm/llm-nli-judge.js';
 export { LLM_NLI_STEP, createLlmNliJudge } from './llm/llm-nli-judge.js';

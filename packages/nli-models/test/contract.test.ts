@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { GenerateRequest } from '@factkit/core';
 import { createMockLanguageModel } from '@factkit/core/testing';
 import { createGloveEmbedder } from '@factkit/glove';
-import { createOpenAICompatibleModel } from '@factkit/openai';
+import { createOpenAICompatible } from '@factkit/openai';
 import type { ScriptedOpenAIServer } from '@factkit/test-utils';
 import { describeNliModelContract, startScriptedOpenAIServer } from '@factkit/test-utils';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
@@ -48,5 +48,5 @@ afterAll(async () => {
   await server.close();
 });
 describeNliModelContract('createLlmNliJudge (@factkit/openai against a scripted local OpenAI server)', () =>
-  createLlmNliJudge({ model: createOpenAICompatibleModel({ model: 'gpt-4o-mini', baseUrl: server.url, apiKey: 'sk-test-not-real', maxRetries: 0 }) }),
+  createLlmNliJudge({ model: createOpenAICompatible({ baseURL: server.url, apiKey: 'sk-test-not-real' }).languageModel('gpt-4o-mini') }),
 );

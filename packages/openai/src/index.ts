@@ -6,6 +6,3 @@ export type {
   OpenAICompatibleLanguageModelOptions,
   OpenAICompatibleSettings,
 } from './openai-compatible-settings.js';
-// Deprecated since 0.2, removed in the next minor:
-export type { OpenAICompatibleConnectionOptions, OpenAICompatibleEmbedderOptions, OpenAICompatibleModelOptions } from './deprecated.js';
-export { createOpenAICompatibleEmbedder, createOpenAICompatibleModel } from './deprecated.js';

@@ -43,7 +43,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings = {}):
   if (apiKey !== undefined && typeof apiKey !== 'string') {
     throw new InvalidArgumentError({ where: WHERE, argument: 'apiKey', message: 'must be a string' });
   }
-  const connection = createConnection(WHERE, { baseUrl: () => baseURL, apiKey, organization, project, headers, fetch, timeoutMs: timeout });
+  const connection = createConnection(WHERE, { baseUrl: baseURL, apiKey, organization, project, headers, fetch, timeoutMs: timeout });
 
   const checkId = (method: string, modelId: unknown): string => {
     if (typeof modelId !== 'string' || modelId.trim() === '') {
@@ -56,11 +56,11 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings = {}):
     baseURL,
     languageModel(modelId, options = {}) {
       const id = checkId('languageModel', modelId);
-      return createChatModel(`${WHERE}().languageModel('${id}')`, connection, { current: () => id, missing: 'is missing' }, options);
+      return createChatModel(`${WHERE}().languageModel('${id}')`, connection, id, options);
     },
     embedder(modelId, options = {}) {
       const id = checkId('embedder', modelId);
-      return createEmbeddingModel(`${WHERE}().embedder('${id}')`, connection, { current: () => id, missing: 'is missing' }, options);
+      return createEmbeddingModel(`${WHERE}().embedder('${id}')`, connection, id, options);
     },
   };
 }

@@ -7,7 +7,7 @@ import { settleWithConcurrency } from '@factkit/core';
 import type { GenerateStreamPart } from '@factkit/core';
 import { useListenerWarnings } from './listener-warnings.js';
 import { useScriptedServers } from './scripted-server.js';
-import { createOpenAICompatible, createOpenAICompatibleModel } from '../src/index.js';
+import { createOpenAICompatible } from '../src/index.js';
 import { linkedListenerCount } from '../src/internal/abort-link.js';
 
 const serve = useScriptedServers();
@@ -46,12 +46,9 @@ describe('one AbortSignal shared by many calls', () => {
         expect(await drain(model.stream!({ prompt: `s${index}`, abortSignal: signal }))).toBe(`echo: s${index}`);
       }
     }
-    // the deprecated factory shares the same call path
-    const deprecated = createOpenAICompatibleModel({ model: 'm', baseUrl: server.url, apiKey: 'k' });
-    await Promise.all(prompts.map((prompt) => deprecated.generate({ prompt, abortSignal: signal })));
     expect(await listenerWarnings()).toEqual([]);
     expect(linkedListenerCount(signal)).toBe(0); // every call, streams included, let go of the signal
-    expect(server.requests).toHaveLength(40 + 20 + 25 + 40);
+    expect(server.requests).toHaveLength(40 + 20 + 25);
   });
 
   it('an abort of the shared signal still rejects every in-flight call with the exact reason', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { describeEmbedderContract, describeLanguageModelContract, startScriptedOpenAIServer } from '@factkit/test-utils';
 import type { ScriptedOpenAIServer } from '@factkit/test-utils';
-import { createOpenAICompatible, createOpenAICompatibleEmbedder, createOpenAICompatibleModel } from '../src/index.js';
+import { createOpenAICompatible } from '../src/index.js';
 
 // The scripted server's defaults: chat echoes the last user message (n copies), embeddings are deterministic unit vectors.
 let server: ScriptedOpenAIServer;
@@ -20,11 +20,3 @@ describeEmbedderContract('openai-compatible embedder (real SDK, scripted server)
   provider().embedder('contract-embed', { dimensions: 16, normalized: true }),
 );
 
-// The deprecated 0.1 factories, kept for one minor.
-describeLanguageModelContract('deprecated createOpenAICompatibleModel (real SDK, scripted server)', () =>
-  createOpenAICompatibleModel({ model: 'contract-model', baseUrl: server.url, apiKey: 'contract-key', timeoutMs: 5_000 }),
-);
-
-describeEmbedderContract('deprecated createOpenAICompatibleEmbedder (real SDK, scripted server)', () =>
-  createOpenAICompatibleEmbedder({ model: 'contract-embed', baseUrl: server.url, apiKey: 'contract-key', dimensions: 16, normalized: true, timeoutMs: 5_000 }),
-);

@@ -4,7 +4,7 @@ import { FactkitError, withEmbeddingRetry, withRetry } from '@factkit/core';
 import type { GenerateStreamPart } from '@factkit/core';
 import { startScriptedOpenAIServer } from '@factkit/test-utils';
 import type { ScriptedOpenAIServer, ScriptedReply } from '@factkit/test-utils';
-import { createOpenAICompatible, createOpenAICompatibleModel } from '../src/index.js';
+import { createOpenAICompatible } from '../src/index.js';
 
 // Neither secret matches core's generic key patterns (sk-…, bearer …), so only our explicit redaction can hide them.
 const API_KEY = 'zq7PLAINsecretKEY4242';
@@ -101,16 +101,6 @@ describe('no secret leaves in an error', () => {
       expect(rendered).not.toContain(HEADER_SECRET);
     });
   }
-
-  it('the deprecated createOpenAICompatibleModel keeps the secrets out too (every scenario)', async () => {
-    for (const name of Object.keys(scenarios)) {
-      scenario = name;
-      const model = createOpenAICompatibleModel({ model: 'm', baseUrl: server.url, apiKey: API_KEY, headers: { 'api-key': HEADER_SECRET }, timeoutMs: 150, maxRetries: 1, retry });
-      const rendered = everyRendering(await failure(() => model.generate({ prompt: 'x' })));
-      expect(rendered).not.toContain(API_KEY);
-      expect(rendered).not.toContain(HEADER_SECRET);
-    }
-  });
 
   it('the provider and its models show no key when inspected or serialized', () => {
     const openai = provider();

@@ -7,7 +7,7 @@
 // encoding), pgvector SQL text, BM25 query preparation and index state. See docs/retrieval.md "Public surface".
 export type { Analyzer, ChineseAnalyzerOptions, EnglishAnalyzerOptions } from './analysis/analyzer.js';
 export { LUCENE_CJK_STOP_WORDS, LUCENE_ENGLISH_STOP_WORDS, createChineseAnalyzer, createEnglishAnalyzer, lowerCaseLikeLucene } from './analysis/analyzer.js';
-export { stemPorter } from './analysis/porter-stemmer.js';
+export { stemPorterLucene } from './analysis/porter-stemmer.js';
 export type { StandardTokenizerOptions, Token, TokenType } from './analysis/standard-tokenizer.js';
 export { tokenizeStandard } from './analysis/standard-tokenizer.js';
 export type { Bm25Parameters, Bm25Variant } from './bm25/bm25-scoring.js';

@@ -33,7 +33,7 @@ export interface IndexDefinitionOptions {
   readonly k1?: number;
   /** BM25 length normalisation in [0, 1]. @default FACTKIT_BM25_B (0.4) */
   readonly b?: number;
-  /** Stop words removed after lower-casing. @default LUCENE_ENGLISH_STOP_WORDS */
+  /** Stop words removed after lower-casing. @default Lucene's 33 English stop words (`LUCENE_ENGLISH_STOP_WORDS` of @factkit/retrieval) */
   readonly stopWords?: readonly string[];
   /** `'flat'` indexes `title + ' ' + text` as one field `contents`; weights index `title` and `text` separately. @default 'flat' */
   readonly fields?: SearchClusterFields;

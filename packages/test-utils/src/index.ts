@@ -1,15 +1,15 @@
-// Contract suites (one per core interface) and test servers. Private package: used by factkit's own tests.
-export type { QueryExpanderContractOptions } from './query-expander-contract.js';
-export { describeQueryExpanderContract } from './query-expander-contract.js';
-export type { LanguageModelContractOptions, RetrieverContractOptions } from './contracts.js';
+// Test helpers of factkit's own tests (private). The contract suites are public in @factkit/core/contracts and
+// re-exported here so factkit's tests import them from one place; the scripted OpenAI server stays here.
+export type { LanguageModelContractOptions, NliModelContractOptions, QueryExpanderContractOptions, RetrieverContractOptions } from '@factkit/core/contracts';
 export {
   describeCacheContract,
   describeEmbedderContract,
   describeLanguageModelContract,
   describeNliModelContract,
+  describeQueryExpanderContract,
   describeRetrieverContract,
   describeVectorStoreContract,
-} from './contracts.js';
+} from '@factkit/core/contracts';
 export type {
   ScriptedContentReply,
   ScriptedDelayReply,

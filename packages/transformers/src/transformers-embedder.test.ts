@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CorruptDataError, FactkitError, InvalidArgumentError } from '@factkit/core';
+import { CorruptDataError, FactkitError, InvalidArgumentError, ProviderCallError } from '@factkit/core';
 import { createGloveEmbedder, createGloveVectors } from '@factkit/glove';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -104,7 +104,8 @@ describe('createTransformersEmbedder on a static word-embedding fixture', () => 
   it('rejects a dimensions option that does not match the model output', async () => {
     const embedder = createTransformersEmbedder({ modelPath, dimensions: 5 });
     const error = await embedder.embed({ texts: ['cat'], kind: 'query' }).catch((caught: unknown) => caught);
-    expect(FactkitError.isInstance(error) && error.code === 'provider_call_failed').toBe(true);
+    // A ProviderCallError proper (its guard no longer passes a base FactkitError with that code), naming the model.
+    expect(ProviderCallError.isInstance(error) && error.isRetryable === false && error.provider === embedder.id).toBe(true);
   });
 
   it('validates options and input with InvalidArgumentError', async () => {

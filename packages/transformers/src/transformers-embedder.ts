@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { checkEmbedTexts, FactkitError, InvalidArgumentError, throwIfAborted } from '@factkit/core';
+import { checkEmbedTexts, InvalidArgumentError, ProviderCallError, throwIfAborted } from '@factkit/core';
 import type { Embedder, EmbedRequest, EmbedResult, ItemProblem } from '@factkit/core';
 import { inspectModelDirectory, lazyLocalPipeline } from './internal/local-model.js';
 import type { LocalModelOptions } from './local-model-options.js';
@@ -92,7 +92,11 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
         const output = await extractor(batch, { pooling, normalize });
         const [rows, width] = output.dims;
         if (rows !== batch.length || width !== dimensions) {
-          throw new FactkitError('provider_call_failed', `${id}: model returned a [${output.dims.join(', ')}] tensor for ${batch.length} texts of ${dimensions} dimensions (check "pooling" and "dimensions")`);
+          throw new ProviderCallError({
+            provider: id,
+            message: `model returned a [${output.dims.join(', ')}] tensor for ${batch.length} texts of ${dimensions} dimensions (check "pooling" and "dimensions")`,
+            isRetryable: false,
+          });
         }
         for (let row = 0; row < batch.length; row += 1) {
           const vector = Float32Array.from({ length: dimensions }, (_, column) => output.data[row * dimensions + column] as number);

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { FactkitError, InvalidArgumentError, throwIfAborted } from '@factkit/core';
+import { InvalidArgumentError, ProviderCallError, throwIfAborted } from '@factkit/core';
 import type { NliLabel, NliModel, NliPrediction, NliRequest, NliResult } from '@factkit/core';
 import { inspectModelDirectory, lazyLocalPipeline } from './internal/local-model.js';
 import type { LocalModelOptions } from './local-model-options.js';
@@ -134,7 +134,7 @@ export function createTransformersNliModel(options: TransformersNliModelOptions)
       const { logits } = await loaded.model(inputs);
       const [rows, classes] = logits.dims as [number, number];
       if (rows !== batch.length || classes !== byIndex.length) {
-        throw new FactkitError('provider_call_failed', `${id}: model returned logits of shape [${logits.dims.join(', ')}], expected [${batch.length}, ${byIndex.length}]`);
+        throw new ProviderCallError({ provider: id, message: `model returned logits of shape [${logits.dims.join(', ')}], expected [${batch.length}, ${byIndex.length}]`, isRetryable: false });
       }
       for (let row = 0; row < rows; row += 1) {
         const probabilities = softmax(Array.from({ length: classes }, (_, column) => logits.data[row * classes + column] as number));

@@ -1,4 +1,4 @@
-import { checkEmbedTexts, FactkitError, InvalidArgumentError, throwIfAborted } from '@factkit/core';
+import { checkEmbedTexts, FactkitError, InvalidArgumentError, ProviderCallError, throwIfAborted } from '@factkit/core';
 import type { Embedder, EmbedRequest, EmbedResult } from '@factkit/core';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -182,7 +182,7 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
       for (let start = 0; start < order.length; start += maxBatchSize) passes.push(order.slice(start, start + maxBatchSize));
       const place = (indices: number[], rows: ArrayLike<ArrayLike<number>>): void => {
         if (rows.length !== indices.length) {
-          throw new FactkitError('provider_call_failed', `use-lite: model returned ${rows.length} vectors for ${indices.length} texts`);
+          throw new ProviderCallError({ provider: 'use-lite', message: `model returned ${rows.length} vectors for ${indices.length} texts`, isRetryable: false });
         }
         indices.forEach((index, position) => {
           embeddings[index] = Float32Array.from(rows[position] as ArrayLike<number>);
@@ -209,7 +209,7 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
           const indices = passes[next++] as number[];
           const rows = await runPass(indices).catch((cause: unknown) => {
             if (workers === 0) throw cause;
-            throw new FactkitError('provider_call_failed', `use-lite worker: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+            throw new ProviderCallError({ provider: 'use-lite', message: `worker: ${cause instanceof Error ? cause.message : String(cause)}`, isRetryable: false, cause });
           });
           place(indices, rows);
         }

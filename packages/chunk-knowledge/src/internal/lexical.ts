@@ -1,11 +1,11 @@
-import { stemPorter } from '@factkit/metrics';
+import { stemPorterNltk } from '@factkit/metrics';
 import { findWordTokens } from '../keywords/rake.js';
 import { RAKE_ENGLISH_STOP_WORDS } from '../keywords/stop-words.js';
 
 /** Lower-cased, Porter-stemmed word tokens without stop words: the terms of the in-package BM25. */
 export function lexicalTerms(text: string): string[] {
   const terms: string[] = [];
-  for (const token of findWordTokens(text)) if (!RAKE_ENGLISH_STOP_WORDS.has(token.lower)) terms.push(stemPorter(token.lower));
+  for (const token of findWordTokens(text)) if (!RAKE_ENGLISH_STOP_WORDS.has(token.lower)) terms.push(stemPorterNltk(token.lower));
   return terms;
 }
 

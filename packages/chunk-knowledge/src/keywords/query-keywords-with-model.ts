@@ -9,7 +9,7 @@ export const QUERY_KEYWORDS_STEP = 'chunk-knowledge.query-keywords';
 
 export interface QueryKeywordsWithModelOptions {
   readonly model: LanguageModel;
-  /** Placeholder `{{query}}`. @default QUERY_KEYWORDS_PROMPT */
+  /** Placeholder `{{query}}`. @default CHUNK_KNOWLEDGE_PROMPTS.queryKeywords */
   readonly prompt?: string;
   /** @default 0 */
   readonly temperature?: number;

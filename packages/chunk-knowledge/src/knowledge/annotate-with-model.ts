@@ -29,7 +29,7 @@ export interface ModelAnnotatorOptions {
   readonly model: LanguageModel;
   /** @default 3 */
   readonly questionCount?: number;
-  /** Placeholders `{{chunk}}` and `{{questionCount}}`. @default CHUNK_KNOWLEDGE_PROMPT */
+  /** Placeholders `{{chunk}}` and `{{questionCount}}`. @default CHUNK_KNOWLEDGE_PROMPTS.chunkKnowledge */
   readonly prompt?: string;
   readonly system?: string;
   /** @default 0 */
@@ -84,7 +84,7 @@ function finish(
 
 /**
  * The paper's chunk knowledge through a chat/completion model: ONE call per chunk returns a one-sentence title and
- * `questionCount` candidate questions (`CHUNK_KNOWLEDGE_PROMPT`, parsed by `parseChunkKnowledge`). Runs in batches
+ * `questionCount` candidate questions (`CHUNK_KNOWLEDGE_PROMPTS.chunkKnowledge`, parsed by `parseChunkKnowledge`). Runs in batches
  * with bounded concurrency (core `runPromptedStep`); wrap `model` with core `withCache` to resume a stopped run from
  * the call cache and `withRetry` for transient errors. Failed calls, empty replies and refusals go to `failed`, never
  * into `items`; partial replies keep per-field problems (a missing title falls back to the baseline's).

@@ -104,7 +104,7 @@ function fromText(text: string): { title?: string; questions: string[] } {
 }
 
 /**
- * Parses a reply to `CHUNK_KNOWLEDGE_PROMPT`: JSON (also fenced or inside prose) or labelled/numbered text.
+ * Parses a reply to `CHUNK_KNOWLEDGE_PROMPTS.chunkKnowledge`: JSON (also fenced or inside prose) or labelled/numbered text.
  * Pure, never throws, linear time. Problems: `empty-reply`, `missing-title`, `title-not-one-sentence` (the first
  * sentence is kept), `missing-questions`, `count-mismatch` (too few, or too many: extra ones are cut), `duplicate-question`.
  */
@@ -148,7 +148,7 @@ export function parseChunkKnowledge(reply: string, options: ParseChunkKnowledgeO
 }
 
 /**
- * Parses a reply to `QUERY_KEYWORDS_PROMPT` and locates each keyword in the query (case-insensitive, left to right).
+ * Parses a reply to `CHUNK_KNOWLEDGE_PROMPTS.queryKeywords` and locates each keyword in the query (case-insensitive, left to right).
  * Keywords not found in the query are reported as `keyword-not-in-query` and left out. Pure, never throws.
  */
 export function parseQueryKeywordReply(reply: string, query: string): { spans: Array<{ text: string; start: number; end: number; score: number }>; problems: ItemProblem[] } {

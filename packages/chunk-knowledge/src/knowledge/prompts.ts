@@ -26,3 +26,15 @@ Query: {{query}}`;
 /** Input prefixes of the text2text path, one per decoder of the paper's model (title decoder, question decoder). */
 export const TEXT2TEXT_TITLE_PREFIX = 'title: ';
 export const TEXT2TEXT_QUESTIONS_PREFIX = 'questions: ';
+
+/** Every prompt and text2text prefix of the package, the one public way to read them (pass one back as an option to override it). */
+export const CHUNK_KNOWLEDGE_PROMPTS = Object.freeze({
+  /** One structured call per chunk: title and `{{questionCount}}` questions. */
+  chunkKnowledge: CHUNK_KNOWLEDGE_PROMPT,
+  /** The keywords of a user query, copied verbatim. */
+  queryKeywords: QUERY_KEYWORDS_PROMPT,
+  /** Input prefix of the title decoder (text2text path). */
+  text2textTitlePrefix: TEXT2TEXT_TITLE_PREFIX,
+  /** Input prefix of the question decoder (text2text path). */
+  text2textQuestionsPrefix: TEXT2TEXT_QUESTIONS_PREFIX,
+});

@@ -1,9 +1,9 @@
 import type { GenerationProvenance, ItemProblem, LanguageModel } from '@factkit/core';
 import { InvalidArgumentError, createLabelParser, runPromptedStep } from '@factkit/core';
-import { detectPromptLanguage } from '../internal/language.js';
+import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { ClaimCriterion, Criterion, PromptLanguage, QueryCriterion } from '../prompts/prompts.js';
-import { JOINTCQ_PROMPTS } from '../prompts/prompts.js';
+import { CLAIM_QUERY_PROMPTS } from '../prompts/prompts.js';
 
 /** One criterion to check (§3.3.3): claim sets for entailment/coverage, one claim for decontextualisation, one pair for query criteria. */
 export type CriterionCheck =
@@ -63,7 +63,7 @@ export async function checkCriteria(checks: readonly CriterionCheck[], options: 
         .map((check, index) => (languageOf(check) === language && CLAIM_CRITERIA_SET.has(check.criterion) === (kind === 'claim') ? index : -1))
         .filter((index) => index >= 0);
       if (positions.length === 0) continue;
-      const prompts = JOINTCQ_PROMPTS[language];
+      const prompts = CLAIM_QUERY_PROMPTS[language];
       const steps = await runPromptedStep<CriterionCheck, boolean>(
         positions.map((index) => checks[index]!),
         {

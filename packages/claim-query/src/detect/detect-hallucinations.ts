@@ -2,7 +2,7 @@ import type { ClaimLabel, Embedder, ItemProblem, Retriever } from '@factkit/core
 import { InvalidArgumentError, mapWithConcurrency, segmentSentences } from '@factkit/core';
 import { alignClaimsToSentences } from '../align/align-claims-to-sentences.js';
 import { labelFromClaims } from '../align/label-segments.js';
-import { detectPromptLanguage } from '../internal/language.js';
+import { detectPromptLanguage } from '../prompts/language.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
 import type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel, Snippet } from '../types.js';
 import type { ClaimVerifier } from '../verify/create-nli-verifier.js';

@@ -1,6 +1,6 @@
 import type { ItemProblem } from '@factkit/core';
 import { isRefusal, segmentSentences, tokenizeWords } from '@factkit/core';
-import { detectPromptLanguage } from '../internal/language.js';
+import { detectPromptLanguage } from '../prompts/language.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
 
 export interface DraftRequest {

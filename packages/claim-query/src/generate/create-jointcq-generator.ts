@@ -1,22 +1,19 @@
 import type { ItemProblem, LanguageModel } from '@factkit/core';
 import { InvalidArgumentError, runPromptedStep, segmentSentences } from '@factkit/core';
 import type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from '../detect/generator.js';
-import { detectPromptLanguage } from '../internal/language.js';
+import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
-import { CLAIM_QUERY_PROMPT_EN, CLAIM_QUERY_PROMPT_ZH } from '../prompts/prompts.js';
+import { CLAIM_QUERY_PROMPT_EN, CLAIM_QUERY_PROMPT_ZH, JOINTCQ_GENERATOR_SYSTEM_PROMPT } from '../prompts/prompts.js';
 import type { ClaimQueryParse } from './parse-claim-query-reply.js';
 import { parseClaimQueryReply } from './parse-claim-query-reply.js';
-
-/** The system message the authors send with the generator prompt (pku0xff/JointCQ `extract_and_query.py`). */
-export const JOINTCQ_GENERATOR_SYSTEM_PROMPT = 'You are a helpful, respectful and honest assistant.';
 
 export interface JointCqGeneratorOptions {
   /** The Claim-Query Generator: the paper fine-tunes Qwen2.5-14B-Instruct; any chat model works with the prompt. */
   readonly model: LanguageModel;
   /** Prompts by language (Tables 21/22 by default); `{question}` and `{answer}` placeholders. */
   readonly prompts?: Readonly<Partial<Record<PromptLanguage, string>>>;
-  /** @default JOINTCQ_GENERATOR_SYSTEM_PROMPT (the authors'); pass '' for none */
+  /** @default CLAIM_QUERY_PROMPTS.en.generatorSystem (the authors'); pass '' for none */
   readonly system?: string;
   /** Appendix B: 0. @default 0 */
   readonly temperature?: number;

@@ -6,7 +6,7 @@ import {
   CLAIM_QUERY_PROMPT_EN,
   CLAIM_QUERY_PROMPT_ZH,
   CLAIM_SYNTHESIS_PROMPT_EN,
-  JOINTCQ_PROMPTS,
+  CLAIM_QUERY_PROMPTS,
   QUERY_FILTER_PROMPT_ZH,
   VERIFIER_PROMPT_EN,
   VERIFIER_PROMPT_ZH,
@@ -38,7 +38,7 @@ describe('paper prompts (spot checks against Tables 13-26)', () => {
     expect(QUERY_FILTER_PROMPT_ZH).toContain('如果查询满足以上标准，请回答“是”；否则，请回答“否”。不允许输出任何额外解释。');
   });
   it('no trailing spaces and no markdown heading artifacts', () => {
-    for (const set of Object.values(JOINTCQ_PROMPTS)) {
+    for (const set of Object.values(CLAIM_QUERY_PROMPTS)) {
       for (const text of [set.claimSynthesis, set.querySynthesis, set.claimFilter, set.queryFilter, set.claimQuery, set.verifier, set.llmJudgeBaseline]) {
         expect(text).not.toMatch(/[ \t]\n/);
         expect(text).not.toContain('####');
@@ -46,12 +46,12 @@ describe('paper prompts (spot checks against Tables 13-26)', () => {
     }
   });
   it('placeholders per template', () => {
-    expect(createPaperPromptTemplate(JOINTCQ_PROMPTS.en.claimSynthesis).variables).toEqual(['examples', 'question', 'answer']);
-    expect(createPaperPromptTemplate(JOINTCQ_PROMPTS.zh.querySynthesis).variables).toEqual(['examples', 'claim']);
-    expect(createPaperPromptTemplate(JOINTCQ_PROMPTS.en.claimFilter).variables).toEqual(['criterion', 'question', 'answer', 'claims']);
-    expect(createPaperPromptTemplate(JOINTCQ_PROMPTS.zh.queryFilter).variables).toEqual(['criterion', 'claim', 'query']);
-    expect(createPaperPromptTemplate(JOINTCQ_PROMPTS.en.verifier).variables).toEqual(['claim', 'reference']);
-    expect(createPaperPromptTemplate(JOINTCQ_PROMPTS.zh.claimQueryResponse).variables).toEqual(['claims', 'queries']);
+    expect(createPaperPromptTemplate(CLAIM_QUERY_PROMPTS.en.claimSynthesis).variables).toEqual(['examples', 'question', 'answer']);
+    expect(createPaperPromptTemplate(CLAIM_QUERY_PROMPTS.zh.querySynthesis).variables).toEqual(['examples', 'claim']);
+    expect(createPaperPromptTemplate(CLAIM_QUERY_PROMPTS.en.claimFilter).variables).toEqual(['criterion', 'question', 'answer', 'claims']);
+    expect(createPaperPromptTemplate(CLAIM_QUERY_PROMPTS.zh.queryFilter).variables).toEqual(['criterion', 'claim', 'query']);
+    expect(createPaperPromptTemplate(CLAIM_QUERY_PROMPTS.en.verifier).variables).toEqual(['claim', 'reference']);
+    expect(createPaperPromptTemplate(CLAIM_QUERY_PROMPTS.zh.claimQueryResponse).variables).toEqual(['claims', 'queries']);
   });
 });
 

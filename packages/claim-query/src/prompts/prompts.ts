@@ -359,8 +359,13 @@ export const LLM_JUDGE_BASELINE_PROMPT_ZH = `我希望你充当一个答案评�
 ### 答案
 {answer}`;
 
+/** The system message the authors send with the generator prompt (pku0xff/JointCQ `extract_and_query.py`), both languages. */
+export const JOINTCQ_GENERATOR_SYSTEM_PROMPT = 'You are a helpful, respectful and honest assistant.';
+
 /** Every prompt by language, for lookup and override. */
-export interface JointCqPromptSet {
+export interface ClaimQueryPromptSet {
+  /** The system message sent with `claimQuery` by the JointCQ generator. */
+  readonly generatorSystem: string;
   readonly claimSynthesis: string;
   readonly querySynthesis: string;
   readonly claimFilter: string;
@@ -373,8 +378,10 @@ export interface JointCqPromptSet {
   readonly llmJudgeBaseline: string;
 }
 
-export const JOINTCQ_PROMPTS: Readonly<Record<PromptLanguage, JointCqPromptSet>> = {
+/** The one public map of the package's prompts (Tables 13–26 and the generator's system message), by language. */
+export const CLAIM_QUERY_PROMPTS: Readonly<Record<PromptLanguage, ClaimQueryPromptSet>> = {
   en: {
+    generatorSystem: JOINTCQ_GENERATOR_SYSTEM_PROMPT,
     claimSynthesis: CLAIM_SYNTHESIS_PROMPT_EN,
     querySynthesis: QUERY_SYNTHESIS_PROMPT_EN,
     claimFilter: CLAIM_FILTER_PROMPT_EN,
@@ -387,6 +394,7 @@ export const JOINTCQ_PROMPTS: Readonly<Record<PromptLanguage, JointCqPromptSet>>
     llmJudgeBaseline: LLM_JUDGE_BASELINE_PROMPT_EN,
   },
   zh: {
+    generatorSystem: JOINTCQ_GENERATOR_SYSTEM_PROMPT,
     claimSynthesis: CLAIM_SYNTHESIS_PROMPT_ZH,
     querySynthesis: QUERY_SYNTHESIS_PROMPT_ZH,
     claimFilter: CLAIM_FILTER_PROMPT_ZH,

@@ -3,7 +3,7 @@ import { InvalidArgumentError } from '@factkit/core';
 import type { CriterionCheck, CriterionResult } from '../criteria/check-criteria.js';
 import { checkCriteria } from '../criteria/check-criteria.js';
 import type { ClaimQueryGenerator, QaItem } from '../detect/generator.js';
-import { detectPromptLanguage } from '../internal/language.js';
+import { detectPromptLanguage } from '../prompts/language.js';
 import type { Criterion } from '../prompts/prompts.js';
 import { CLAIM_CRITERIA, QUERY_CRITERIA } from '../prompts/prompts.js';
 import type { TrainingSample } from './training-data.js';

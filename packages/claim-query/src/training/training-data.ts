@@ -1,6 +1,6 @@
 import { InvalidArgumentError, createSeededRandom } from '@factkit/core';
 import type { PromptLanguage } from '../prompts/prompts.js';
-import { JOINTCQ_PROMPTS, NO_CLAIMS_TEXT, NO_QUERY_TEXT } from '../prompts/prompts.js';
+import { CLAIM_QUERY_PROMPTS, NO_CLAIMS_TEXT, NO_QUERY_TEXT } from '../prompts/prompts.js';
 import { renderPaperPrompt } from '../prompts/paper-template.js';
 
 /** A filtered training sample: a QA pair and its claim–query pairs. */
@@ -19,7 +19,7 @@ export interface TrainingSample {
 export function formatClaimQueryResponse(pairs: readonly { claim: string; query?: string }[], language: PromptLanguage = 'en'): string {
   const claims = pairs.length === 0 ? NO_CLAIMS_TEXT[language] : pairs.map((pair, i) => `${i + 1} ${pair.claim}`).join('\n');
   const queries = pairs.length === 0 ? NO_QUERY_TEXT[language] : pairs.map((pair, i) => `${i + 1} ${pair.query ?? NO_QUERY_TEXT[language]}`).join('\n');
-  return renderPaperPrompt(JOINTCQ_PROMPTS[language].claimQueryResponse, { claims, queries });
+  return renderPaperPrompt(CLAIM_QUERY_PROMPTS[language].claimQueryResponse, { claims, queries });
 }
 
 export interface StratifyOptions {
@@ -89,7 +89,7 @@ export function splitTrainTest<T>(samples: readonly T[], options: { testFraction
 export function toChatRecord(sample: TrainingSample): { messages: { role: 'user' | 'assistant'; content: string }[] } {
   return {
     messages: [
-      { role: 'user', content: renderPaperPrompt(JOINTCQ_PROMPTS[sample.language].claimQuery, { question: sample.question, answer: sample.answer }) },
+      { role: 'user', content: renderPaperPrompt(CLAIM_QUERY_PROMPTS[sample.language].claimQuery, { question: sample.question, answer: sample.answer }) },
       { role: 'assistant', content: formatClaimQueryResponse(sample.pairs, sample.language) },
     ],
   };

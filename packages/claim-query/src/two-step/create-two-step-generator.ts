@@ -1,10 +1,10 @@
 import type { Embedder, ItemProblem, LanguageModel } from '@factkit/core';
 import { InvalidArgumentError, parseListItems, runPromptedStep } from '@factkit/core';
 import type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from '../detect/generator.js';
-import { detectPromptLanguage } from '../internal/language.js';
+import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
-import { JOINTCQ_PROMPTS } from '../prompts/prompts.js';
+import { CLAIM_QUERY_PROMPTS } from '../prompts/prompts.js';
 import type { ClaimExample, QueryExample } from './select-examples.js';
 import { formatClaimExamples, formatQueryExamples, sampleQueryExamples, selectClaimExamples } from './select-examples.js';
 
@@ -68,7 +68,7 @@ export function createTwoStepGenerator(options: TwoStepGeneratorOptions): ClaimQ
         const claimSteps = await runPromptedStep<QaItem, { claims: string[]; noClaims: boolean }>(group, {
           step: 'jointcq.two-step.claims',
           model,
-          template: createPaperPromptTemplate(JOINTCQ_PROMPTS[language].claimSynthesis),
+          template: createPaperPromptTemplate(CLAIM_QUERY_PROMPTS[language].claimSynthesis),
           variables: (item, k) => ({ examples: formatClaimExamples(chosen[k]!.map((index) => pool[index]!), language), question: item.question, answer: item.answer }),
           parse: parseClaimSynthesisReply,
           temperature,
@@ -80,7 +80,7 @@ export function createTwoStepGenerator(options: TwoStepGeneratorOptions): ClaimQ
         const querySteps = await runPromptedStep<{ k: number; c: number; claim: string }, { query?: string }>(claimInputs, {
           step: 'jointcq.two-step.query',
           model,
-          template: createPaperPromptTemplate(JOINTCQ_PROMPTS[language].querySynthesis),
+          template: createPaperPromptTemplate(CLAIM_QUERY_PROMPTS[language].querySynthesis),
           variables: (input, index) => ({ examples: formatQueryExamples(sampleQueryExamples(queryPool, { seed: seed * 1_000_003 + index }), language), claim: input.claim }),
           parse: parseQuerySynthesisReply,
           temperature,

@@ -1,6 +1,6 @@
 import type { ClaimLabel, ItemProblem, LanguageModel } from '@factkit/core';
 import { InvalidArgumentError, runPromptedStep } from '@factkit/core';
-import { detectPromptLanguage } from '../internal/language.js';
+import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
 import { VERIFIER_PROMPT_EN, VERIFIER_PROMPT_ZH } from '../prompts/prompts.js';

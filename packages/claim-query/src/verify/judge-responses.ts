@@ -2,7 +2,7 @@ import type { GenerationProvenance, ItemProblem, LanguageModel } from '@factkit/
 import { InvalidArgumentError, runPromptedStep } from '@factkit/core';
 import { parseCriterionJudgement } from '../criteria/check-criteria.js';
 import type { QaItem } from '../detect/generator.js';
-import { detectPromptLanguage } from '../internal/language.js';
+import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import { LLM_JUDGE_BASELINE_PROMPT_EN, LLM_JUDGE_BASELINE_PROMPT_ZH } from '../prompts/prompts.js';
 import type { SegmentLabel } from '../types.js';

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InvalidArgumentError } from '@factkit/core';
+import { InvalidArgumentError, ProviderCallError } from '@factkit/core';
 import { createTransformersEmbedder, createTransformersNliModel, createTransformersText2TextModel } from '@factkit/transformers';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { CliIo } from '../cli-io.js';
@@ -89,7 +89,7 @@ async function runModels(values: CommandValues<typeof MODELS_OPTIONS>, io: CliIo
     endpoint = { baseURL: provider.baseURL, ok: true };
     try {
       const response = await fetch(`${provider.baseURL}/models`, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, ...(io.abortSignal ? { signal: io.abortSignal } : {}) });
-      if (!response.ok) throw new Error(`GET /models answered ${response.status}`);
+      if (!response.ok) throw new ProviderCallError({ provider: provider.baseURL, message: `GET /models answered ${response.status}`, statusCode: response.status });
       const body = (await response.json()) as { data?: { id?: unknown }[] };
       endpoint = { ...endpoint, models: (body.data ?? []).map((entry) => String(entry.id)) };
     } catch (error) {

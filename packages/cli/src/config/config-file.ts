@@ -1,6 +1,6 @@
 import { access, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { InvalidArgumentError } from '@factkit/core';
+import { FactkitError, InvalidArgumentError } from '@factkit/core';
 
 /** Names looked for in the current directory and every parent, in this order. */
 export const CONFIG_FILE_NAMES = ['factkit.config.json', '.factkitrc.json'] as const;
@@ -9,7 +9,11 @@ export const CONFIG_FILE_NAMES = ['factkit.config.json', '.factkitrc.json'] as c
  * A bad config file: names the file and, when one is at fault, the key (`index.kind`). An InvalidArgumentError, so
  * the CLI exits 2. The message never contains the value of `apiKey`.
  */
+const CONFIG_FILE_MARKER = 'factkit.error.ConfigFileError';
+const CONFIG_FILE_SYMBOL = Symbol.for(CONFIG_FILE_MARKER);
+
 export class ConfigFileError extends InvalidArgumentError {
+  private readonly [CONFIG_FILE_SYMBOL] = true;
   readonly file: string;
   readonly key: string | undefined;
   constructor(options: { file: string; key?: string; message: string; cause?: unknown }) {
@@ -18,6 +22,10 @@ export class ConfigFileError extends InvalidArgumentError {
     this.file = options.file;
     this.key = options.key;
     this.message = options.key === undefined ? `${options.file}: ${options.message}` : `${options.file}: key "${options.key}" ${options.message}`;
+  }
+  /** Its own marker: an InvalidArgumentError from elsewhere is not a ConfigFileError. */
+  static override isInstance(value: unknown): value is ConfigFileError {
+    return FactkitError.hasMarker(value, CONFIG_FILE_MARKER);
   }
 }
 

@@ -3,12 +3,38 @@ import { CorruptDataError, FactkitError, InvalidArgumentError, ProviderCallError
 
 describe('FactkitError', () => {
   it('is recognised by marker, also from another copy of core', () => {
-    const foreign = Object.assign(new Error('x'), { [Symbol.for('factkit.error')]: true, code: 'invalid_argument' });
+    const foreign = Object.assign(new Error('x'), { [Symbol.for('factkit.error')]: true, [Symbol.for('factkit.error.InvalidArgumentError')]: true, code: 'invalid_argument' });
     expect(FactkitError.isInstance(foreign)).toBe(true);
     expect(InvalidArgumentError.isInstance(foreign)).toBe(true);
     expect(ProviderCallError.isInstance(foreign)).toBe(false);
     expect(FactkitError.isInstance(new Error('plain'))).toBe(false);
     expect(FactkitError.isInstance(null)).toBe(false);
+  });
+  it('a subclass guard never trusts the code: a base error with a subclass code is not that subclass', () => {
+    // The lie this fixes: ProviderCallError.isInstance was true for this object, which has no provider or isRetryable.
+    const base = new FactkitError('provider_call_failed', 'model returned 2 vectors for 3 texts');
+    expect(FactkitError.isInstance(base)).toBe(true);
+    expect(ProviderCallError.isInstance(base)).toBe(false);
+    expect(InvalidArgumentError.isInstance(new FactkitError('invalid_argument', 'x'))).toBe(false);
+    expect(ResponseParseError.isInstance(new FactkitError('response_parse_failed', 'x'))).toBe(false);
+    expect(CorruptDataError.isInstance(new FactkitError('corrupt_data', 'x'))).toBe(false);
+    // Only the code of a foreign object says nothing either.
+    expect(ProviderCallError.isInstance(Object.assign(new Error('x'), { [Symbol.for('factkit.error')]: true, code: 'provider_call_failed' }))).toBe(false);
+  });
+  it('each subclass is recognised by its own guard and the base guard, and by no sibling guard', () => {
+    const cases = [
+      [InvalidArgumentError, new InvalidArgumentError({ argument: 'k', message: 'bad' })],
+      [ProviderCallError, new ProviderCallError({ provider: 'p', message: 'down', statusCode: 503 })],
+      [ResponseParseError, new ResponseParseError({ message: 'bad', raw: '{' })],
+      [CorruptDataError, new CorruptDataError({ message: 'truncated' })],
+    ] as const;
+    for (const [ownClass, error] of cases) {
+      expect(FactkitError.isInstance(error)).toBe(true);
+      for (const [otherClass] of cases) expect(otherClass.isInstance(error)).toBe(otherClass === ownClass);
+    }
+    const provider = cases[1][1];
+    if (ProviderCallError.isInstance(provider)) expect([provider.provider, provider.isRetryable]).toEqual(['p', true]);
+    else expect.unreachable('a ProviderCallError must pass its own guard');
   });
   it('subclasses carry code, name and details', () => {
     const invalid = new InvalidArgumentError({ where: 'createBm25Retriever', argument: 'k1', message: 'must be > 0 (got -1)' });

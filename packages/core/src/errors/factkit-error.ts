@@ -1,4 +1,8 @@
-const MARKER = Symbol.for('factkit.error');
+// Every class has its own marker (vercel/ai's AISDKError pattern): `isInstance` checks the class's own symbol, so a
+// base FactkitError that merely carries a subclass's code is not an instance of that subclass, and the check still
+// works across two loaded copies of core (Symbol.for is global).
+const MARKER = 'factkit.error';
+const SYMBOL = Symbol.for(MARKER);
 
 /** The closed set of error codes every factkit package uses. */
 export type FactkitErrorCode =
@@ -8,7 +12,8 @@ export type FactkitErrorCode =
   | 'unsupported'
   | 'corrupt_data'
   | 'load_failed'
-  | 'timeout';
+  | 'timeout'
+  | 'worker_failed';
 
 export const FACTKIT_ERROR_CODES: readonly FactkitErrorCode[] = [
   'invalid_argument',
@@ -18,11 +23,12 @@ export const FACTKIT_ERROR_CODES: readonly FactkitErrorCode[] = [
   'corrupt_data',
   'load_failed',
   'timeout',
+  'worker_failed',
 ];
 
 /** Base of all factkit errors. Check with `FactkitError.isInstance`, never `instanceof` (two copies of core may be loaded). */
 export class FactkitError extends Error {
-  readonly [MARKER] = true;
+  private readonly [SYMBOL] = true;
   readonly code: FactkitErrorCode;
 
   constructor(code: FactkitErrorCode, message: string, options?: { cause?: unknown }) {
@@ -32,12 +38,22 @@ export class FactkitError extends Error {
   }
 
   static isInstance(value: unknown): value is FactkitError {
-    return typeof value === 'object' && value !== null && MARKER in value && (value as Record<symbol, unknown>)[MARKER] === true;
+    return FactkitError.hasMarker(value, MARKER);
+  }
+
+  /** True when `value` carries the marker `Symbol.for(marker)`; each subclass's `isInstance` checks its own. */
+  protected static hasMarker(value: unknown, marker: string): boolean {
+    const symbol = Symbol.for(marker);
+    return typeof value === 'object' && value !== null && symbol in value && (value as Record<symbol, unknown>)[symbol] === true;
   }
 }
 
+const INVALID_ARGUMENT_MARKER = 'factkit.error.InvalidArgumentError';
+const INVALID_ARGUMENT_SYMBOL = Symbol.for(INVALID_ARGUMENT_MARKER);
+
 /** An argument or option was missing or out of range. `argument` names it. */
 export class InvalidArgumentError extends FactkitError {
+  private readonly [INVALID_ARGUMENT_SYMBOL] = true;
   readonly argument: string;
   constructor(options: { argument: string; message: string; cause?: unknown; where?: string }) {
     const prefix = options.where ? `${options.where}: ` : '';
@@ -46,12 +62,16 @@ export class InvalidArgumentError extends FactkitError {
     this.argument = options.argument;
   }
   static override isInstance(value: unknown): value is InvalidArgumentError {
-    return FactkitError.isInstance(value) && value.code === 'invalid_argument';
+    return FactkitError.hasMarker(value, INVALID_ARGUMENT_MARKER);
   }
 }
 
+const PROVIDER_CALL_MARKER = 'factkit.error.ProviderCallError';
+const PROVIDER_CALL_SYMBOL = Symbol.for(PROVIDER_CALL_MARKER);
+
 /** A call to a model provider failed. `isRetryable` is true for 408/409/429/5xx and network failures. */
 export class ProviderCallError extends FactkitError {
+  private readonly [PROVIDER_CALL_SYMBOL] = true;
   readonly provider: string;
   readonly statusCode: number | undefined;
   readonly isRetryable: boolean;
@@ -77,12 +97,16 @@ export class ProviderCallError extends FactkitError {
     this.responseBody = options.responseBody === undefined ? undefined : redactSecrets(options.responseBody.slice(0, 2000));
   }
   static override isInstance(value: unknown): value is ProviderCallError {
-    return FactkitError.isInstance(value) && value.code === 'provider_call_failed';
+    return FactkitError.hasMarker(value, PROVIDER_CALL_MARKER);
   }
 }
 
+const RESPONSE_PARSE_MARKER = 'factkit.error.ResponseParseError';
+const RESPONSE_PARSE_SYMBOL = Symbol.for(RESPONSE_PARSE_MARKER);
+
 /** Model output or a file could not be parsed. Keeps the raw text. */
 export class ResponseParseError extends FactkitError {
+  private readonly [RESPONSE_PARSE_SYMBOL] = true;
   readonly raw: string;
   constructor(options: { message: string; raw: string; cause?: unknown }) {
     super('response_parse_failed', options.message, { cause: options.cause });
@@ -90,12 +114,16 @@ export class ResponseParseError extends FactkitError {
     this.raw = options.raw;
   }
   static override isInstance(value: unknown): value is ResponseParseError {
-    return FactkitError.isInstance(value) && value.code === 'response_parse_failed';
+    return FactkitError.hasMarker(value, RESPONSE_PARSE_MARKER);
   }
 }
 
+const CORRUPT_DATA_MARKER = 'factkit.error.CorruptDataError';
+const CORRUPT_DATA_SYMBOL = Symbol.for(CORRUPT_DATA_MARKER);
+
 /** A file or stream is truncated, corrupt, or of an unknown format/version. */
 export class CorruptDataError extends FactkitError {
+  private readonly [CORRUPT_DATA_SYMBOL] = true;
   readonly source: string | undefined;
   constructor(options: { message: string; source?: string; cause?: unknown }) {
     super('corrupt_data', options.source ? `${options.source}: ${options.message}` : options.message, { cause: options.cause });
@@ -103,7 +131,7 @@ export class CorruptDataError extends FactkitError {
     this.source = options.source;
   }
   static override isInstance(value: unknown): value is CorruptDataError {
-    return FactkitError.isInstance(value) && value.code === 'corrupt_data';
+    return FactkitError.hasMarker(value, CORRUPT_DATA_MARKER);
   }
 }
 

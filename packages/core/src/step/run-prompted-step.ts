@@ -1,4 +1,4 @@
-import { InvalidArgumentError, isAbortReason, redactSecrets } from '../errors/factkit-error.js';
+import { InvalidArgumentError, isAbortReason, ProviderCallError, redactSecrets } from '../errors/factkit-error.js';
 import type { GenerateRequest, GenerateResult, LanguageModel } from '../language-model.js';
 import { settleWithConcurrency } from '../llm/concurrency.js';
 import { createPromptTemplate, type PromptTemplate } from '../prompt/prompt-template.js';
@@ -193,8 +193,8 @@ export async function runPromptedStep<I, T>(inputs: readonly I[], options: Promp
       return failure('call-failed', messageOf(error), [prompt], error);
     }
     if (!result || !Array.isArray(result.texts)) {
-      const message = `${model.id} returned no texts`;
-      return failure('call-failed', message, [prompt], new Error(message));
+      const error = new ProviderCallError({ provider: model.id, message: 'returned no texts', isRetryable: false });
+      return failure('call-failed', error.message, [prompt], error);
     }
 
     const raw: string[] = [];

@@ -1,6 +1,7 @@
 import {
   createPromptTemplate,
   InvalidArgumentError,
+  ProviderCallError,
   runPromptedStep,
   type ExpandedQuery,
   type ExpandRequest,
@@ -11,18 +12,9 @@ import {
   type Query,
 } from '@factkit/core';
 import { parseGeneration, type ParsedGeneration } from '../parse-generation.js';
+import type { ExpanderSamplingOptions } from '../sampling-options.js';
 
-/** Sampling options every LLM expander takes (same defaults everywhere). */
-export interface ExpanderSamplingOptions {
-  /** Optional system message. @default undefined */
-  readonly system?: string;
-  /** @default 0.7 */
-  readonly temperature?: number;
-  /** @default 1.0 */
-  readonly topP?: number;
-  /** @default 512 */
-  readonly maxTokens?: number;
-}
+export type { ExpanderSamplingOptions };
 
 /** Sampling settings sent with every generation. */
 export interface SamplingSettings {
@@ -140,7 +132,9 @@ export async function generateForRequest(
     concurrency: 1,
     ...(abortSignal === undefined ? {} : { abortSignal }),
   });
-  if (!item || item.status === 'failed') throw item?.error ?? new Error(item?.problems[0]?.message ?? 'the model call failed');
+  if (!item || item.status === 'failed') {
+    throw item?.error ?? new ProviderCallError({ provider: setup.model.id, message: item?.problems[0]?.message ?? 'the model call failed', isRetryable: false });
+  }
   const parsed: ParsedGeneration[] = [];
   const problems: ItemProblem[] = [];
   for (let index = 0; index < sampling.n; index += 1) {

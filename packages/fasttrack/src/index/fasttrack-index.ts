@@ -26,7 +26,7 @@ export interface FastTrackIndex {
 /** Offline stages, as reported to `onProgress`. */
 export type IndexStage = 'embed' | 'cluster' | 'label';
 
-export interface IndexProgress {
+export interface FastTrackIndexProgress {
   readonly stage: IndexStage;
   readonly done: number;
   readonly total: number;
@@ -52,7 +52,7 @@ export interface BuildFastTrackIndexOptions {
   readonly embedBatchSize?: number;
   /** Concurrent `embed` calls. @default 1 */
   readonly embedConcurrency?: number;
-  readonly onProgress?: (progress: IndexProgress) => void;
+  readonly onProgress?: (progress: FastTrackIndexProgress) => void;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -152,7 +152,7 @@ export async function buildFastTrackIndex(documents: readonly Document[], option
   return { index: { embedderId, labellerId: labeller.id, documents: [...documents], embeddings, tree, labels: labelled.labels }, timings, problems: [...problems, ...labelled.problems] };
 }
 
-export interface AddDocumentsOptions extends Omit<BuildFastTrackIndexOptions, 'k' | 'maxLeafSize' | 'seed'> {}
+export interface FastTrackAddDocumentsOptions extends Omit<BuildFastTrackIndexOptions, 'k' | 'maxLeafSize' | 'seed'> {}
 
 export interface AddDocumentsResult {
   readonly index: FastTrackIndex;
@@ -169,7 +169,7 @@ export interface AddDocumentsResult {
  * index; the input is unchanged.
  * @throws InvalidArgumentError for bad or duplicate documents, or embeddings of the wrong size.
  */
-export async function addDocumentsToIndex(index: FastTrackIndex, documents: readonly Document[], options: AddDocumentsOptions): Promise<AddDocumentsResult> {
+export async function addDocumentsToIndex(index: FastTrackIndex, documents: readonly Document[], options: FastTrackAddDocumentsOptions): Promise<AddDocumentsResult> {
   const where = 'addDocumentsToIndex';
   const problems = checkDocuments(documents, where, new Set(index.documents.map((document) => document.id)));
   if (documents.length === 0) return { index, splitLeaves: [], labelledLeaves: [], problems };

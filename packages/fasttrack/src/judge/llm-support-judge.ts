@@ -6,7 +6,7 @@ import type { JudgeCall, SupportJudge, SupportJudgement, SupportJudgeRequest, Su
 export interface LlmSupportJudgeOptions {
   /** Wrap it with core `withCache` (resumable) and `withRetry`. */
   readonly model: LanguageModel;
-  /** Prompt with `{{query}}` and `{{texts}}`. @default SUPPORT_PROMPT (paper Fig. 4); SUPPORT_PROMPT_CONTRASTIVE is Fig. 5 */
+  /** Prompt with `{{query}}` and `{{texts}}`. @default FASTTRACK_PROMPTS.support (paper Fig. 4); FASTTRACK_PROMPTS.supportContrastive is Fig. 5 */
   readonly template?: string;
   /** Candidates per call (the paper's b). @default 15 */
   readonly batchSize?: number;

@@ -55,7 +55,7 @@ function readItem(item: string): { value?: 0 | 1; problem?: 'non-numeric-score' 
 }
 
 /**
- * Parses a reply to `SUPPORT_PROMPT` for a batch of `expected` texts. Tolerant: markdown around the markers, the last
+ * Parses a reply to `FASTTRACK_PROMPTS.support` for a batch of `expected` texts. Tolerant: markdown around the markers, the last
  * `#scores:` wins (a model that restates the format), one score per line (`Text 2: 0`, `2. 0`, `- 0`) or a comma or
  * space separated list, `1.0` for 1. A non-numeric or out-of-range score leaves that text `null` with a problem; a
  * count mismatch marks the batch unaligned (its scores cannot be trusted by position). Pure, linear-time, never throws.

@@ -6,7 +6,7 @@ import { parseKeywords } from './parse-keywords.js';
 export interface LlmKeywordLabellerOptions {
   /** Wrap it with core `withCache` (resumable runs) and `withRetry`. */
   readonly model: LanguageModel;
-  /** Prompt with a `{{clusterTexts}}` placeholder. @default KEYWORD_PROMPT (paper Fig. 3) */
+  /** Prompt with a `{{clusterTexts}}` placeholder. @default FASTTRACK_PROMPTS.keyword (paper Fig. 3) */
   readonly template?: string;
   /** @default 0 (paper, Appendix E) */
   readonly temperature?: number;

@@ -10,7 +10,7 @@ export interface ParsedKeywords {
 const MARKER = /\bkeywords?\s*\**\s*[:：]\s*\**/i;
 
 /**
- * Parses a reply to `KEYWORD_PROMPT`: the text after `#keywords:` (any case; `**Keywords:**`, `# Keywords:` and a
+ * Parses a reply to `FASTTRACK_PROMPTS.keyword`: the text after `#keywords:` (any case; `**Keywords:**`, `# Keywords:` and a
  * full-width colon also count), split on commas, semicolons, newlines and bullets; list numbers, quotes and
  * trailing periods are stripped, and the prompt's own placeholder echo is dropped. Pure, linear-time, never throws.
  */

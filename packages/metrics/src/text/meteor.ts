@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@factkit/core';
-import { stemPorter } from './porter-stemmer.js';
+import { stemPorterNltk } from './porter-stemmer.js';
 
 /**
  * Synonyms of a (stemmed, lowercased) word for METEOR's third stage: the lemma names of every WordNet synset of
@@ -18,7 +18,7 @@ export interface MeteorOptions {
   beta?: number;
   /** Maximum fragmentation penalty. @default 0.5 */
   gamma?: number;
-  /** Stemmer of the second stage. @default stemPorter (NLTK's PorterStemmer) */
+  /** Stemmer of the second stage. @default stemPorterNltk (NLTK's PorterStemmer) */
   stemmer?: (word: string) => string;
   /** Synonym source of the third stage; without one the stage matches only identical stems (so it adds nothing). */
   synonyms?: SynonymLookup;
@@ -81,7 +81,7 @@ function checkTokens(tokens: readonly string[], argument: string, where: string)
  * @example computeMeteor(['the', 'cat'], ['the', 'cat']).score // 0.9375 (1 − 0.5·(1/2)³)
  */
 export function computeMeteor(hypothesis: readonly string[], reference: readonly string[], options: MeteorOptions = {}): MeteorResult {
-  const { alpha = 0.9, beta = 3, gamma = 0.5, stemmer = stemPorter, synonyms } = options;
+  const { alpha = 0.9, beta = 3, gamma = 0.5, stemmer = stemPorterNltk, synonyms } = options;
   const where = 'computeMeteor';
   checkTokens(hypothesis, 'hypothesis', where);
   checkTokens(reference, 'reference', where);

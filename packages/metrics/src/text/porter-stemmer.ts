@@ -186,9 +186,9 @@ function step5b(word: string): string {
 /**
  * Porter stem of a word exactly as NLTK's `PorterStemmer()` (NLTK_EXTENSIONS mode) gives it: lowercased,
  * irregular forms (`dying` → `die`), words of ≤ 2 characters unchanged.
- * @example stemPorter('running') // 'run'
+ * @example stemPorterNltk('running') // 'run'
  */
-export function stemPorter(word: string): string {
+export function stemPorterNltk(word: string): string {
   const lower = word.toLowerCase();
   const irregular = Object.hasOwn(IRREGULAR, word) ? IRREGULAR[word] : undefined;
   if (irregular !== undefined) return irregular;

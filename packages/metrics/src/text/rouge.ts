@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@factkit/core';
-import { stemPorter } from './porter-stemmer.js';
+import { stemPorterNltk } from './porter-stemmer.js';
 
 /** ROUGE variants, named as in Google's rouge-score. */
 export type RougeType = 'rouge1' | 'rouge2' | 'rougeL' | 'rougeLsum';
@@ -35,7 +35,7 @@ export function tokenizeForRouge(text: string, options: RougeTokenizeOptions = {
   const { useStemmer = false } = options;
   if (typeof text !== 'string') throw new InvalidArgumentError({ where: 'tokenizeForRouge', argument: 'text', message: 'must be a string' });
   const tokens = text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').split(/\s+/);
-  return (useStemmer ? tokens.map((token) => (token.length > 3 ? stemPorter(token) : token)) : tokens).filter((token) => /^[a-z0-9]+$/.test(token));
+  return (useStemmer ? tokens.map((token) => (token.length > 3 ? stemPorterNltk(token) : token)) : tokens).filter((token) => /^[a-z0-9]+$/.test(token));
 }
 
 function fmeasure(precision: number, recall: number): number {

@@ -72,7 +72,7 @@ export interface LeakageStudyOptions {
   readonly verdictLabelMap?: Readonly<Record<NliLabel, string>>;
   /** Labels offered to the verdict model. @default the sorted distinct gold labels of the dataset */
   readonly verdictLabels?: readonly string[];
-  /** @default VERDICT_PROMPT (paper Figure A2) */
+  /** @default NLI_MATCH_PROMPTS.verdict (paper Figure A2) */
   readonly verdictPrompt?: string;
   /** @default 'any' */
   readonly aggregation?: MatchAggregation;

@@ -10,6 +10,12 @@ Claim: {{claim}}
 
 Label:`;
 
+/** Every prompt of the package, the one public way to read them. */
+export const NLI_MATCH_PROMPTS = Object.freeze({
+  /** Figure A2: verdict prediction from a claim and its evidence. */
+  verdict: VERDICT_PROMPT,
+});
+
 /** Renders retrieved evidence as the paper's "Evidence 1: …" blocks separated by blank lines. */
 export function renderVerdictEvidence(evidence: readonly string[]): string {
   return evidence.map((text, index) => `Evidence ${index + 1}: ${text}`).join('\n\n');

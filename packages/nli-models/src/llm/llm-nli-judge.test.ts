@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, createMemoryCache, withCache } from '@factkit/core';
 import { createMockLanguageModel } from '@factkit/core/testing';
-import { createOpenAICompatibleModel } from '@factkit/openai';
+import { createOpenAICompatible } from '@factkit/openai';
 import type { ScriptedOpenAIServer } from '@factkit/test-utils';
 import { startScriptedOpenAIServer } from '@factkit/test-utils';
 import { createLlmNliJudge } from './llm-nli-judge.js';
@@ -108,7 +108,7 @@ describe('createLlmNliJudge end to end over HTTP (@factkit/openai against a scri
         return { content: 'Neutral.' };
       },
     });
-    const model = createOpenAICompatibleModel({ model: 'gpt-4o-mini', baseUrl: server.url, apiKey: 'sk-test-not-real', maxRetries: 0 });
+    const model = createOpenAICompatible({ baseURL: server.url, apiKey: 'sk-test-not-real' }).languageModel('gpt-4o-mini');
     const premise = 'Soul Food is a 1997 American comedy-drama film released by Fox 2000 Pictures.';
     const { results } = await createLlmNliJudge({ model, concurrency: 2 }).classify({
       pairs: ['Soul Food is a 1997 film.', 'It was released by Fox 2000 Pictures.', 'Critics hated it.'].map((hypothesis) => ({ premise, hypothesis })),
@@ -128,7 +128,7 @@ describe('createLlmNliJudge end to end over HTTP (@factkit/openai against a scri
         return calls === 1 ? { status: 400, body: { error: { message: 'bad request', type: 'invalid_request_error' } } } : { content: 'entailment' };
       },
     });
-    const model = createOpenAICompatibleModel({ model: 'gpt-4o-mini', baseUrl: server.url, apiKey: 'sk-test-not-real', maxRetries: 0 });
+    const model = createOpenAICompatible({ baseURL: server.url, apiKey: 'sk-test-not-real' }).languageModel('gpt-4o-mini');
     const { results } = await createLlmNliJudge({ model, concurrency: 1 }).classify({
       pairs: [
         { premise: 'a', hypothesis: 'b' },

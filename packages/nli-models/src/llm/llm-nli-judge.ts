@@ -6,7 +6,7 @@ import { NLI_PROMPT } from './nli-prompt.js';
 export interface LlmNliJudgeOptions {
   /** The language model that answers the prompt (wrap it with core `withCache` / `withRetry`). */
   readonly model: LanguageModel;
-  /** Prompt with `{{premise}}` and `{{hypothesis}}` placeholders. @default NLI_PROMPT (paper Figure A3) */
+  /** Prompt with `{{premise}}` and `{{hypothesis}}` placeholders. @default NLI_MODELS_PROMPTS.nli (paper Figure A3) */
   readonly prompt?: string;
   /** @default 0 */
   readonly temperature?: number;
@@ -35,7 +35,7 @@ export const LLM_NLI_STEP = 'nli-models.llm-judge';
  * `problem`; a failed call becomes `label: null` with `problem: "model call failed: …"` (secrets redacted), so one bad
  * pair never loses the others and never becomes a default label. Aborts rethrow the reason.
  * @throws InvalidArgumentError when the prompt lacks `{{premise}}` or `{{hypothesis}}`, or `pairs` is not an array.
- * @example createLlmNliJudge({ model: withCache(createOpenAICompatibleModel({ model: 'gpt-4o-mini' }), cache) }) // createOpenAICompatibleModel from @factkit/openai
+ * @example createLlmNliJudge({ model: withCache(createOpenAICompatible().languageModel('gpt-4o-mini'), cache) }) // createOpenAICompatible from @factkit/openai
  */
 export function createLlmNliJudge(options: LlmNliJudgeOptions): NliModel {
   const { model, prompt = NLI_PROMPT, temperature = 0, maxTokens = 16, concurrency = 4, maxInputLength = 400 } = options ?? ({} as LlmNliJudgeOptions);

@@ -7,3 +7,9 @@ Respond only with one of the labels.
 S1: {{premise}}
 S2: {{hypothesis}}
 Label:`;
+
+/** Every prompt of the package, the one public way to read them. */
+export const NLI_MODELS_PROMPTS = Object.freeze({
+  /** Figure A3 (Yoon et al.): the LLM NLI judge's premise/hypothesis prompt. */
+  nli: NLI_PROMPT,
+});

@@ -42,7 +42,7 @@ export async function callOnce<T>(options: CallOptions, attempt: (context: Attem
   const unlink = linkAbort(abortSignal, () => controller.abort(abortSignal?.reason));
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new Error('attempt timed out'));
+    controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
   }, timeoutMs);
   let keep = false;
   try {

@@ -6,13 +6,6 @@ import { PROVIDER } from './client-config.js';
 import type { Connection, ResolvedConnection } from './client-config.js';
 import { parseChatCompletionBody, readStreamChunk } from './parse-responses.js';
 
-/** Where the model name comes from: fixed (provider) or read per call (deprecated factory: FACTKIT_MODEL). */
-export interface ModelName {
-  current(): string | undefined;
-  /** Message of the InvalidArgumentError thrown by a call when `current()` is undefined. */
-  readonly missing: string;
-}
-
 interface ChatMessageBody {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -32,18 +25,13 @@ function validateSettings(where: string, settings: OpenAICompatibleGenerateDefau
 }
 
 /**
- * The chat-completions LanguageModel behind `provider.languageModel()` and the deprecated
- * `createOpenAICompatibleModel()`: one HTTP call per `generate` (n calls with `emulateN`), never retried here.
+ * The chat-completions LanguageModel behind `provider.languageModel()`: one HTTP call per `generate` (n calls with
+ * `emulateN`), never retried here.
  */
-export function createChatModel(where: string, connection: Connection, modelName: ModelName, options: OpenAICompatibleLanguageModelOptions = {}): LanguageModel {
+export function createChatModel(where: string, connection: Connection, model: string, options: OpenAICompatibleLanguageModelOptions = {}): LanguageModel {
   const { defaults = {}, maxTokensField = 'max_tokens', emulateN = false, streamUsage = true } = options;
   const { timeoutMs } = connection;
   const resolve = (): ResolvedConnection => connection.resolve();
-  const requireModel = (): string => {
-    const model = modelName.current();
-    if (model === undefined) throw new InvalidArgumentError({ where, argument: 'model', message: modelName.missing });
-    return model;
-  };
   validateSettings(where, defaults, 'defaults.');
   if (maxTokensField !== 'max_tokens' && maxTokensField !== 'max_completion_tokens') {
     throw new InvalidArgumentError({ where, argument: 'maxTokensField', message: `must be 'max_tokens' or 'max_completion_tokens' (got ${String(maxTokensField)})` });
@@ -105,7 +93,6 @@ export function createChatModel(where: string, connection: Connection, modelName
   };
 
   const generateOnce = async (request: GenerateRequest, n: number): Promise<GenerateResult> => {
-    const model = requireModel();
     const { value } = await callOnce(
       { operation: 'chat completion', model, resolve, timeoutMs, abortSignal: request.abortSignal },
       async ({ signal, connection }) => {
@@ -129,7 +116,7 @@ export function createChatModel(where: string, connection: Connection, modelName
 
   return {
     get id(): string {
-      return options.id ?? `${PROVIDER}:${modelName.current() ?? '(unset)'}`;
+      return options.id ?? `${PROVIDER}:${model}`;
     },
     get provider(): string {
       return connection.providerName();
@@ -168,9 +155,7 @@ export function createChatModel(where: string, connection: Connection, modelName
       let opened: { kind: 'events'; stream: AsyncIterable<unknown> } | { kind: 'whole'; result: GenerateResult };
       // The caller's abort stays linked to the HTTP call while the events are read; unlinked when the generator ends.
       let unlink = (): void => {};
-      let model: string;
       try {
-        model = requireModel();
         const call = await callOnce(
           { operation: 'chat completion stream', model, resolve, timeoutMs, abortSignal, keepAbortLink: true },
           async ({ signal, connection }) => {

@@ -10,8 +10,8 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** Connection settings after defaults: what every call of one provider shares. */
 export interface ConnectionSettings {
-  /** The base URL; read once (provider) or on every call (deprecated factories: env read at call time). */
-  readonly baseUrl: () => string;
+  /** The base URL (already checked and without a trailing slash). */
+  readonly baseUrl: string;
   /** Given key; without it `OPENAI_API_KEY` is read on every call. */
   readonly apiKey?: string | undefined;
   readonly organization?: string | undefined;
@@ -89,12 +89,9 @@ export function createConnection(where: string, settings: ConnectionSettings): C
     .map(([, value]) => value);
   return {
     timeoutMs,
-    providerName: () => providerNameFor(settings.baseUrl()),
+    providerName: () => providerNameFor(settings.baseUrl),
     resolve() {
-      const baseUrl = settings.baseUrl();
-      if (!isHttpUrl(baseUrl)) {
-        throw new InvalidArgumentError({ where, argument: 'baseURL', message: 'must be an http(s) URL (from the setting or OPENAI_BASE_URL)' });
-      }
+      const { baseUrl } = settings;
       const givenKey = settings.apiKey ?? readEnv('OPENAI_API_KEY');
       if (givenKey === undefined && requiresApiKey(baseUrl)) {
         throw new InvalidArgumentError({

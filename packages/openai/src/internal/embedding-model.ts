@@ -4,7 +4,6 @@ import type { OpenAICompatibleEmbeddingOptions } from '../openai-compatible-sett
 import { callOnce } from './call-once.js';
 import { PROVIDER } from './client-config.js';
 import type { Connection } from './client-config.js';
-import type { ModelName } from './chat-model.js';
 import { parseEmbeddingsBody } from './parse-responses.js';
 
 /** OpenAI's own embedding models: their vector length, and that they are L2-normalized. */
@@ -15,14 +14,13 @@ const KNOWN_MODELS: Readonly<Record<string, number>> = {
 };
 
 /**
- * The `/embeddings` Embedder behind `provider.embedder()` and the deprecated `createOpenAICompatibleEmbedder()`:
- * one HTTP call per `maxBatchSize` texts, never retried here.
+ * The `/embeddings` Embedder behind `provider.embedder()`: one HTTP call per `maxBatchSize` texts, never retried here.
  */
-export function createEmbeddingModel(where: string, connection: Connection, modelName: ModelName, options: OpenAICompatibleEmbeddingOptions = {}): Embedder {
+export function createEmbeddingModel(where: string, connection: Connection, model: string, options: OpenAICompatibleEmbeddingOptions = {}): Embedder {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError({ where, argument: 'options', message: 'must be an object' });
   }
-  const known = KNOWN_MODELS[modelName.current() ?? ''];
+  const known = KNOWN_MODELS[model];
   const {
     dimensions = known,
     requestDimensions = false,
@@ -32,7 +30,7 @@ export function createEmbeddingModel(where: string, connection: Connection, mode
     passagePrefix = '',
   } = options;
   if (dimensions === undefined) {
-    throw new InvalidArgumentError({ where, argument: 'dimensions', message: `is missing: give the vector length of model "${modelName.current() ?? '(unset)'}"` });
+    throw new InvalidArgumentError({ where, argument: 'dimensions', message: `is missing: give the vector length of model "${model}"` });
   }
   if (!Number.isInteger(dimensions) || dimensions < 1) {
     throw new InvalidArgumentError({ where, argument: 'dimensions', message: `must be an integer >= 1 (got ${String(dimensions)})` });
@@ -44,7 +42,7 @@ export function createEmbeddingModel(where: string, connection: Connection, mode
 
   return {
     get id(): string {
-      return options.id ?? `${PROVIDER}:${modelName.current() ?? '(unset)'}`;
+      return options.id ?? `${PROVIDER}:${model}`;
     },
     dimensions,
     maxBatchSize,
@@ -64,8 +62,6 @@ export function createEmbeddingModel(where: string, connection: Connection, mode
         if (typeof text !== 'string') throw new InvalidArgumentError({ where: embedWhere, argument: `texts[${index}]`, message: 'must be a string' });
       });
       if (texts.length === 0) return { embeddings: [] };
-      const model = modelName.current();
-      if (model === undefined) throw new InvalidArgumentError({ where: embedWhere, argument: 'model', message: modelName.missing });
       const prefix = kind === 'query' ? queryPrefix : passagePrefix;
       const embeddings: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += maxBatchSize) {

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@factkit/core';
-import { stemPorter } from './porter-stemmer.js';
+import { stemPorterLucene } from './porter-stemmer.js';
 import { forEachStandardToken, type TokenType } from './standard-tokenizer.js';
 
 /** Turns text into index terms. Implement it to plug your own analysis into the BM25 index. */
@@ -85,7 +85,7 @@ export function createEnglishAnalyzer(options: EnglishAnalyzerOptions = {}): Ana
   const process = (raw: string): string => {
     const lower = lowerCaseLikeLucene(possessive ? stripPossessive(raw) : raw);
     if (lower.length === 0 || stopSet.has(lower)) return '';
-    return stem ? stemPorter(lower) : lower;
+    return stem ? stemPorterLucene(lower) : lower;
   };
   return {
     id: isDefault ? 'lucene-english' : `lucene-english(stop=${stopWords.length},stemmer=${stemmer},possessive=${possessive})`,

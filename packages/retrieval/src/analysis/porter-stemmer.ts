@@ -9,7 +9,7 @@
  * variants of its own), and our BM25 numbers must be comparable to Anserini's, which index
  * with Lucene. `porter-stemmer.test.ts` lists where the two agree and where they don't.
  */
-export function stemPorter(word: string): string {
+export function stemPorterLucene(word: string): string {
   const length = word.length;
   if (length <= 2) return word;
   return new PorterState(word).run();

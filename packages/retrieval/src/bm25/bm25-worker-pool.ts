@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
-import { InvalidArgumentError } from '@factkit/core';
+import { FactkitError, InvalidArgumentError } from '@factkit/core';
 import { BM25_STRATEGIES, type Bm25Hit, type Bm25Index, type Bm25Query, type Bm25SearchOptions, type Bm25SearchResult } from './bm25-index.js';
 import { getIndexState } from './index-state.js';
 import type { PreparedQuery } from './query-preparation.js';
@@ -51,7 +51,7 @@ export async function createBm25WorkerPool(index: Bm25Index, options: Bm25Worker
         if (response.id !== request.id) return;
         worker.off('message', onMessage);
         worker.off('error', onError);
-        if (response.error !== undefined || !response.counts) reject(new Error(`bm25 worker failed: ${response.error ?? 'no results'}`));
+        if (response.error !== undefined || !response.counts) reject(new FactkitError('worker_failed', `bm25 worker failed: ${response.error ?? 'no results'}`));
         else resolve(response);
       };
       const onError = (error: Error): void => {

@@ -1,6 +1,7 @@
 import {
   InvalidArgumentError,
   isAbortReason,
+  ProviderCallError,
   type Document,
   type Embedder,
   type Evidence,
@@ -108,7 +109,9 @@ export function createDenseRetriever(options: DenseRetrieverOptions): DenseRetri
         let embeddings: Float32Array[];
         try {
           ({ embeddings } = await embedder.embed({ texts: batch.map((item) => item.text), kind: 'passage', ...(abortSignal ? { abortSignal } : {}) }));
-          if (embeddings.length !== batch.length) throw new Error(`embedder returned ${embeddings.length} vectors for ${batch.length} texts`);
+          if (embeddings.length !== batch.length) {
+            throw new ProviderCallError({ provider: embedder.id, message: `embedder returned ${embeddings.length} vectors for ${batch.length} texts`, isRetryable: false });
+          }
         } catch (error) {
           if (isAbortReason(error, abortSignal)) throw error;
           const message = error instanceof Error ? error.message : String(error);

@@ -1,3 +1,4 @@
+import { FactkitError } from '@factkit/core';
 import { getKernelModule } from './kernel/load-kernel.js';
 import { scanRows, type ScanJob, type ScanPartial } from './scan-rows.js';
 
@@ -65,7 +66,7 @@ export function createScanWorkerPool(size: number): ScanWorkerPool {
         pending.delete(message.id);
         busyCount[i] = (busyCount[i] ?? 1) - 1;
         if (busyCount[i] === 0) worker.unref();
-        if (message.error !== undefined) entry.reject(new Error(`flat index worker failed: ${message.error}`));
+        if (message.error !== undefined) entry.reject(new FactkitError('worker_failed', `flat index worker failed: ${message.error}`));
         else entry.resolve(message.result as ScanPartial);
       });
       worker.on('error', (error) => {
@@ -84,13 +85,13 @@ export function createScanWorkerPool(size: number): ScanWorkerPool {
 
   return {
     async start() {
-      if (!module) throw new Error('flat index workers need the WebAssembly kernel');
+      if (!module) throw new FactkitError('unsupported', 'flat index workers need the WebAssembly kernel');
       workersPromise ??= start();
       started = await workersPromise;
     },
     run(index, memory, generation, job) {
       const worker = started?.[index];
-      if (!worker) return Promise.reject(new Error(`flat index worker ${index} is not started`));
+      if (!worker) return Promise.reject(new FactkitError('worker_failed', `flat index worker ${index} is not started`));
       const id = nextId;
       nextId += 1;
       return new Promise<ScanPartial>((resolve, reject) => {
@@ -113,7 +114,7 @@ export function createScanWorkerPool(size: number): ScanWorkerPool {
       const workers = await current;
       for (const [id, entry] of pending) {
         pending.delete(id);
-        entry.reject(new Error('flat index worker pool closed'));
+        entry.reject(new FactkitError('worker_failed', 'flat index worker pool closed'));
       }
       await Promise.all(workers.map((worker) => worker.terminate()));
     },

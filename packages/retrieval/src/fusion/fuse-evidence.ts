@@ -24,8 +24,6 @@ export function collectSearches(searches: readonly FusedSearch[], failureCode: s
     if (outcome.status === 'fulfilled') {
       results.push(outcome.value);
       for (const problem of outcome.value.problems ?? []) problems.push({ ...problem, index, message: `${label}: ${problem.message}` });
-      // Retrievers written against the deprecated `warnings` channel.
-      for (const warning of outcome.value.warnings ?? []) problems.push({ index, code: 'retriever-warning', message: `${label}: ${warning}` });
     } else {
       if (isAbortReason(outcome.reason, abortSignal)) throw outcome.reason;
       firstError ??= outcome.reason;

@@ -82,18 +82,6 @@ describe('createHybridRetriever', () => {
     await expect(createHybridRetriever({ retrievers: [broken] }).retrieve({ query: { text: 'q' } })).rejects.toThrow('index offline');
   });
 
-  it('turns a third-party retriever\'s deprecated warnings into retriever-warning problems', async () => {
-    const legacy: Retriever = {
-      id: 'legacy',
-      async retrieve() {
-        return { evidence: [{ documentId: 'z', text: 'z', score: 1, rank: 1 }], warnings: ['index is stale'] };
-      },
-    };
-    const result = await createHybridRetriever({ retrievers: [fixed('ok', [['a', 1]]), legacy] }).retrieve({ query: { text: 'q' } });
-    expect(result.problems).toContainEqual({ index: 1, code: 'retriever-warning', message: 'legacy: index is stale' });
-    expect(result.evidence.map((item) => item.documentId).sort()).toEqual(['a', 'z']);
-  });
-
   it('validates its options', () => {
     const error = (() => {
       try {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { CorruptDataError, FactkitError, ProviderCallError } from '@factkit/core';
 import { encodeOnnxModel, OnnxType, type OnnxInitializer, type OnnxNode } from './onnx-writer.js';
 
 /**
@@ -40,7 +41,7 @@ async function readWeights(modelDir: string): Promise<WeightEntry[]> {
     offset = 0;
     for (const weight of group.weights) {
       if (weight.quantization !== undefined || (weight.dtype !== 'float32' && weight.dtype !== 'int32')) {
-        throw new Error(`unsupported weight ${weight.name} (${weight.dtype}${weight.quantization ? ', quantized' : ''})`);
+        throw new CorruptDataError({ source: 'use-lite weights', message: `unsupported weight ${weight.name} (${weight.dtype}${weight.quantization ? ', quantized' : ''})` });
       }
       const count = weight.shape.reduce((product, size) => product * size, 1);
       const slice = bytes.slice(offset, offset + count * 4).buffer;
@@ -53,7 +54,7 @@ async function readWeights(modelDir: string): Promise<WeightEntry[]> {
 
 function pickWeight(weights: readonly WeightEntry[], suffix: string): WeightEntry {
   const matches = weights.filter((weight) => weight.name.endsWith(suffix));
-  if (matches.length !== 1) throw new Error(`expected one weight ending in "${suffix}", found ${matches.length}`);
+  if (matches.length !== 1) throw new CorruptDataError({ source: 'use-lite weights', message: `expected one weight ending in "${suffix}", found ${matches.length}` });
   return matches[0] as WeightEntry;
 }
 
@@ -258,7 +259,7 @@ export async function loadUseLiteOnnx(threads: number): Promise<UseLiteOnnxRunti
   try {
     ort = (await import('onnxruntime-node')) as OrtModule;
   } catch (cause) {
-    throw new Error(`backend 'onnx' needs the optional package onnxruntime-node (npm i onnxruntime-node): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new FactkitError('load_failed', `backend 'onnx' needs the optional package onnxruntime-node (npm i onnxruntime-node): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
   const model = await buildUseLiteOnnx(useLiteModelDir());
   const split = (data: Float32Array, batch: number): Float32Array[] => {
@@ -276,7 +277,7 @@ export async function loadUseLiteOnnx(threads: number): Promise<UseLiteOnnxRunti
         lengths: new ort.Tensor('float32', lengths, [batch, 1]),
       });
       const output = result['embedding'];
-      if (!output) throw new Error('ONNX Runtime returned no embedding output');
+      if (!output) throw new ProviderCallError({ provider: 'use-lite', message: 'ONNX Runtime returned no embedding output', isRetryable: false });
       return split(output.data as Float32Array, batch);
     },
     async release() {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { FactkitError } from '@factkit/core';
 
 /**
  * Worker source (CommonJS, run with `eval: true` so it works from TypeScript sources and from the bundle alike). It
@@ -48,7 +49,7 @@ export function createUseLiteWorkerPool(size: number): UseLiteWorkerPool {
       const entry = pending.get(message.id);
       if (!entry) return;
       pending.delete(message.id);
-      if (message.error !== undefined || !message.vectors) entry.reject(new Error(message.error ?? 'use-lite worker sent no vectors'));
+      if (message.error !== undefined || !message.vectors) entry.reject(new FactkitError('worker_failed', message.error ?? 'use-lite worker sent no vectors'));
       else entry.resolve(message.vectors);
     });
     worker.on('error', (error) => {

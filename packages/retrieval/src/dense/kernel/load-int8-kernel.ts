@@ -1,3 +1,4 @@
+import { FactkitError } from '@factkit/core';
 import { INT8_KERNEL_WASM_BASE64 } from './int8-kernel-wasm.js';
 import { compileOnce, decodeBase64 } from './wasm-module.js';
 
@@ -57,7 +58,7 @@ export function createInt8Kernel(bytes: number, prefer: 'auto' | 'wasm' | 'js'):
       if (prefer === 'wasm') throw error;
     }
   } else if (prefer === 'wasm') {
-    throw new Error('WebAssembly SIMD is not available in this runtime');
+    throw new FactkitError('unsupported', 'WebAssembly SIMD is not available in this runtime');
   }
   let buffer = new ArrayBuffer(Math.max(PAGE, Math.ceil(bytes / PAGE) * PAGE));
   let i8 = new Int8Array(buffer);

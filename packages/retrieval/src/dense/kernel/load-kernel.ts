@@ -1,3 +1,4 @@
+import { FactkitError } from '@factkit/core';
 import type { Dot1, Dot4 } from '../scan-rows.js';
 import { DOT_KERNEL_WASM_BASE64 } from './dot-kernel-wasm.js';
 import { compileOnce, decodeBase64 } from './wasm-module.js';
@@ -34,7 +35,7 @@ export function createDotKernel(bytes: number, prefer: 'auto' | 'wasm' | 'js'): 
       if (prefer === 'wasm') throw error;
     }
   } else if (prefer === 'wasm') {
-    throw new Error('WebAssembly SIMD with shared memory is not available in this runtime');
+    throw new FactkitError('unsupported', 'WebAssembly SIMD with shared memory is not available in this runtime');
   }
   const buffer = new ArrayBuffer(Math.max(8, Math.ceil(bytes / 8) * 8));
   const f32 = new Float32Array(buffer);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { NliModel, NliPrediction } from '@factkit/core';
-import { InvalidArgumentError, NLI_LABELS } from '@factkit/core';
+import type { NliModel, NliPrediction } from '../index.js';
+import { InvalidArgumentError, NLI_LABELS } from '../index.js';
 
 type Factory<T> = () => T | Promise<T>;
 
@@ -39,7 +39,7 @@ function checkPrediction(prediction: NliPrediction | undefined): void {
 
 function abortedSignal(): { signal: AbortSignal; reason: Error } {
   const controller = new AbortController();
-  const reason = new Error('contract-test-abort');
+  const reason = new DOMException('contract-test-abort', 'AbortError');
   controller.abort(reason);
   return { signal: controller.signal, reason };
 }
@@ -82,7 +82,7 @@ export function describeNliModelContract(name: string, factory: Factory<NliModel
         .then(() => model.classify({ pairs: 'not pairs' as unknown as [] }))
         .then(
           () => undefined,
-          (caught: unknown) => caught ?? new Error('rejected with nothing'),
+          (caught: unknown) => caught ?? 'rejected with nothing (not an Error)',
         );
       expect(error).toBeInstanceOf(Error);
       if (InvalidArgumentError.isInstance(error)) expect(String((error as Error).message)).toMatch(/pairs/);

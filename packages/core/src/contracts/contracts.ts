@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Cache, Embedder, LanguageModel, Retriever, VectorStore } from '@factkit/core';
-import { l2Norm } from '@factkit/core';
+import type { Cache, Embedder, LanguageModel, Retriever, VectorStore } from '../index.js';
+import { l2Norm } from '../index.js';
 
 type Factory<T> = () => T | Promise<T>;
 
 function abortedSignal(): { signal: AbortSignal; reason: Error } {
   const controller = new AbortController();
-  const reason = new Error('contract-test-abort');
+  const reason = new DOMException('contract-test-abort', 'AbortError');
   controller.abort(reason);
   return { signal: controller.signal, reason };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError, type ExpandedQuery, type Query, type QueryExpander } from '@factkit/core';
+import { InvalidArgumentError, type ExpandedQuery, type Query, type QueryExpander } from '../index.js';
 
 type Factory<T> = () => T | Promise<T>;
 
@@ -119,7 +119,7 @@ export function describeQueryExpanderContract(name: string, factory: Factory<Que
     it('rejects with the abort reason, unchanged', async () => {
       const expander = await factory();
       const controller = new AbortController();
-      const reason = new Error('contract-test-abort');
+      const reason = new DOMException('contract-test-abort', 'AbortError');
       controller.abort(reason);
       await expect(expander.expand({ query: queries[0] as Query, abortSignal: controller.signal })).rejects.toBe(reason);
     });

@@ -1,4 +1,4 @@
-import type { PromptLanguage } from '../prompts/prompts.js';
+import type { PromptLanguage } from './prompts.js';
 
 const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u;
 const LATIN = /[A-Za-z\u00c0-\u024f]/u;
