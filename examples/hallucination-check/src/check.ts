@@ -6,10 +6,11 @@
 // Paper setting: set OPENAI_BASE_URL (+ OPENAI_API_KEY, FACTKIT_MODEL) for the JointCQ generator and LLM verifier, and
 // SERPER_API_KEY for web search (see README).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createJointCqGenerator, createLlmVerifier, createSerperRetriever, detectHallucinations } from '@factkit/claim-query';
+import { createJointCqGenerator, createLlmVerifier, detectHallucinations } from '@factkit/claim-query';
 import { withCache } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createGloveEmbedder } from '@factkit/glove';
+import { createSerperRetriever } from '@factkit/serper';
 import { createOpenAICompatibleModel } from '@factkit/openai';
 import { formatDetection } from './format-detection.js';
 import { createOfflineComponents } from './offline-components.js';

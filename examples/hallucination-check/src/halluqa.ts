@@ -13,13 +13,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import {
   createJointCqGenerator,
   createLlmVerifier,
-  createSerperRetriever,
   detectHallucinations,
   draftClaimsAndQueries,
   evaluateDetections,
   formatClaimQueryResponse,
   type DetectionGold,
 } from '@factkit/claim-query';
+import { createSerperRetriever } from '@factkit/serper';
 import { withCache, type Document, type Retriever } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createOpenAICompatibleModel } from '@factkit/openai';

@@ -1,8 +1,7 @@
 // @factkit/chunk-knowledge public surface. Explicit named exports only (no `export *`).
 
 // Chunking
-export type { Chunker, ChunkingResult, ChunkMetadata } from './chunking/types.js';
-export { getChunkOrdinal } from './chunking/types.js';
+export type { Chunker, ChunkingResult, TextChunk } from './chunking/types.js';
 export type { TokenChunkerOptions } from './chunking/token-chunker.js';
 export { createTokenChunker } from './chunking/token-chunker.js';
 export type { SentenceChunkerOptions } from './chunking/sentence-chunker.js';

@@ -39,7 +39,7 @@ export type { ClaimQueryParse, ParsedClaimQueryPair } from './generate/parse-cla
 export { parseClaimQueryReply } from './generate/parse-claim-query-reply.js';
 
 // Chain types
-export type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel, Snippet } from './types.js';
+export type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel } from './types.js';
 
 // Verification (Tables 23/24) and the offline NLI verifier
 export type { ClaimVerifier, NliAggregation, NliVerifierOptions, VerifyItem, VerifyRequest } from './verify/create-nli-verifier.js';
@@ -69,9 +69,6 @@ export { createDrafterGenerator, createWholeResponseGenerator, withClaimsAsQueri
 export type { DetectHallucinationsOptions, DetectionResult } from './detect/detect-hallucinations.js';
 export { detectHallucinations } from './detect/detect-hallucinations.js';
 
-// Web search (Serper-compatible JSON API) as a core Retriever
-export type { SerperRetrieverOptions } from './search/create-serper-retriever.js';
-export { createSerperRetriever, parseSerperResponse } from './search/create-serper-retriever.js';
 
 // Two-step baseline (§3.2): example selection
 export type { ClaimExample, QueryExample, SelectExamplesOptions } from './two-step/select-examples.js';

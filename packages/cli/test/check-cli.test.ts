@@ -14,7 +14,7 @@ const evilCorpus = fileURLToPath(new URL('./fixtures/check/evil-corpus.jsonl', i
 const env = { ...process.env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '', FACTKIT_MODEL: '' };
 
 interface CheckJson {
-  results: { id: string; status: string; responseLabel?: string; sentences: { label: string }[]; claims: { claim: string; query?: string; snippets: { text: string; source: string }[] }[] }[];
+  results: { id: string; status: string; responseLabel?: string; sentences: { label: string }[]; claims: { claim: { id: string; text: string }; query?: { text: string }; evidence: { text: string; origin: { documentId: string; source?: { name: string; url?: string } } }[] }[] }[];
   inputProblems: { line: number; code: string }[];
   corpusSize: number;
   html?: string;
@@ -30,10 +30,10 @@ describe('factkit check (built bin, offline)', () => {
     const [result] = report.results;
     expect(result?.status).toBe('ok');
     expect(result?.sentences).toHaveLength(2);
-    expect(result?.claims.map((claim) => claim.claim)).toEqual(['Soul Food was released by Fox 2000 Pictures.', 'Soul Food is a 2005 science fiction film.']);
+    expect(result?.claims.map((claim) => claim.claim.text)).toEqual(['Soul Food was released by Fox 2000 Pictures.', 'Soul Food is a 2005 science fiction film.']);
     // The FEVER evidence sentence about Soul Food is the top BM25 hit of the first query.
-    expect(result?.claims[0]?.snippets[0]?.text).toMatch(/^Soul Food is a 1997 American comedy-drama film .* released by Fox 2000 Pictures\.$/);
-    expect(result?.claims[0]?.snippets[0]?.source).toBe('FEVER-lite validation validation-0 (Wikipedia)');
+    expect(result?.claims[0]?.evidence[0]?.text).toMatch(/^Soul Food is a 1997 American comedy-drama film .* released by Fox 2000 Pictures\.$/);
+    expect(result?.claims[0]?.evidence[0]?.origin.source?.name).toBe('FEVER-lite validation validation-0 (Wikipedia)');
     const page = readFileSync(html, 'utf8');
     expect(page).toMatch(/^<!doctype html>/);
     expect(page).toContain('Soul Food was released by Fox 2000 Pictures.');
@@ -94,13 +94,13 @@ describe('factkit check (built bin, offline)', () => {
       expect(calls).toBeGreaterThanOrEqual(2);
       const result = (JSON.parse(first.stdout) as CheckJson).results[0];
       expect(result?.claims[0]?.query).toBe('Soul Food film distributor');
-      expect(result?.claims[0]?.snippets[0]?.text).toMatch(/Fox 2000 Pictures/);
+      expect(result?.claims[0]?.evidence[0]?.text).toMatch(/Fox 2000 Pictures/);
       expect(result?.responseLabel).toBe('not-hallucinated');
       expect(first.stdout + first.stderr + readFileSync(join(dir, 'r.html'), 'utf8')).not.toContain('sk-secret-123');
       const second = await run(process.execPath, args, { env });
       expect(server.requests.length).toBe(calls);
       // Same chain from the cache (provenance differs only in cache/timing fields).
-      const chain = (stdout: string) => (JSON.parse(stdout) as CheckJson).results.map((r) => ({ label: r.responseLabel, claims: r.claims.map((c) => [c.claim, c.query, c.snippets.length]) }));
+      const chain = (stdout: string) => (JSON.parse(stdout) as CheckJson).results.map((r) => ({ label: r.responseLabel, claims: r.claims.map((c) => [c.claim, c.query, c.evidence.length]) }));
       expect(chain(second.stdout)).toEqual(chain(first.stdout));
     } finally {
       await server.close();

@@ -1,14 +1,14 @@
 // Types
-export type { Document, DocumentSource, ScoredDocument } from './document.js';
+export type { Document, DocumentSource } from './document.js';
 export type { Chunk } from './chunk.js';
 export type { Usage } from './usage.js';
 export { EMPTY_USAGE, addUsage } from './usage.js';
 export type { Query, WeightedTerm, ExpandedQuery, SearchQuery, ItemProblem } from './query.js';
-export type { ExpansionProvenance, GenerationProvenance, GenerationSampling } from './provenance.js';
+export type { GenerationProvenance, GenerationSampling } from './provenance.js';
 export type { Claim, ClaimLabel } from './claim.js';
 export { CLAIM_LABELS } from './claim.js';
-export type { Evidence, Verdict } from './evidence.js';
-export { VERDICTS } from './evidence.js';
+export type { Evidence, EvidenceOrigin } from './evidence.js';
+export { evidenceOrigin } from './evidence.js';
 export type { Qrels, Run } from './qrels.js';
 
 // Interfaces

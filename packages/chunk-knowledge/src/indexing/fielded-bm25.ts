@@ -1,4 +1,5 @@
 import { InvalidArgumentError, throwIfAborted } from '@factkit/core';
+import { chunkOrigin } from '../internal/chunk-origin.js';
 import type { Evidence, Retriever } from '@factkit/core';
 import { bm25Idf, bm25TermScore, lexicalTerms, termFrequencies } from '../internal/lexical.js';
 import type { AnnotatedChunk } from '../knowledge/types.js';
@@ -68,7 +69,7 @@ export function createFieldedBm25Retriever(items: readonly AnnotatedChunk[], opt
       ranked.sort((x, y) => scores[y]! - scores[x]! || x - y);
       const evidence: Evidence[] = ranked.slice(0, topK).map((doc, position) => {
         const item = items[doc]!;
-        return { documentId: item.chunk.id, text: item.chunk.text, title: item.title, score: scores[doc]!, rank: position + 1, metadata: { documentId: item.chunk.documentId, questions: item.questions } };
+        return { documentId: item.chunk.id, text: item.chunk.text, score: scores[doc]!, rank: position + 1, origin: chunkOrigin(item.chunk), ...(item.chunk.metadata === undefined ? {} : { metadata: item.chunk.metadata }) };
       });
       return { evidence };
     },

@@ -1,5 +1,6 @@
 import type { Embedder, EmbedRequest, VectorMatch, VectorStore } from '@factkit/core';
 import { createMockEmbedder, createMockVectorStore } from '@factkit/core/testing';
+import { describeRetrieverContract } from '@factkit/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { AnnotatedChunk } from '../knowledge/types.js';
 import { createFieldedBm25Retriever } from './fielded-bm25.js';
@@ -8,7 +9,7 @@ import { createChunkVectorRetriever, indexAnnotatedChunks, renderIndexPassages }
 import { withKindPrefixes } from './with-kind-prefixes.js';
 
 function annotated(id: string, text: string, title: string, questions: string[]): AnnotatedChunk {
-  return { chunk: { id, documentId: id.split('#')[0]!, text, start: 0, end: text.length }, title, questions, titleSource: 'model', method: 'test', problems: [] };
+  return { chunk: { id, documentId: id.split('#')[0]!, text, ordinal: 0, start: 0, end: text.length }, title, questions, titleSource: 'model', method: 'test', problems: [] };
 }
 
 const items = [
@@ -59,7 +60,7 @@ describe('vector indexing and retrieval', () => {
     expect(await store.count()).toBe(3);
     const retriever = createChunkVectorRetriever({ embedder, store, fanOut: 1 });
     const { evidence } = await retriever.retrieve({ query: { text: 'What do statins reduce?' }, topK: 2 });
-    expect(evidence[0]).toMatchObject({ documentId: 'd2#0', rank: 1, text: renderPassage(items[1]!, CASE_6_QUESTIONS_CHUNK), metadata: { documentId: 'd2' } });
+    expect(evidence[0]).toMatchObject({ documentId: 'd2#0', rank: 1, text: renderPassage(items[1]!, CASE_6_QUESTIONS_CHUNK), origin: { documentId: 'd2', chunkId: 'd2#0' } });
     expect(embedder.calls.at(-1)?.kind).toBe('query');
     expect(embedder.calls.slice(0, -1).every((call) => call.kind === 'passage')).toBe(true);
   });
@@ -103,7 +104,7 @@ describe('createFieldedBm25Retriever', () => {
     const norm = 1 - 0.75 + (0.75 * 4) / 4;
     expect(evidence).toHaveLength(1);
     expect(evidence[0]!.score).toBeCloseTo((idf * 2.2) / (1 + 1.2 * norm), 10);
-    expect(evidence[0]!.metadata).toMatchObject({ documentId: 'd2' });
+    expect(evidence[0]!.origin).toEqual({ documentId: 'd2', chunkId: evidence[0]!.documentId });
   });
 
   it('a field with weight 0 is not searched, a heavier field counts more', async () => {
@@ -131,9 +132,22 @@ describe('indexing into @factkit/retrieval stores (any core VectorStore)', () =>
       await indexAnnotatedChunks(items, { embedder, store, mode: { multiVector: ['title', 'questions', 'chunk'] } });
       expect(await store.count()).toBe(11);
       const { evidence } = await createChunkVectorRetriever({ embedder, store }).retrieve({ query: { text: 'When is vitamin D low?' }, topK: 3 });
-      expect(evidence[0]).toMatchObject({ documentId: 'd3#0', metadata: { documentId: 'd3' } });
+      expect(evidence[0]).toMatchObject({ documentId: 'd3#0', origin: { documentId: 'd3', chunkId: 'd3#0' } });
       expect(new Set(evidence.map((e) => e.documentId)).size).toBe(evidence.length);
     }
     await database.close();
   }, 60_000);
 });
+
+// Both chunk retrievers honour the core Retriever contract: evidence per chunk, origin = parent document + chunk id.
+describeRetrieverContract('chunk-knowledge fielded BM25 (title, questions, chunk)', () => createFieldedBm25Retriever(items), { query: 'vitamin D in winter', expectedId: 'd3#0' });
+describeRetrieverContract(
+  'chunk-knowledge chunk vectors (one vector per field, max fold)',
+  async () => {
+    const embedder = createMockEmbedder({ dimensions: 64 });
+    const store = createMockVectorStore({ dimensions: 64 });
+    await indexAnnotatedChunks(items, { embedder, store, mode: { multiVector: ['title', 'questions', 'chunk'] } });
+    return createChunkVectorRetriever({ embedder, store });
+  },
+  { query: 'vitamin D deficiency in winter', expectedId: 'd3#0' },
+);

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, embedInBatches, throwIfAborted } from '@factkit/core';
 import type { Embedder, Evidence, ItemProblem, Retriever, VectorRecord, VectorStore } from '@factkit/core';
+import { chunkOrigin } from '../internal/chunk-origin.js';
 import type { AnnotatedChunk } from '../knowledge/types.js';
 import type { LayoutField, PassageLayout, RenderPassageOptions } from './layouts.js';
 import { renderField, renderPassage } from './layouts.js';
@@ -102,8 +103,8 @@ export interface ChunkVectorRetrieverOptions {
 
 /**
  * A core `Retriever` over a store filled by `indexAnnotatedChunks`: embeds the query (`kind: 'query'`), folds vector
- * hits to their chunk (max or sum) and returns one evidence per chunk: `documentId` = chunk id, `metadata.documentId`
- * = parent document, `text` = the best-scoring passage as indexed.
+ * hits to their chunk (max or sum) and returns one evidence per chunk: `documentId` = chunk id, `origin` = parent document
+ * and chunk id, `text` = the best-scoring passage as indexed.
  */
 export function createChunkVectorRetriever(options: ChunkVectorRetrieverOptions): Retriever {
   const { embedder, store, fold = 'max', fanOut = 8 } = options;
@@ -112,6 +113,7 @@ export function createChunkVectorRetriever(options: ChunkVectorRetrieverOptions)
   return {
     id: `chunk-vectors(${embedder.id},${fold})`,
     async retrieve({ query, topK = 10, abortSignal }) {
+      if (query.vector === undefined && (typeof query.text !== 'string' || query.text.trim().length === 0)) return { evidence: [], problems: [{ code: 'empty-query', message: 'empty query: no text and no vector' }] };
       const vector = query.vector ?? (await embedder.embed({ texts: [query.text], kind: 'query', ...(abortSignal ? { abortSignal } : {}) })).embeddings[0];
       if (!vector) throw new InvalidArgumentError({ where: 'createChunkVectorRetriever.retrieve', argument: 'embedder', message: 'returned no vector for the query' });
       const { matches } = await store.query({ vector, topK: topK * fanOut, ...(abortSignal ? { abortSignal } : {}) });
@@ -136,7 +138,7 @@ export function createChunkVectorRetriever(options: ChunkVectorRetrieverOptions)
       const evidence: Evidence[] = [...folded.entries()]
         .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
         .slice(0, topK)
-        .map(([chunkId, entry], position) => ({ documentId: chunkId, text: entry.text, score: entry.score, rank: position + 1, metadata: { documentId: entry.documentId, matchedFields: entry.fields } }));
+        .map(([chunkId, entry], position) => ({ documentId: chunkId, text: entry.text, score: entry.score, rank: position + 1, origin: chunkOrigin({ id: chunkId, documentId: entry.documentId }) }));
       return { evidence };
     },
   };

@@ -1,4 +1,5 @@
 import { readInputFile } from '../read-input-file.js';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClaimQueryGenerator, ClaimVerifier, DetectionResult, QaItem } from '@factkit/claim-query';
 import { createDrafterGenerator, createJointCqGenerator, createLlmVerifier, createNliVerifier, detectHallucinations } from '@factkit/claim-query';
@@ -70,8 +71,10 @@ export async function loadJsonlCorpus(path: string): Promise<{ documents: Docume
       problems.push({ code: 'bad-document', message: `${path}:${position + 1}: needs "id" (or "_id") and "text"` });
       return;
     }
-    const source = typeof row['source'] === 'string' ? row['source'] : typeof row['url'] === 'string' ? row['url'] : String(id);
-    documents.push({ id: String(id), text: row['text'], ...(typeof row['title'] === 'string' && row['title'] ? { title: row['title'] } : {}), metadata: { source } });
+    // The row's "source" (a collection name) and "url" become the typed Document.source the evidence origin carries.
+    const url = typeof row['url'] === 'string' && row['url'] ? row['url'] : undefined;
+    const source = { name: typeof row['source'] === 'string' && row['source'] ? row['source'] : basename(path), ...(url === undefined ? {} : { url }) };
+    documents.push({ id: String(id), text: row['text'], ...(typeof row['title'] === 'string' && row['title'] ? { title: row['title'] } : {}), source });
   });
   if (documents.length === 0) throw new CorruptDataError({ source: path, message: `corpus "${path}" has no readable document` });
   return { documents, problems };
