@@ -1,9 +1,9 @@
 import type { AnnotatedChunk, PassageLayout, RenderPassageOptions } from '@factkit/chunk-knowledge';
-import { PASSAGE_LAYOUTS, createChunkVectorRetriever, createFieldedBm25Retriever, indexAnnotatedChunks, renderPassage } from '@factkit/chunk-knowledge';
+import { CHUNK_KNOWLEDGE_ANALYZER, PASSAGE_LAYOUTS, createChunkVectorRetriever, createFieldedBm25Retriever, indexAnnotatedChunks, renderPassage } from '@factkit/chunk-knowledge';
 import type { Embedder, Qrels, Retriever, Run } from '@factkit/core';
 import { mapWithConcurrency } from '@factkit/core';
 import { evaluateRun } from '@factkit/metrics';
-import { createBm25Retriever, createInMemoryVectorStore } from '@factkit/retrieval';
+import { createBm25Retriever, createBm25RetrieverFactory, createInMemoryVectorStore } from '@factkit/retrieval';
 
 /** One table row: Top@k = share of claims with a chunk of a gold abstract in the top k; MRR@10; Avg = mean of the four Top@k (as Table 7). */
 export interface StudyRow {
@@ -65,7 +65,8 @@ export async function runLayoutStudy(options: LayoutStudyOptions): Promise<Study
   if (bm25) {
     for (const layout of layouts) rows.push(scoreRun('BM25', variant, layout.name, qrels, await runQueries(createLayoutBm25(items, layout, render), queries)));
     if (extras) {
-      const fielded = createFieldedBm25Retriever(items, { weights: { title: 1, questions: 1, chunk: 1 }, k1: 0.9, b: 0.4 });
+      const factory = createBm25RetrieverFactory({ analyzer: CHUNK_KNOWLEDGE_ANALYZER, k1: 0.9, b: 0.4, lengthEncoding: 'exact' });
+      const fielded = await createFieldedBm25Retriever(items, { factory, weights: { title: 1, questions: 1, chunk: 1 } });
       rows.push(scoreRun('BM25', variant, 'fielded(t1,q1,c1)', qrels, await runQueries(fielded, queries)));
     }
     onProgress?.(`${variant}: BM25 done`);

@@ -49,7 +49,7 @@ export { E5_PREFIXES, withKindPrefixes } from './indexing/with-kind-prefixes.js'
 export type { ChunkVectorRetrieverOptions, FoldMethod, IndexAnnotatedChunksOptions, IndexAnnotatedChunksResult, IndexedPassage, IndexMode } from './indexing/vector-index.js';
 export { createChunkVectorRetriever, indexAnnotatedChunks, renderIndexPassages } from './indexing/vector-index.js';
 export type { FieldedBm25Options } from './indexing/fielded-bm25.js';
-export { createFieldedBm25Retriever } from './indexing/fielded-bm25.js';
+export { CHUNK_KNOWLEDGE_ANALYZER, createFieldedBm25Retriever, toFieldedDocument } from './indexing/fielded-bm25.js';
 
 // Model paths (core LLM-step kit)
 export type {

@@ -93,7 +93,7 @@ describe('factkit check (built bin, offline)', () => {
       const calls = server.requests.length;
       expect(calls).toBeGreaterThanOrEqual(2);
       const result = (JSON.parse(first.stdout) as CheckJson).results[0];
-      expect(result?.claims[0]?.query).toBe('Soul Food film distributor');
+      expect(result?.claims[0]?.query?.text).toBe('Soul Food film distributor');
       expect(result?.claims[0]?.evidence[0]?.text).toMatch(/Fox 2000 Pictures/);
       expect(result?.responseLabel).toBe('not-hallucinated');
       expect(first.stdout + first.stderr + readFileSync(join(dir, 'r.html'), 'utf8')).not.toContain('sk-secret-123');

@@ -3,7 +3,11 @@ import { createMockEmbedder, createMockVectorStore } from '@factkit/core/testing
 import { describeRetrieverContract } from '@factkit/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { AnnotatedChunk } from '../knowledge/types.js';
-import { createFieldedBm25Retriever } from './fielded-bm25.js';
+import { createBm25RetrieverFactory } from '@factkit/retrieval';
+import { CHUNK_KNOWLEDGE_ANALYZER, createFieldedBm25Retriever } from './fielded-bm25.js';
+
+// The paper packages' BM25 comes through the core RetrieverFactory seam; here retrieval's, with exact lengths.
+const factory = createBm25RetrieverFactory({ analyzer: CHUNK_KNOWLEDGE_ANALYZER, k1: 1.2, b: 0.75, lengthEncoding: 'exact' });
 import { CASE_1_CHUNK, CASE_4_TITLE_QUESTIONS_CHUNK, CASE_6_QUESTIONS_CHUNK, PASSAGE_LAYOUTS, getPassageLayout, renderPassage } from './layouts.js';
 import { createChunkVectorRetriever, indexAnnotatedChunks, renderIndexPassages } from './vector-index.js';
 import { withKindPrefixes } from './with-kind-prefixes.js';
@@ -96,25 +100,27 @@ describe('vector indexing and retrieval', () => {
 
 describe('createFieldedBm25Retriever', () => {
   it('scores with Lucene BM25 per field, weighted (hand-checked)', async () => {
-    const retriever = createFieldedBm25Retriever(items, { weights: { chunk: 1 } });
+    const retriever = await createFieldedBm25Retriever(items, { factory, weights: { chunk: 1 } });
     const { evidence } = await retriever.retrieve({ query: { text: 'statins' } });
     // N = 3, df = 1: idf = ln(1 + 2.5/1.5). Chunk terms without stop words: aspirin lowers fever adults (4),
     // statins reduce cholesterol levels (4), vitamin deficiency common winter (4; "d" and "in" are stop words): avg 4.
     const idf = Math.log(1 + 2.5 / 1.5);
     const norm = 1 - 0.75 + (0.75 * 4) / 4;
     expect(evidence).toHaveLength(1);
-    expect(evidence[0]!.score).toBeCloseTo((idf * 2.2) / (1 + 1.2 * norm), 10);
+    // Lucene's BM25 (no (k1 + 1) factor: the same ranking), scores in float32.
+    expect(evidence[0]!.score).toBeCloseTo(idf / (1 + 1.2 * norm), 6);
     expect(evidence[0]!.origin).toEqual({ documentId: 'd2', chunkId: evidence[0]!.documentId });
   });
 
   it('a field with weight 0 is not searched, a heavier field counts more', async () => {
     // "safe" occurs only in a question of d2.
-    expect((await createFieldedBm25Retriever(items, { weights: { chunk: 1, title: 1 } }).retrieve({ query: { text: 'safe' } })).evidence).toEqual([]);
-    const light = await createFieldedBm25Retriever(items, { weights: { questions: 1 } }).retrieve({ query: { text: 'safe' } });
-    const heavy = await createFieldedBm25Retriever(items, { weights: { questions: 3 } }).retrieve({ query: { text: 'safe' } });
-    expect(heavy.evidence[0]!.score).toBeCloseTo(3 * light.evidence[0]!.score, 10);
-    expect(() => createFieldedBm25Retriever(items, { weights: { chunk: 0 } })).toThrow(/"weights" must give at least one field/);
-    expect((await createFieldedBm25Retriever(items).retrieve({ query: { text: 'the of' } })).problems).toMatchObject([{ code: 'no-searchable-terms' }]);
+    expect((await (await createFieldedBm25Retriever(items, { factory, weights: { chunk: 1, title: 1 } })).retrieve({ query: { text: 'safe' } })).evidence).toEqual([]);
+    const light = await (await createFieldedBm25Retriever(items, { factory, weights: { questions: 1 } })).retrieve({ query: { text: 'safe' } });
+    const heavy = await (await createFieldedBm25Retriever(items, { factory, weights: { questions: 3 } })).retrieve({ query: { text: 'safe' } });
+    expect(heavy.evidence[0]!.score).toBeCloseTo(3 * light.evidence[0]!.score, 5);
+    await expect(createFieldedBm25Retriever(items, { factory, weights: { chunk: 0 } })).rejects.toThrow(/"weights" must give at least one field/);
+    await expect(createFieldedBm25Retriever(items, {} as never)).rejects.toThrow(/"factory" must be a RetrieverFactory/);
+    expect((await (await createFieldedBm25Retriever(items, { factory })).retrieve({ query: { text: 'the of' } })).problems).toMatchObject([{ code: 'no-searchable-terms' }]);
   });
 });
 
@@ -140,7 +146,7 @@ describe('indexing into @factkit/retrieval stores (any core VectorStore)', () =>
 });
 
 // Both chunk retrievers honour the core Retriever contract: evidence per chunk, origin = parent document + chunk id.
-describeRetrieverContract('chunk-knowledge fielded BM25 (title, questions, chunk)', () => createFieldedBm25Retriever(items), { query: 'vitamin D in winter', expectedId: 'd3#0' });
+describeRetrieverContract('chunk-knowledge fielded BM25 (title, questions, chunk)', () => createFieldedBm25Retriever(items, { factory }), { query: 'vitamin D in winter', expectedId: 'd3#0' });
 describeRetrieverContract(
   'chunk-knowledge chunk vectors (one vector per field, max fold)',
   async () => {

@@ -1,16 +1,16 @@
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CorruptDataError, type Document, type Embedder, InvalidArgumentError, type ItemProblem, type Retriever, type VectorStore } from '@factkit/core';
+import { CorruptDataError, type Document, type Embedder, InvalidArgumentError, type ItemProblem, type Retriever } from '@factkit/core';
 import {
   type Bm25Index,
   type DenseIndexSnapshot,
-  type DenseStoredDocument,
   type FusionMethod,
   type FusionOptions,
   createBm25Index,
+  buildDenseIndex,
   createBm25Retriever,
-  createDenseRetriever,
   createHybridRetriever,
   fuseScores,
   restoreDenseRetriever,
@@ -79,7 +79,7 @@ async function readCorpus(values: { jsonl?: string | undefined; beir?: string | 
     const documents: Document[] = [];
     for (const file of await listTextFiles(root)) {
       io.abortSignal?.throwIfAborted();
-      documents.push({ id: relative(root, file), text: await readFile(file, 'utf8'), metadata: { source: file } });
+      documents.push({ id: relative(root, file), text: await readFile(file, 'utf8'), source: { name: root, url: pathToFileURL(file).href } });
     }
     return { documents, problems: [] };
   }
@@ -96,49 +96,18 @@ async function readCorpus(values: { jsonl?: string | undefined; beir?: string | 
   return { documents, problems };
 }
 
-/**
- * Embeds `documents` through createDenseRetriever (batching, per-document problems, progress) into a store that only
- * collects the records, and returns them as a dense index snapshot with the text kept for search results.
- */
+/** Embeds `documents` with retrieval's `buildDenseIndex` (batching, per-document problems), showing progress. */
 async function embedCorpus(documents: readonly Document[], embedder: Embedder, batchSize: number, io: CliIo): Promise<{ snapshot: DenseIndexSnapshot; problems: ItemProblem[] }> {
-  const records = new Map<string, { vector: Float32Array; metadata?: Readonly<Record<string, unknown>> }>();
-  const collector: VectorStore = {
-    id: 'collector',
-    dimensions: embedder.dimensions,
-    metric: 'cosine',
-    async upsert({ records: batch }) {
-      for (const record of batch) records.set(record.id, { vector: Float32Array.from(record.vector), ...(record.metadata ? { metadata: record.metadata } : {}) });
-    },
-    async query() {
-      return { matches: [] };
-    },
-    async delete() {},
-    async count() {
-      return records.size;
-    },
-  };
   const progress = createProgress(io, `embedding (${embedder.id})`);
   progress.update(0, documents.length);
-  const { problems } = await createDenseRetriever({ embedder, store: collector, batchSize }).index({
-    documents,
+  const built = await buildDenseIndex(documents, {
+    embedder,
+    batchSize,
     ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
     onProgress: ({ completed, total }) => progress.update(completed, total),
   });
   progress.end();
-  const ids = [...records.keys()];
-  const vectors = new Float32Array(ids.length * embedder.dimensions);
-  const stored: DenseStoredDocument[] = [];
-  ids.forEach((id, row) => {
-    const record = records.get(id)!;
-    vectors.set(record.vector, row * embedder.dimensions);
-    const metadata = record.metadata ?? {};
-    stored.push({
-      text: typeof metadata['text'] === 'string' ? metadata['text'] : '',
-      ...(typeof metadata['title'] === 'string' ? { title: metadata['title'] } : {}),
-      ...(metadata['documentMetadata'] && typeof metadata['documentMetadata'] === 'object' ? { metadata: metadata['documentMetadata'] as Record<string, unknown> } : {}),
-    });
-  });
-  return { snapshot: { embedderId: embedder.id, dimensions: embedder.dimensions, metric: 'cosine', ids, vectors, documents: stored }, problems };
+  return built;
 }
 
 function buildBm25(documents: readonly Document[], parameters: { k1: number; b: number }, io: CliIo): { index: Bm25Index; problems: ItemProblem[] } {
