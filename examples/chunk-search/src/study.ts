@@ -1,9 +1,9 @@
 import type { AnnotatedChunk, PassageLayout, RenderPassageOptions } from '@factkit/chunk-knowledge';
-import { CHUNK_KNOWLEDGE_ANALYZER, PASSAGE_LAYOUTS, createChunkVectorRetriever, createFieldedBm25Retriever, indexAnnotatedChunks, renderPassage } from '@factkit/chunk-knowledge';
+import { CHUNK_KNOWLEDGE_ANALYZER, PASSAGE_LAYOUTS, createChunkVectorRetriever, createFieldedBm25Retriever, renderPassage } from '@factkit/chunk-knowledge';
 import type { Embedder, Qrels, Retriever, Run } from '@factkit/core';
 import { mapWithConcurrency } from '@factkit/core';
 import { evaluateRun } from '@factkit/metrics';
-import { createBm25Retriever, createBm25RetrieverFactory, createInMemoryVectorStore } from '@factkit/retrieval';
+import { createBm25Retriever, createBm25RetrieverFactory, createDenseRetrieverFactory } from '@factkit/retrieval';
 
 /** One table row: Top@k = share of claims with a chunk of a gold abstract in the top k; MRR@10; Avg = mean of the four Top@k (as Table 7). */
 export interface StudyRow {
@@ -78,16 +78,13 @@ export async function runLayoutStudy(options: LayoutStudyOptions): Promise<Study
       modes.push({ name: 'multi-vector(sum)', mode: { multiVector: ['title', 'questions', 'chunk'] }, fold: 'sum' });
     }
     for (const { name, mode, fold } of modes) {
-      const store = createInMemoryVectorStore({ dimensions: embedder.dimensions });
-      await indexAnnotatedChunks(items, {
+      const factory = createDenseRetrieverFactory({
         embedder,
-        store,
-        mode,
-        render,
+        fold: fold ?? 'max',
         batchSize: 64,
         onProgress: ({ completed, total }) => onProgress?.(`${variant}: ${embedder.id} ${name}: embedded ${completed}/${total}`),
       });
-      const retriever = createChunkVectorRetriever({ embedder, store, fold: fold ?? 'max', fanOut: 'fields' in mode ? 1 : 8 });
+      const retriever = await createChunkVectorRetriever(items, { factory, mode, render });
       rows.push(scoreRun(embedder.id, variant, name, qrels, await runQueries(retriever, queries)));
     }
   }

@@ -46,8 +46,8 @@ export {
   renderPassage,
 } from './indexing/layouts.js';
 export { E5_PREFIXES, withKindPrefixes } from './indexing/with-kind-prefixes.js';
-export type { ChunkVectorRetrieverOptions, FoldMethod, IndexAnnotatedChunksOptions, IndexAnnotatedChunksResult, IndexedPassage, IndexMode } from './indexing/vector-index.js';
-export { createChunkVectorRetriever, indexAnnotatedChunks, renderIndexPassages } from './indexing/vector-index.js';
+export type { ChunkVectorRetrieverOptions, IndexedPassage, IndexMode } from './indexing/vector-index.js';
+export { createChunkVectorRetriever, renderIndexPassages, toChunkFieldedDocuments } from './indexing/vector-index.js';
 export type { FieldedBm25Options } from './indexing/fielded-bm25.js';
 export { CHUNK_KNOWLEDGE_ANALYZER, createFieldedBm25Retriever, toFieldedDocument } from './indexing/fielded-bm25.js';
 

@@ -47,6 +47,8 @@ export type { DenseIndexRequest, DenseIndexResult, DenseRetriever, DenseRetrieve
 export { createDenseRetriever } from './dense/dense-retriever.js';
 export type { BuildDenseIndexOptions, BuildDenseIndexResult } from './dense/build-dense-index.js';
 export { buildDenseIndex } from './dense/build-dense-index.js';
+export type { DenseRetrieverFactory, DenseRetrieverFactoryOptions, FieldedDenseRetriever } from './dense/dense-retriever-factory.js';
+export { createDenseRetrieverFactory } from './dense/dense-retriever-factory.js';
 export type { DenseIndexSnapshot, DenseStoredDocument, DeserializeDenseIndexOptions, RestoreDenseRetrieverOptions } from './dense/dense-serialization.js';
 export { DENSE_INDEX_FORMAT_VERSION, deserializeDenseIndex, restoreDenseRetriever, serializeDenseIndex, snapshotFlatIndex } from './dense/dense-serialization.js';
 export type { InMemoryVectorStore, InMemoryVectorStoreOptions } from './stores/in-memory-vector-store.js';
