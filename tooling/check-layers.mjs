@@ -7,7 +7,7 @@ import { join } from 'node:path';
 const LAYER = {
   core: 0,
   'test-utils': 1,
-  retrieval: 1, metrics: 1, openai: 1, 'use-lite': 1, glove: 1, transformers: 1, 'nli-models': 1, 'search-cluster': 1,
+  retrieval: 1, metrics: 1, openai: 1, serper: 1, 'use-lite': 1, glove: 1, transformers: 1, 'nli-models': 1, 'search-cluster': 1,
   expansion: 2, 'nli-match': 2, 'claim-query': 2, fasttrack: 2, 'chunk-knowledge': 2,
   // L3: applications over the library (the `factkit` command line); may import any package below.
   cli: 3,

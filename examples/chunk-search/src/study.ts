@@ -1,7 +1,7 @@
 import type { AnnotatedChunk, IndexMode, LayoutStudyResult, PassageLayout, RenderPassageOptions } from '@factkit/chunk-knowledge';
-import { PASSAGE_LAYOUTS, createChunkVectorRetriever, createFieldedBm25Retriever, indexAnnotatedChunks, runLayoutStudy } from '@factkit/chunk-knowledge';
+import { CHUNK_KNOWLEDGE_ANALYZER, PASSAGE_LAYOUTS, createChunkVectorRetriever, createFieldedBm25Retriever, runLayoutStudy } from '@factkit/chunk-knowledge';
 import type { Embedder, Qrels } from '@factkit/core';
-import { createBm25Retriever, createInMemoryVectorStore } from '@factkit/retrieval';
+import { createBm25Retriever, createBm25RetrieverFactory, createDenseRetrieverFactory } from '@factkit/retrieval';
 
 /** One table row: Top@k = share of claims with a chunk of a gold abstract in the top k; MRR@10; Avg = mean of the four Top@k (as Table 7), in %. Null when no claim could be scored. */
 export interface StudyRow {
@@ -60,16 +60,20 @@ export async function runTable7(options: Table7Options): Promise<StudyRow[]> {
   const queries = options.queries.map((query) => ({ id: query.id, text: query.text, documentIds: Object.keys(qrels[query.id] ?? {}).filter((id) => (qrels[query.id]?.[id] ?? 0) > 0) }));
   const rows: StudyRow[] = [];
   if (bm25) {
-    const systems = extras ? [{ name: 'fielded(t1,q1,c1)', retriever: createFieldedBm25Retriever(items, { weights: { title: 1, questions: 1, chunk: 1 }, k1: 0.9, b: 0.4 }) }] : [];
+    const factory = createBm25RetrieverFactory({ analyzer: CHUNK_KNOWLEDGE_ANALYZER, k1: 0.9, b: 0.4, lengthEncoding: 'exact' });
+    const systems = extras ? [{ name: 'fielded(t1,q1,c1)', retriever: await createFieldedBm25Retriever(items, { factory, weights: { title: 1, questions: 1, chunk: 1 } }) }] : [];
     rows.push(...toRows('BM25', variant, await runLayoutStudy({ items, queries, layouts, render, createRetriever: (passages) => createBm25Retriever(passages), systems })));
     onProgress?.(`${variant}: BM25 done`);
   }
   if (embedder) {
     const dense = async (name: string, mode: IndexMode, fold: 'max' | 'sum') => {
-      const store = createInMemoryVectorStore({ dimensions: embedder.dimensions });
-      const onIndexProgress = ({ completed, total }: { completed: number; total: number }) => onProgress?.(`${variant}: ${embedder.id} ${name}: embedded ${completed}/${total}`);
-      await indexAnnotatedChunks(items, { embedder, store, mode, render, batchSize: 64, onProgress: onIndexProgress });
-      return createChunkVectorRetriever({ embedder, store, fold, fanOut: 'fields' in mode ? 1 : 8 });
+      const factory = createDenseRetrieverFactory({
+        embedder,
+        fold,
+        batchSize: 64,
+        onProgress: ({ completed, total }) => onProgress?.(`${variant}: ${embedder.id} ${name}: embedded ${completed}/${total}`),
+      });
+      return createChunkVectorRetriever(items, { factory, mode, render });
     };
     const fields: Array<'title' | 'questions' | 'chunk'> = ['title', 'questions', 'chunk'];
     const systems = extras ? [{ name: 'multi-vector(max)', retriever: await dense('multi-vector(max)', { multiVector: fields }, 'max') }, { name: 'multi-vector(sum)', retriever: await dense('multi-vector(sum)', { multiVector: fields }, 'sum') }] : [];

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { annotateWithModel } from '../src/model-annotations.js';
 
 const texts = ['ALPHA aspirin lowers fever.', 'BRAVO statins lower cholesterol.', 'CHARLIE vitamin D in winter.', 'DELTA sleep and memory.', 'ECHO malaria vaccines.', 'FOXTROT gut bacteria.', 'GOLF heart rate.'];
-const chunks: Chunk[] = texts.map((text, index) => ({ id: `d${index}#0`, documentId: `d${index}`, text, start: 0, end: text.length }));
+const chunks: Chunk[] = texts.map((text, index) => ({ id: `d${index}#0`, documentId: `d${index}`, text, ordinal: 0, start: 0, end: text.length }));
 
 /** Scripted replies keyed by the chunk's first word, so concurrency cannot mix them up. */
 function reply(request: ScriptedRequest): ScriptedReply {

@@ -21,7 +21,7 @@ describe('text2text path through a local transformers.js seq2seq model', () => {
     // The fixture answers with the most frequent input word, so each task's output is known in advance.
     const model = createTransformersText2TextModel({ modelPath: join(root, 'echo'), defaultMaxTokens: 8 });
     const text = 'aspirin fever aspirin';
-    const result = await annotateChunksWithText2Text([{ id: 'd#0', documentId: 'd', text, start: 0, end: text.length }], { model, concurrency: 1 });
+    const result = await annotateChunksWithText2Text([{ id: 'd#0', documentId: 'd', text, ordinal: 0, start: 0, end: text.length }], { model, concurrency: 1 });
     expect(result.failed).toEqual([]);
     const [item] = result.items;
     expect(item).toMatchObject({ title: 'aspirin', questions: ['aspirin?'], titleSource: 'model', method: 'chunk-knowledge.text2text' });

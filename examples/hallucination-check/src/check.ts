@@ -7,11 +7,12 @@
 // (offline-components.ts). Paper setting: OPENAI_BASE_URL (+ OPENAI_API_KEY, FACTKIT_MODEL, VERIFIER_MODEL) for the
 // JointCQ generator and the LLM verifier; SERPER_API_KEY for web search.
 import { parseArgs } from 'node:util';
-import { createJointCqGenerator, createLlmVerifier, createSerperRetriever, detectHallucinations, formatDetectionText } from '@factkit/claim-query';
+import { createJointCqGenerator, createLlmVerifier, detectHallucinations, formatDetectionText } from '@factkit/claim-query';
 import { withCache, withRetry } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createGloveEmbedder } from '@factkit/glove';
 import { createOpenAICompatible } from '@factkit/openai';
+import { createSerperRetriever } from '@factkit/serper';
 import { createOfflineComponents } from './offline-components.js';
 import { needData } from './shared.js';
 

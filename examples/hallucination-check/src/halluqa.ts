@@ -13,13 +13,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import {
   createJointCqGenerator,
   createLlmVerifier,
-  createSerperRetriever,
   detectHallucinations,
   draftClaimsAndQueries,
   evaluateDetections,
   formatClaimQueryResponse,
   type DetectionGold,
 } from '@factkit/claim-query';
+import { createSerperRetriever } from '@factkit/serper';
 import { withCache, withRetry, type Document, type Retriever } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createOpenAICompatible } from '@factkit/openai';

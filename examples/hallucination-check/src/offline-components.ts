@@ -13,13 +13,13 @@ export function loadLocalCorpus(): { english: Document[]; chinese: Document[] } 
   const seen = new Set<string>();
   const chinese: Document[] = [];
   for (const row of readJsonl<{ question_id: number; Source?: string }>('halluqa', 'questions.jsonl')) {
-    // A Source starts with its URL line(s) when it has one; the URL becomes the snippet's source.
+    // A Source starts with its URL line(s) when it has one; the URL becomes the document's typed source URL.
     const lines = (row.Source ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
     const url = lines.find((line) => /^https?:\/\//.test(line));
     const text = lines.filter((line) => !/^https?:\/\//.test(line)).join(' ');
     if (!text || seen.has(text)) continue;
     seen.add(text);
-    chinese.push({ id: `halluqa-source-${row.question_id}`, text, ...(url ? { metadata: { source: url } } : {}) });
+    chinese.push({ id: `halluqa-source-${row.question_id}`, text, source: { name: 'HalluQA', ...(url ? { url } : {}) } });
   }
   return { english, chinese };
 }

@@ -42,9 +42,9 @@ describeWithData(['fever-lite', 'halluqa'], 'offline hallucination check (exampl
     });
     expect(result?.status).toBe('ok');
     expect(result?.sentences).toHaveLength(2);
-    expect(result?.claims[1]?.claim).toBe('Soul Food is a comedy-drama film.');
-    expect(result?.claims[0]?.snippets[0]?.text).toContain('Fox 2000 Pictures');
-    expect(result?.claims[0]?.snippets[0]?.source).toMatch(/^fever-ev-/);
+    expect(result?.claims[1]?.claim.text).toBe('Soul Food is a comedy-drama film.');
+    expect(result?.claims[0]?.evidence[0]?.text).toContain('Fox 2000 Pictures');
+    expect(result?.claims[0]?.evidence[0]?.origin.documentId).toMatch(/^fever-ev-/);
     expect(['hallucinated', 'not-hallucinated', 'unverifiable']).toContain(result?.responseLabel);
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
     expect(formatDetectionText(result!)).toContain('[S2]');
@@ -52,8 +52,8 @@ describeWithData(['fever-lite', 'halluqa'], 'offline hallucination check (exampl
   it('Chinese: searches the Chinese index and keeps the URL sources', async () => {
     const [result] = await detectHallucinations({ items: [{ id: 'zh', question: '鲁迅的代表作有哪些？', answer: '鲁迅的代表作有《狂人日记》。' }], ...components });
     expect(result?.language).toBe('zh');
-    expect(result?.claims[0]?.snippets.some((s) => s.text.includes('狂人日记'))).toBe(true);
-    expect(result?.claims[0]?.snippets.every((s) => /^https?:\/\//.test(s.source) || s.source.startsWith('halluqa-source-'))).toBe(true);
+    expect(result?.claims[0]?.evidence.some((e) => e.text.includes('狂人日记'))).toBe(true);
+    expect(result?.claims[0]?.evidence.every((e) => e.origin.source?.name === 'HalluQA' && (e.origin.source.url === undefined || /^https?:\/\//.test(e.origin.source.url)))).toBe(true);
   });
   it('empty and non-factual answers give problems, not crashes', async () => {
     const results = await detectHallucinations({

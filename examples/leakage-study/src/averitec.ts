@@ -117,7 +117,7 @@ export function createPerClaimWiring(
       usesLanguageModel: false,
       async expand(request) {
         const wiring = wiringOf(request.query.id);
-        if (!wiring) return { ...request.query, original: request.query, generations: [], provenance: { method: 'rm3' } };
+        if (!wiring) return { ...request.query, original: request.query, generations: [] };
         return wiring.rm3.expand(request);
       },
     },

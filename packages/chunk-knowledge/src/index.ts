@@ -1,8 +1,7 @@
 // @factkit/chunk-knowledge public surface. Explicit named exports only (no `export *`).
 
 // Chunking
-export type { Chunker, ChunkingResult, ChunkMetadata } from './chunking/types.js';
-export { getChunkOrdinal } from './chunking/types.js';
+export type { Chunker, ChunkingResult, TextChunk } from './chunking/types.js';
 export type { TokenChunkerOptions } from './chunking/token-chunker.js';
 export { createTokenChunker } from './chunking/token-chunker.js';
 export type { SentenceChunkerOptions } from './chunking/sentence-chunker.js';
@@ -47,10 +46,10 @@ export {
   renderPassage,
 } from './indexing/layouts.js';
 export { E5_PREFIXES, withKindPrefixes } from './indexing/with-kind-prefixes.js';
-export type { ChunkVectorRetrieverOptions, FoldMethod, IndexAnnotatedChunksOptions, IndexAnnotatedChunksResult, IndexedPassage, IndexMode } from './indexing/vector-index.js';
-export { createChunkVectorRetriever, indexAnnotatedChunks, renderIndexPassages } from './indexing/vector-index.js';
+export type { ChunkVectorRetrieverOptions, IndexedPassage, IndexMode } from './indexing/vector-index.js';
+export { createChunkVectorRetriever, renderIndexPassages, toChunkFieldedDocuments } from './indexing/vector-index.js';
 export type { FieldedBm25Options } from './indexing/fielded-bm25.js';
-export { createFieldedBm25Retriever } from './indexing/fielded-bm25.js';
+export { CHUNK_KNOWLEDGE_ANALYZER, createFieldedBm25Retriever, toFieldedDocument } from './indexing/fielded-bm25.js';
 
 // Model paths (core LLM-step kit)
 export type {

@@ -19,7 +19,7 @@ export type { ClaimQueryParse, ParsedClaimQueryPair } from './generate/parse-cla
 export { parseClaimQueryReply } from './generate/parse-claim-query-reply.js';
 
 // Chain types
-export type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel, Snippet } from './types.js';
+export type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel } from './types.js';
 
 // Verification (Tables 23/24) and the offline NLI verifier
 export type { ClaimVerifier, NliAggregation, NliVerifierOptions, VerifyItem, VerifyRequest } from './verify/create-nli-verifier.js';
@@ -50,9 +50,6 @@ export type { DetectHallucinationsOptions, DetectionResult } from './detect/dete
 export { detectHallucinations } from './detect/detect-hallucinations.js';
 export { formatDetectionText } from './detect/format-detection-text.js';
 
-// Web search (Serper-compatible JSON API) as a core Retriever
-export type { SerperRetrieverOptions } from './search/create-serper-retriever.js';
-export { createSerperRetriever, parseSerperResponse } from './search/create-serper-retriever.js';
 
 // Two-step baseline (§3.2): example selection
 export type { ClaimExample, QueryExample, SelectExamplesOptions } from './two-step/select-examples.js';

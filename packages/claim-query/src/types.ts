@@ -1,16 +1,4 @@
-import type { ClaimLabel, ItemProblem } from '@factkit/core';
-
-/** One search result used as evidence for a claim: text plus where it came from (URL, document id). */
-export interface Snippet {
-  readonly text: string;
-  /** URL of a web result, or document id of a local corpus hit. */
-  readonly source: string;
-  readonly title?: string;
-  readonly rank?: number;
-  readonly score?: number;
-  /** 'organic' | 'answer-box' | 'knowledge-graph' for web results; 'corpus' for a local retriever. */
-  readonly kind?: string;
-}
+import type { Claim, ClaimLabel, Evidence, GenerationProvenance, ItemProblem, SearchQuery } from '@factkit/core';
 
 /** A verdict on one claim with everything that produced it. */
 export interface ClaimVerdictRecord {
@@ -18,28 +6,29 @@ export interface ClaimVerdictRecord {
   readonly status: 'ok' | 'failed';
   /** Correct / Hallucination / Irrelevant→unverifiable (Appendix B); undefined when failed or unreadable. */
   readonly label?: ClaimLabel;
-  /** Why a claim is unverifiable when no verifier ran (no query, search failed, no snippets). */
+  /** Why a claim is unverifiable when no verifier ran (no query, search failed, no evidence). */
   readonly reason?: string;
   /** Reasoning text the verifier gave (e.g. a `<think>` block), kept verbatim. */
   readonly reasoning?: string;
-  /** Raw replies (one per sample) or the NLI labels per snippet. */
+  /** Raw replies (one per sample) or the NLI labels per evidence. */
   readonly raw: readonly string[];
   /** Votes per label when several samples were drawn (majority). */
   readonly votes?: Readonly<Partial<Record<ClaimLabel, number>>>;
   /** The verifier id (model id or 'nli(...)'). */
   readonly verifier: string;
   readonly problems: readonly ItemProblem[];
-  /** Provenance of the model call(s), when an LLM verified the claim (JSON-serialisable). */
-  readonly provenance?: unknown;
+  /** Provenance of the model call, when an LLM verified the claim. */
+  readonly provenance?: GenerationProvenance;
 }
 
 /** A claim with its query, the evidence found for it and the verdict: one link of the detection chain. */
 export interface CheckedClaim {
-  readonly id: string;
-  readonly claim: string;
-  /** The search query; undefined when the generator gave none (the claim is then unverifiable). */
-  readonly query?: string;
-  readonly snippets: readonly Snippet[];
+  /** The claim; `id` is `<item id>:c<k>`, `source` the answer sentence it was aligned to, when it was. */
+  readonly claim: Claim;
+  /** The search query (its `claimId` is the claim's id); undefined when the generator gave none (then unverifiable). */
+  readonly query?: SearchQuery;
+  /** What the retriever returned for the query (top-k, in rank order), each with its typed origin. */
+  readonly evidence: readonly Evidence[];
   readonly verdict: ClaimVerdictRecord;
   /** Index of the response sentence this claim is aligned to (cosine ≥ threshold), or undefined. */
   readonly sentenceIndex?: number;

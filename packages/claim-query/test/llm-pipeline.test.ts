@@ -101,21 +101,21 @@ describe('LLM path against a scripted local server', () => {
     const byId = new Map(results.map((r) => [r.id, r]));
 
     const acqua = byId.get('acqua')!;
-    expect(acqua.claims.map((c) => [c.query, c.verdict.label])).toEqual([
+    expect(acqua.claims.map((c) => [c.query?.text, c.verdict.label])).toEqual([
       ['When was the Acqua Felice aqueduct completed?', 'correct'],
       ['How long did it take to construct the Acqua Felice aqueduct?', 'hallucinated'],
     ]);
     expect(acqua.claims[1]?.verdict.reasoning).toBe('The reference says about eighteen months.');
     expect(acqua.responseLabel).toBe('hallucinated');
-    const provenance = acqua.claims[0]?.verdict.provenance as { step: string; sampling: { temperature?: number }; prompts: string[] };
+    const provenance = acqua.claims[0]!.verdict.provenance!;
     expect(provenance.step).toBe('jointcq.verify');
     expect(provenance.sampling.temperature).toBe(0);
     expect(provenance.prompts[0]).toContain('[Reference]\nQuery: When was the Acqua Felice aqueduct completed?\n1. ...the aqueduct was completed in 1586...');
-    const generation = acqua.generation.provenance as Array<{ step: string; system?: string }>;
+    const generation = acqua.generation.provenance!;
     expect(generation[0]?.step).toBe('jointcq.generate');
 
     const rome = byId.get('rome')!;
-    expect(rome.claims.map((c) => c.query)).toEqual(['capital of Italy', undefined]);
+    expect(rome.claims.map((c) => c.query)).toEqual([{ text: 'capital of Italy', claimId: 'rome:c0' }, undefined]);
     expect(rome.claims[0]?.verdict).toMatchObject({ status: 'ok', label: 'unverifiable', reason: 'unreadable verdict' });
     expect(rome.claims[0]?.verdict.problems.map((p) => p.code)).toContain('ambiguous-label');
     expect(rome.claims[1]?.verdict.reason).toBe('no query');
@@ -125,7 +125,7 @@ describe('LLM path against a scripted local server', () => {
     const luxun = byId.get('luxun')!;
     expect(luxun.language).toBe('zh');
     expect(luxun.claims[0]?.verdict.label).toBe('correct');
-    expect((luxun.claims[0]?.verdict.provenance as { prompts: string[] }).prompts[0]).toContain('[参考资料]\n查询: 鲁迅出生年份');
+    expect(luxun.claims[0]?.verdict.provenance?.prompts[0]).toContain('[参考资料]\n查询: 鲁迅出生年份');
 
     expect(byId.get('opinion')).toMatchObject({ status: 'ok', noClaims: true, responseLabel: 'unverifiable' });
     expect(byId.get('fail')).toMatchObject({ status: 'failed' });

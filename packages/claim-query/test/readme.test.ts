@@ -11,5 +11,5 @@ it('README quick start runs on the mocks', async () => {
     verifier: createNliVerifier({ nli: createMockNliModel() }),
   });
   expect(result?.responseLabel).toBe('not-hallucinated');
-  expect(result?.claims[0]?.snippets[0]?.source).toBe('d1');
+  expect(result?.claims[0]?.evidence[0]?.origin.documentId).toBe('d1');
 });

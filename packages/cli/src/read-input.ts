@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { type Document, InvalidArgumentError, type JsonLineProblem, type JsonLineRead, decodeTextFile, parseJsonLines } from '@factkit/core';
 import type { CliIo } from './cli-io.js';
@@ -99,8 +100,10 @@ export async function readJsonlCorpus(path: string, input: InputFlag): Promise<J
       const earlier = firstLine.get(key);
       if (earlier !== undefined) return { reason: `repeats document id "${key}" (first on line ${earlier})` };
       firstLine.set(key, line);
-      const source = typeof row['source'] === 'string' ? row['source'] : typeof row['url'] === 'string' ? row['url'] : key;
-      return { value: { id: key, text, ...(typeof row['title'] === 'string' && row['title'] ? { title: row['title'] } : {}), metadata: { source } } };
+      // The row's "source" (a collection name) and "url" become the typed Document.source the evidence origin carries.
+      const url = typeof row['url'] === 'string' && row['url'] ? row['url'] : undefined;
+      const source = { name: typeof row['source'] === 'string' && row['source'] ? row['source'] : basename(path), ...(url === undefined ? {} : { url }) };
+      return { value: { id: key, text, ...(typeof row['title'] === 'string' && row['title'] ? { title: row['title'] } : {}), source } };
     },
   });
 }

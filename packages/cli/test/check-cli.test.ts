@@ -15,7 +15,7 @@ const evilCorpus = fileURLToPath(new URL('./fixtures/check/evil-corpus.jsonl', i
 const env = { ...process.env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '', FACTKIT_MODEL: '', XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'factkit-check-cache-')) };
 
 interface CheckJson {
-  results: { id: string; status: string; responseLabel?: string; sentences: { label: string }[]; claims: { claim: string; query?: string; snippets: { text: string; source: string }[] }[] }[];
+  results: { id: string; status: string; responseLabel?: string; sentences: { label: string }[]; claims: { claim: { id: string; text: string }; query?: { text: string }; evidence: { text: string; origin: { documentId: string; source?: { name: string; url?: string } } }[] }[] }[];
   inputProblems: { line: number; code: string }[];
   corpusSize: number;
   html?: string;
@@ -35,7 +35,8 @@ describe('factkit check (built bin, offline)', () => {
     expect(result?.status).toBe('ok');
     expect(result?.sentences).toHaveLength(2);
     // The Canberra synset is the top BM25 hit of the first claim's query.
-    expect(result?.claims[0]?.snippets[0]?.text).toBe('Canberra, Australian capital, capital of Australia: the capital of Australia; located in southeastern Australia');
+    expect(result?.claims[0]?.evidence[0]?.text).toBe('Canberra, Australian capital, capital of Australia: the capital of Australia; located in southeastern Australia');
+    expect(result?.claims[0]?.evidence[0]?.origin.source?.name).toBe('WordNet 3.1');
     const page = readFileSync(html, 'utf8');
     expect(page).toMatch(/^<!doctype html>/);
     expect(page).toContain('The capital of Australia is Canberra.');
@@ -49,7 +50,7 @@ describe('factkit check (built bin, offline)', () => {
     writeFileSync(join(cacheFolder, file!), 'not an index');
     const third = await run(process.execPath, args, { env });
     expect(third.stderr).toMatch(/the cached WordNet index .* is unreadable .*; rebuilding it/);
-    expect((JSON.parse(third.stdout) as CheckJson).results[0]?.claims[0]?.snippets[0]?.text).toMatch(/^Canberra, /);
+    expect((JSON.parse(third.stdout) as CheckJson).results[0]?.claims[0]?.evidence[0]?.text).toMatch(/^Canberra, /);
     expect((await run(process.execPath, args, { env })).stderr).not.toMatch(/building|unreadable/);
   });
 
@@ -107,14 +108,14 @@ describe('factkit check (built bin, offline)', () => {
       const calls = server.requests.length;
       expect(calls).toBeGreaterThanOrEqual(2);
       const result = (JSON.parse(first.stdout) as CheckJson).results[0];
-      expect(result?.claims[0]?.query).toBe('capital of Australia');
-      expect(result?.claims[0]?.snippets[0]?.text).toMatch(/^Canberra, /);
+      expect(result?.claims[0]?.query?.text).toBe('capital of Australia');
+      expect(result?.claims[0]?.evidence[0]?.text).toMatch(/^Canberra, /);
       expect(result?.responseLabel).toBe('not-hallucinated');
       expect(first.stdout + first.stderr + readFileSync(join(dir, 'r.html'), 'utf8')).not.toContain('sk-secret-123');
       const second = await run(process.execPath, args, { env });
       expect(server.requests.length).toBe(calls);
       // Same chain from the cache (provenance differs only in cache/timing fields).
-      const chain = (stdout: string) => (JSON.parse(stdout) as CheckJson).results.map((r) => ({ label: r.responseLabel, claims: r.claims.map((c) => [c.claim, c.query, c.snippets.length]) }));
+      const chain = (stdout: string) => (JSON.parse(stdout) as CheckJson).results.map((r) => ({ label: r.responseLabel, claims: r.claims.map((c) => [c.claim, c.query, c.evidence.length]) }));
       expect(chain(second.stdout)).toEqual(chain(first.stdout));
     } finally {
       await server.close();

@@ -1,4 +1,5 @@
 import type { DetectionResult } from '@factkit/claim-query';
+import { EMPTY_USAGE, type GenerationProvenance } from '@factkit/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../src/report/escape-html.js';
@@ -7,6 +8,11 @@ import { renderCheckReport } from '../src/report/check-report.js';
 const PAYLOADS = ['<script>alert(1)</script>', '"><img src=x onerror=alert(2)>', "'><svg onload=alert(3)>", '</textarea><script src="http://evil.test/x.js"></script>', '<ScRiPt>alert(4)</sCrIpT>'];
 
 /** A detection result with an attack payload in every string a model, the corpus or the user supplies. */
+/** A provenance whose every string carries the payload. */
+function provenanceOf(payload: string): GenerationProvenance {
+  return { step: `step ${payload}`, modelId: `model ${payload}`, prompts: [`prompt ${payload}`], sampling: {}, usage: EMPTY_USAGE, cached: false, startedAt: payload, finishedAt: payload };
+}
+
 function poisoned(payload: string): DetectionResult {
   const answer = `First ${payload}. Second sentence.`;
   const firstEnd = answer.indexOf('.') + 1;
@@ -21,7 +27,7 @@ function poisoned(payload: string): DetectionResult {
     generatorId: `gen ${payload}`,
     retrieverId: `ret ${payload}`,
     verifierId: `ver ${payload}`,
-    generation: { raw: [`raw ${payload}`], provenance: { prompt: payload } },
+    generation: { raw: [`raw ${payload}`], provenance: [provenanceOf(payload)] },
     problems: [{ code: `code ${payload}`, message: `message ${payload}` }],
     sentences: [
       { index: 0, text: answer.slice(0, firstEnd), start: 0, end: firstEnd, label: 'hallucinated', claimIds: ['c0'] },
@@ -29,24 +35,22 @@ function poisoned(payload: string): DetectionResult {
     ],
     claims: [
       {
-        id: 'c0',
-        claim: `claim ${payload}`,
-        query: `query ${payload}`,
-        snippets: [{ text: `snippet ${payload}`, source: `javascript:${payload}`, title: `title ${payload}`, score: 1.5 }],
-        verdict: { status: 'ok', label: 'hallucinated', reasoning: `reasoning ${payload}`, raw: [`reply ${payload}`], verifier: `v ${payload}`, problems: [], provenance: { reply: payload }, votes: { hallucinated: 1 } },
+        claim: { id: 'c0', text: `claim ${payload}` },
+        query: { text: `query ${payload}`, claimId: 'c0' },
+        evidence: [{ documentId: `javascript:${payload}`, text: `snippet ${payload}`, score: 1.5, origin: { documentId: `javascript:${payload}`, title: `title ${payload}` } }],
+        verdict: { status: 'ok', label: 'hallucinated', reasoning: `reasoning ${payload}`, raw: [`reply ${payload}`], verifier: `v ${payload}`, problems: [], provenance: provenanceOf(payload), votes: { hallucinated: 1 } },
         sentenceIndex: 0,
         problems: [],
       },
       {
-        id: 'c1',
-        claim: 'Second sentence.',
-        query: 'second',
-        snippets: [{ text: 'ok', source: 'https://example.org/a?b=1&c=2' }],
+        claim: { id: 'c1', text: 'Second sentence.' },
+        query: { text: 'second', claimId: 'c1' },
+        evidence: [{ documentId: 'a', text: 'ok', score: 1, origin: { documentId: 'a', source: { name: 'example.org', url: 'https://example.org/a?b=1&c=2' } } }],
         verdict: { status: 'ok', label: 'correct', raw: [], verifier: 'v', problems: [] },
         sentenceIndex: 1,
         problems: [],
       },
-      { id: 'c2', claim: `unaligned ${payload}`, snippets: [], verdict: { status: 'failed', raw: [], verifier: 'v', problems: [{ code: 'call-failed', message: payload }] }, problems: [] },
+      { claim: { id: 'c2', text: `unaligned ${payload}` }, evidence: [], verdict: { status: 'failed', raw: [], verifier: 'v', problems: [{ code: 'call-failed', message: payload }] }, problems: [] },
     ],
   };
 }

@@ -21,12 +21,3 @@ export interface Document {
   /** The user's own data; factkit never reads meaning from it. */
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
-
-/** A document returned by a retriever, with its score and 1-based rank. */
-export interface ScoredDocument {
-  readonly id: string;
-  readonly score: number;
-  /** 1-based position in the ranking. */
-  readonly rank: number;
-  readonly document?: Document;
-}

@@ -1,14 +1,14 @@
 // Types
-export type { Document, DocumentSource, ScoredDocument } from './document.js';
+export type { Document, DocumentSource } from './document.js';
 export type { Chunk } from './chunk.js';
 export type { Usage } from './usage.js';
 export { EMPTY_USAGE, addUsage } from './usage.js';
 export type { Query, WeightedTerm, ExpandedQuery, SearchQuery, ItemProblem } from './query.js';
-export type { ExpansionProvenance, GenerationProvenance, GenerationSampling } from './provenance.js';
+export type { GenerationProvenance, GenerationSampling } from './provenance.js';
 export type { Claim, ClaimLabel } from './claim.js';
 export { CLAIM_LABELS } from './claim.js';
-export type { Evidence, Verdict } from './evidence.js';
-export { VERDICTS } from './evidence.js';
+export type { Evidence, EvidenceOrigin } from './evidence.js';
+export { evidenceOrigin } from './evidence.js';
 export type { Qrels, Run } from './qrels.js';
 
 // Interfaces
@@ -17,6 +17,7 @@ export type { Embedder, EmbeddingKind, EmbedRequest, EmbedResult } from './embed
 export type { NliLabel, NliModel, NliPair, NliPrediction, NliRequest, NliResult } from './nli-model.js';
 export { NLI_LABELS } from './nli-model.js';
 export type { Retriever, RetrieveRequest, RetrieveResult } from './retriever.js';
+export type { FieldedDocument, RetrieverFactory, RetrieverFactoryRequest } from './retriever-factory.js';
 export type { VectorMatch, VectorQueryRequest, VectorRecord, VectorStore } from './vector-store.js';
 export type { Cache } from './cache.js';
 export type { ExpandRequest, QueryExpander } from './query-expander.js';

@@ -36,14 +36,3 @@ export interface GenerationProvenance {
   /** ISO timestamp when the call ended (successfully or not). */
   readonly finishedAt: string;
 }
-
-/**
- * @deprecated Use {@link GenerationProvenance} (LLM steps record `step` instead of `method`). Kept so records written
- * by classical expanders (`{ method: 'rm3' }`) and older code still type-check; every field is optional.
- */
-export interface ExpansionProvenance extends Partial<GenerationProvenance> {
-  /** @deprecated Use `step`. */
-  readonly method?: string;
-  /** @deprecated Use `startedAt` / `finishedAt`. */
-  readonly createdAt?: string;
-}

@@ -1,4 +1,4 @@
-import type { ExpansionProvenance, GenerationProvenance } from './provenance.js';
+import type { GenerationProvenance } from './provenance.js';
 
 /** A search query. `text` is what a lexical retriever searches; `vector` overrides embedding for dense retrievers. */
 export interface Query {
@@ -25,10 +25,10 @@ export interface ExpandedQuery extends Query {
   /** Texts the model generated (hypothetical documents, passages, sub-queries). */
   readonly generations: readonly string[];
   /**
-   * How the generations were made: a GenerationProvenance for LLM methods; classical methods may record less. The
-   * `method?` on the first member only keeps `provenance.method` readable on the union (deprecated; read `step`).
+   * How the generations were made, for LLM methods (HyDE, Query2doc, multi-query). Absent for classical methods (RM3,
+   * Rocchio), which generate nothing; the expander's `id` names the method.
    */
-  readonly provenance: (GenerationProvenance & { readonly method?: string }) | ExpansionProvenance;
+  readonly provenance?: GenerationProvenance;
   /** Per-generation problems (empty, refusal, wrong language) kept instead of silently dropped. */
   readonly problems?: readonly ItemProblem[];
 }

@@ -40,7 +40,7 @@ describe('expandQueries', () => {
       usesLanguageModel: false,
       async expand({ query }) {
         controller.abort(reason);
-        return { text: query.text, original: query, generations: [], provenance: { method: 'none' } };
+        return { text: query.text, original: query, generations: [] };
       },
     };
     await expect(expandQueries(expander, [{ text: 'a' }, { text: 'b' }], { abortSignal: controller.signal, concurrency: 1 })).rejects.toBe(reason);

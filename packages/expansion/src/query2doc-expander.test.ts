@@ -25,9 +25,9 @@ describe('createQuery2docExpander', () => {
       prompts: ['Write a passage that answers the following query:\nAspirin lowers fever.'],
       sampling: { temperature: 0.7, topP: 1, maxTokens: 512, n: 1, seed: 0 },
     });
-    expect(expanded.provenance.usage?.totalTokens).toBeGreaterThan(0);
+    expect(expanded.provenance!.usage?.totalTokens).toBeGreaterThan(0);
     expect(model.calls).toHaveLength(1);
-    expect(model.calls[0]).toMatchObject({ prompt: expanded.provenance.prompts?.[0], temperature: 0.7, topP: 1, maxTokens: 512, n: 1, seed: 0 });
+    expect(model.calls[0]).toMatchObject({ prompt: expanded.provenance!.prompts?.[0], temperature: 0.7, topP: 1, maxTokens: 512, n: 1, seed: 0 });
   });
 
   it('builds q [SEP] d in dense form, honours repeats and a custom prompt', async () => {
@@ -36,7 +36,7 @@ describe('createQuery2docExpander', () => {
     expect(dense.text).toBe('Aspirin lowers fever. [SEP] D.');
     const two = await createQuery2docExpander({ model, repeats: 2, prompt: 'Q: {{query}} ({{topic}})', promptVariables: { topic: 'medicine' } }).expand({ query: claim });
     expect(two.text).toBe('Aspirin lowers fever. Aspirin lowers fever. D.');
-    expect(two.provenance.prompts).toEqual(['Q: Aspirin lowers fever. (medicine)']);
+    expect(two.provenance!.prompts).toEqual(['Q: Aspirin lowers fever. (medicine)']);
   });
 
   it('sends the sample index as seed, so withCache keeps repeated samples apart and replays them', async () => {
@@ -51,7 +51,7 @@ describe('createQuery2docExpander', () => {
     expect(first.generations).toEqual(['Passage number 1.']);
     expect(second.generations).toEqual(['Passage number 2.']);
     expect(again.generations).toEqual(first.generations);
-    expect(second.provenance.sampling?.seed).toBe(1);
+    expect(second.provenance!.sampling?.seed).toBe(1);
   });
 
   it('records refusals, empty and wrong-language generations as problems and leaves them out of the query', async () => {

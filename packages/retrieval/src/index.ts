@@ -33,6 +33,8 @@ export type { Bm25IndexJson, DeserializeBm25IndexOptions } from './bm25/bm25-ser
 export { deserializeBm25Index, exportBm25IndexJson, importBm25IndexJson, serializeBm25Index } from './bm25/bm25-serialization.js';
 export type { Bm25Retriever, Bm25RetrieverOptions } from './bm25/bm25-retriever.js';
 export { createBm25Retriever } from './bm25/bm25-retriever.js';
+export type { Bm25RetrieverFactoryOptions } from './bm25/bm25-retriever-factory.js';
+export { createBm25RetrieverFactory } from './bm25/bm25-retriever-factory.js';
 export type { Rm3ExpanderOptions, Rm3Model } from './feedback/rm3-expander.js';
 export { computeRm3Model, createRm3Expander } from './feedback/rm3-expander.js';
 
@@ -43,6 +45,10 @@ export type { QuantizedFlatIndex, QuantizedFlatIndexOptions, QuantizedFlatSearch
 export { createQuantizedFlatIndex } from './dense/quantized-flat-index.js';
 export type { DenseIndexRequest, DenseIndexResult, DenseRetriever, DenseRetrieverOptions } from './dense/dense-retriever.js';
 export { createDenseRetriever } from './dense/dense-retriever.js';
+export type { BuildDenseIndexOptions, BuildDenseIndexResult } from './dense/build-dense-index.js';
+export { buildDenseIndex } from './dense/build-dense-index.js';
+export type { DenseRetrieverFactory, DenseRetrieverFactoryOptions, FieldedDenseRetriever } from './dense/dense-retriever-factory.js';
+export { createDenseRetrieverFactory } from './dense/dense-retriever-factory.js';
 export type { DenseIndexSnapshot, DenseStoredDocument, DeserializeDenseIndexOptions, RestoreDenseRetrieverOptions } from './dense/dense-serialization.js';
 export { DENSE_INDEX_FORMAT_VERSION, deserializeDenseIndex, restoreDenseRetriever, serializeDenseIndex, snapshotFlatIndex } from './dense/dense-serialization.js';
 export type { InMemoryVectorStore, InMemoryVectorStoreOptions } from './stores/in-memory-vector-store.js';

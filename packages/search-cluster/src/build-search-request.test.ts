@@ -12,7 +12,7 @@ describe('buildSearchRequest', () => {
       sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
       track_total_hits: false,
       track_scores: true,
-      _source: ['id', 'title', 'text', 'metadata'],
+      _source: ['id', 'title', 'text', 'source', 'metadata'],
     });
   });
 

@@ -55,7 +55,7 @@ export function buildSearchRequest(query: Query, options: { topK: number; fields
       sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
       track_total_hits: false,
       track_scores: true,
-      _source: ['id', 'title', 'text', 'metadata'],
+      _source: ['id', 'title', 'text', 'source', 'metadata'],
     },
     problems: [],
   };

@@ -88,6 +88,7 @@ function describeDocumentProblem(document: unknown): string | undefined {
   if (typeof candidate.id !== 'string' || candidate.id.length === 0) return 'id must be a non-empty string';
   if (typeof candidate.text !== 'string') return 'text must be a string';
   if (candidate.title !== undefined && typeof candidate.title !== 'string') return 'title must be a string when present';
+  if (candidate.source !== undefined && (typeof candidate.source !== 'object' || candidate.source === null || typeof candidate.source.name !== 'string')) return 'source must be { name, url?, license? } when present';
   if (candidate.metadata !== undefined && (typeof candidate.metadata !== 'object' || candidate.metadata === null || Array.isArray(candidate.metadata))) return 'metadata must be an object when present';
   return undefined;
 }
@@ -233,6 +234,7 @@ export async function runBulkIndexing(input: {
       const source: Record<string, unknown> = { id: document.id, text: document.text };
       if (document.title !== undefined) source['title'] = document.title;
       if (flat) source['contents'] = document.title ? `${document.title} ${document.text}` : document.text;
+      if (document.source !== undefined) source['source'] = document.source;
       if (document.metadata !== undefined) source['metadata'] = document.metadata;
       const action = { index: { _index: index, _id: document.id } };
       let bytes: number;

@@ -79,8 +79,8 @@ function checkUnitInterval(value: number, argument: string, where: string, min: 
 /**
  * The index settings and mappings that make OpenSearch / Elasticsearch score like `@factkit/retrieval`'s BM25:
  * Lucene's BM25Similarity at our k1/b and a custom analyzer mirroring `createEnglishAnalyzer()` (standard tokenizer →
- * English possessive → lowercase → English stop words → Porter stemmer). `_source` keeps id, title, text and metadata;
- * metadata is stored, not indexed.
+ * English possessive → lowercase → English stop words → Porter stemmer). `_source` keeps id, title, text, source and metadata;
+ * source and metadata are stored, not indexed.
  * @throws InvalidArgumentError for k1 < 0, b outside [0, 1], bad fields, shard counts or stop words.
  * @example buildIndexDefinition({ k1: 1.2, b: 0.75 }).settings
  */
@@ -100,6 +100,7 @@ export function buildIndexDefinition(options: IndexDefinitionOptions = {}): Inde
     id: { type: 'keyword' },
     title: resolved.flat ? storedOnly : analyzedText,
     text: resolved.flat ? storedOnly : analyzedText,
+    source: { type: 'object', enabled: false },
     metadata: { type: 'object', enabled: false },
   };
   if (resolved.flat) properties['contents'] = analyzedText;

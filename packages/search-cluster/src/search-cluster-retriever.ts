@@ -1,5 +1,5 @@
-import type { Document, Evidence, ItemProblem, RetrieveRequest, RetrieveResult, Retriever } from '@factkit/core';
-import { InvalidArgumentError, ResponseParseError } from '@factkit/core';
+import type { Document, DocumentSource, Evidence, ItemProblem, RetrieveRequest, RetrieveResult, Retriever } from '@factkit/core';
+import { InvalidArgumentError, ResponseParseError, evidenceOrigin } from '@factkit/core';
 import { buildSearchRequest } from './build-search-request.js';
 import { type BulkOptions, type IndexDocumentsOptions, type IndexDocumentsResult, resolveBulkOptions, runBulkIndexing } from './bulk-indexer.js';
 import { type IndexDefinition, type IndexDefinitionOptions, FACTKIT_BM25_B, FACTKIT_BM25_K1, SEARCH_CLUSTER_NAMES, buildIndexDefinition, resolveFields } from './index-definition.js';
@@ -86,7 +86,7 @@ function compareExistingIndex(response: unknown, definition: IndexDefinition): I
   return differences.length === 0 ? [] : [{ code: 'index-settings-mismatch', message: `the existing index differs from this retriever's definition: ${differences.join('; ')}` }];
 }
 
-function toEvidence(hit: unknown, rank: number, index: string): Evidence {
+function toEvidence(hit: unknown, rank: number): Evidence {
   const record = (typeof hit === 'object' && hit !== null ? hit : {}) as { _id?: unknown; _score?: unknown; sort?: unknown; _source?: Record<string, unknown> };
   const source = record._source ?? {};
   const documentId = typeof source['id'] === 'string' ? source['id'] : record._id;
@@ -95,15 +95,19 @@ function toEvidence(hit: unknown, rank: number, index: string): Evidence {
     throw new ResponseParseError({ message: `SearchClusterRetriever.retrieve: hit ${rank} has no string id or finite score`, raw: JSON.stringify(hit)?.slice(0, 2000) ?? '' });
   }
   const metadata = source['metadata'];
+  const title = typeof source['title'] === 'string' && source['title'].length > 0 ? source['title'] : undefined;
+  const stored = source['source'] as { name?: unknown } | null | undefined;
+  const documentSource = typeof stored === 'object' && stored !== null && typeof stored.name === 'string' ? (stored as DocumentSource) : undefined;
   return {
     documentId,
     text: typeof source['text'] === 'string' ? source['text'] : '',
     score,
     rank,
-    ...(typeof source['title'] === 'string' && source['title'].length > 0 ? { title: source['title'] } : {}),
-    metadata: { index, ...(typeof metadata === 'object' && metadata !== null ? { document: metadata } : {}) },
+    origin: evidenceOrigin({ id: documentId, ...(title === undefined ? {} : { title }), ...(documentSource === undefined ? {} : { source: documentSource }) }),
+    ...(typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? { metadata: metadata as Record<string, unknown> } : {}),
   };
 }
+
 
 /**
  * Creates a core `Retriever` backed by an OpenSearch or Elasticsearch index, scoring like `@factkit/retrieval`'s BM25
@@ -164,13 +168,14 @@ export function createSearchClusterRetriever(options: SearchClusterRetrieverOpti
       request?.abortSignal?.throwIfAborted();
       if (typeof request !== 'object' || request === null) throw new InvalidArgumentError({ where: retrieveWhere, argument: 'request', message: 'must be a RetrieveRequest object' });
       const { query, topK = 10, abortSignal } = request;
-      if (!Number.isInteger(topK) || topK < 1) throw new InvalidArgumentError({ where: retrieveWhere, argument: 'topK', message: `must be a positive integer (got ${String(topK)})` });
+      if (!Number.isInteger(topK) || topK < 0) throw new InvalidArgumentError({ where: retrieveWhere, argument: 'topK', message: `must be an integer >= 0 (got ${String(topK)})` });
+      if (topK === 0) return { evidence: [] };
       const plan = buildSearchRequest(query, { topK, fields: resolvedFields, where: retrieveWhere });
       if (plan.body === undefined) return { evidence: [], problems: plan.problems };
       const response = await adapter.call('search', { index, ...(searchType ? { search_type: searchType } : {}) }, plan.body, abortSignal);
       const hits = (response as { hits?: { hits?: unknown } } | null)?.hits?.hits;
       if (!Array.isArray(hits)) throw new ResponseParseError({ message: `${retrieveWhere}: the search response has no hits.hits array`, raw: JSON.stringify(response)?.slice(0, 2000) ?? '' });
-      const evidence = hits.slice(0, topK).map((hit, position) => toEvidence(hit, position + 1, index));
+      const evidence = hits.slice(0, topK).map((hit, position) => toEvidence(hit, position + 1));
       return plan.problems.length > 0 ? { evidence, problems: plan.problems } : { evidence };
     },
   };

@@ -83,9 +83,9 @@ for (const under of CLIENTS) {
       expect(body.query).toEqual({ bool: { should: [{ term: { contents: { value: 'heart', boost: 0.7999999999999999 } } }, { term: { contents: { value: 'stroke', boost: 0.2 } } }] } });
     });
 
-    it('returns text, title, rank and stored metadata of each hit', async () => {
+    it('returns text, rank, the typed origin and the stored user metadata of each hit', async () => {
       const { evidence } = await retriever.retrieve({ query: { text: 'vitamin D deficiency' }, topK: 1 });
-      expect(evidence[0]).toMatchObject({ documentId: 'd01', rank: 1, title: 'Vitamin D and bone health', text: CORPUS[0]?.text, metadata: { index: 'corpus', document: { year: 2019 } } });
+      expect(evidence[0]).toEqual({ documentId: 'd01', score: evidence[0]?.score, rank: 1, origin: { documentId: 'd01', title: 'Vitamin D and bone health', source: { name: 'factkit fixtures', license: 'CC0' } }, text: CORPUS[0]?.text, metadata: { year: 2019 } });
     });
 
     it('gives no evidence and no-searchable-terms for a blank query, without a request', async () => {
@@ -107,7 +107,7 @@ for (const under of CLIENTS) {
     });
 
     it('rejects a bad topK and a query without text with InvalidArgumentError', async () => {
-      await expect(retriever.retrieve({ query: { text: 'x' }, topK: 0 })).rejects.toSatisfy((error) => InvalidArgumentError.isInstance(error) && /topK/.test((error as Error).message));
+      await expect(retriever.retrieve({ query: { text: 'x' }, topK: -1 })).rejects.toSatisfy((error) => InvalidArgumentError.isInstance(error) && /topK/.test((error as Error).message));
       await expect(retriever.retrieve({ query: {} as never })).rejects.toSatisfy((error) => InvalidArgumentError.isInstance(error) && /query\.text/.test((error as Error).message));
     });
 
@@ -317,7 +317,7 @@ describe('protocol tests: request details', () => {
       expect(bulk?.headers['content-type']).toMatch(/x-ndjson/);
       const lines = (bulk?.body ?? '').trim().split('\n').map((line) => JSON.parse(line));
       expect(lines[0]).toEqual({ index: { _index: 'nd', _id: 'd01' } });
-      expect(lines[1]).toEqual({ id: 'd01', text: CORPUS[0]?.text, title: CORPUS[0]?.title, contents: `${CORPUS[0]?.title} ${CORPUS[0]?.text}`, metadata: { year: 2019 } });
+      expect(lines[1]).toEqual({ id: 'd01', text: CORPUS[0]?.text, title: CORPUS[0]?.title, contents: `${CORPUS[0]?.title} ${CORPUS[0]?.text}`, source: { name: 'factkit fixtures', license: 'CC0' }, metadata: { year: 2019 } });
     });
   });
 

@@ -7,7 +7,6 @@ import { createSectionChunker } from './section-chunker.js';
 import { createSentenceChunker } from './sentence-chunker.js';
 import { createTokenChunker } from './token-chunker.js';
 import type { Chunker } from './types.js';
-import { getChunkOrdinal } from './types.js';
 
 const wordArb = fc.stringMatching(/^[A-Za-z0-9]{1,8}$/);
 const separatorArb = fc.constantFrom(' ', '  ', '\n', '. ', '! ', '? ', '.\n\n', ', ', '\t');
@@ -23,10 +22,10 @@ function checkCommonInvariants(chunker: Chunker, text: string, maxTokens: number
   chunks.forEach((chunk, ordinal) => {
     expect(chunk.text).toBe(text.slice(chunk.start, chunk.end));
     expect(chunk.documentId).toBe('doc');
-    expect(getChunkOrdinal(chunk)).toBe(ordinal);
+    expect(chunk.ordinal).toBe(ordinal);
     expect(chunk.id).toBe(`doc#${ordinal}`);
     expect(findTokenSpans(chunk.text).length).toBeLessThanOrEqual(maxTokens);
-    expect(chunk.metadata?.['tokenCount']).toBe(findTokenSpans(chunk.text).length);
+    expect(chunk.tokenCount).toBe(findTokenSpans(chunk.text).length);
     if (ordinal > 0) expect(chunk.start).toBeGreaterThan(chunks[ordinal - 1]!.start);
   });
   expect(coversAllTokens(text, chunks)).toBe(true);
@@ -55,7 +54,7 @@ describe('createTokenChunker', () => {
           expect(shared).toBe(overlapTokens);
         }
         // All windows but the last are full.
-        chunks.slice(0, -1).forEach((chunk) => expect(chunk.metadata?.['tokenCount']).toBe(maxTokens));
+        chunks.slice(0, -1).forEach((chunk) => expect(chunk.tokenCount).toBe(maxTokens));
       }),
     );
   });
@@ -105,7 +104,7 @@ describe('createSentenceChunker', () => {
     const { chunks, problems } = createSentenceChunker({ maxTokens: 10 }).split({ id: 'd', text });
     expect(problems.map((problem) => problem.code)).toEqual(['long-sentence-split']);
     expect(coversAllTokens(text, chunks)).toBe(true);
-    expect(Math.max(...chunks.map((chunk) => Number(chunk.metadata?.['tokenCount'])))).toBeLessThanOrEqual(10);
+    expect(Math.max(...chunks.map((chunk) => Number(chunk.tokenCount)))).toBeLessThanOrEqual(10);
   });
 
   it('repeats the last sentence in the next chunk with overlapSentences: 1', () => {
@@ -127,7 +126,7 @@ describe('createSectionChunker', () => {
   it('never crosses a heading or a page break and records section and page', () => {
     const text = '# Intro\nAspirin lowers fever. It is cheap.\n# Methods\nWe ran a trial.\fPage two text here.';
     const { chunks } = createSectionChunker({ maxTokens: 50 }).split({ id: 'p', text });
-    expect(chunks.map((chunk) => [chunk.text, chunk.metadata?.['section'], chunk.metadata?.['page']])).toEqual([
+    expect(chunks.map((chunk) => [chunk.text, chunk.section, chunk.page])).toEqual([
       ['# Intro\nAspirin lowers fever. It is cheap.', 'Intro', 1],
       ['# Methods\nWe ran a trial.', 'Methods', 1],
       ['Page two text here.', 'Methods', 2],

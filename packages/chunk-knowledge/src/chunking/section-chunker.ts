@@ -1,17 +1,17 @@
 import { InvalidArgumentError } from '@factkit/core';
-import type { Chunk, Document } from '@factkit/core';
+import type { Document } from '@factkit/core';
 import { checkNonNegativeInteger, checkPositiveInteger, makeChunk, prepareDocument } from '../internal/prepare-document.js';
 import { packSentences } from '../internal/pack-sentences.js';
-import type { Chunker, ChunkingResult } from './types.js';
+import type { Chunker, ChunkingResult, TextChunk } from './types.js';
 
 export interface SectionChunkerOptions {
   /** Most tokens per chunk inside a section (sentence-packed, see `createSentenceChunker`). @default 200 */
   readonly maxTokens?: number;
   /** @default 0 */
   readonly overlapSentences?: number;
-  /** A line matching this starts a new section (its text becomes `metadata.section`). Must not be global. @default Markdown headings `/^#{1,6}\s+(.+)$/` */
+  /** A line matching this starts a new section (its text becomes `chunk.section`). Must not be global. @default Markdown headings `/^#{1,6}\s+(.+)$/` */
   readonly headingPattern?: RegExp;
-  /** Separates pages; page numbers (1-based) go to `metadata.page`. @default '\f' (form feed, as pdftotext writes) */
+  /** Separates pages; page numbers (1-based) go to `chunk.page`. @default '\f' (form feed, as pdftotext writes) */
   readonly pageSeparator?: string;
 }
 
@@ -36,7 +36,7 @@ export function createSectionChunker(options: SectionChunkerOptions = {}): Chunk
     split(document: Document): ChunkingResult {
       const { text, problems, empty } = prepareDocument(document, `${WHERE}.split`);
       if (empty) return { chunks: [], problems };
-      const chunks: Chunk[] = [];
+      const chunks: TextChunk[] = [];
       let page = 1;
       let section: string | undefined;
       let pageStart = 0;
@@ -50,7 +50,7 @@ export function createSectionChunker(options: SectionChunkerOptions = {}): Chunk
           const packed = packSentences(text, sectionStart, end, { maxTokens, overlapSentences, documentId: document.id });
           problems.push(...packed.problems);
           for (const window of packed.windows) {
-            chunks.push(makeChunk(document.id, text, window.start, window.end, { ordinal: chunks.length, tokenCount: window.tokenCount, chunker: id, page, ...(section === undefined ? {} : { section }) }));
+            chunks.push(makeChunk(document, text, { start: window.start, end: window.end, ordinal: chunks.length }, { tokenCount: window.tokenCount, chunker: id, page, ...(section === undefined ? {} : { section }) }));
           }
         };
         while (lineStart < pageEnd) {

@@ -29,7 +29,7 @@ export function createSentenceChunker(options: SentenceChunkerOptions = {}): Chu
       const { text, problems, empty } = prepareDocument(document, `${WHERE}.split`);
       if (empty) return { chunks: [], problems };
       const packed = packSentences(text, 0, text.length, { maxTokens, overlapSentences, documentId: document.id });
-      const chunks = packed.windows.map((window, ordinal) => makeChunk(document.id, text, window.start, window.end, { ordinal, tokenCount: window.tokenCount, chunker: id }));
+      const chunks = packed.windows.map((window, ordinal) => makeChunk(document, text, { start: window.start, end: window.end, ordinal }, { tokenCount: window.tokenCount, chunker: id }));
       return { chunks, problems: [...problems, ...packed.problems] };
     },
   };

@@ -1,9 +1,9 @@
 import { InvalidArgumentError } from '@factkit/core';
-import type { Chunk, Document } from '@factkit/core';
+import type { Document } from '@factkit/core';
 import { checkNonNegativeInteger, checkPositiveInteger, makeChunk, prepareDocument } from '../internal/prepare-document.js';
 import { findTokenSpans } from '../internal/token-spans.js';
 import type { TokenSpan } from '../internal/token-spans.js';
-import type { Chunker, ChunkingResult } from './types.js';
+import type { Chunker, ChunkingResult, TextChunk } from './types.js';
 
 export interface TokenChunkerOptions {
   /** Tokens per chunk (whitespace-separated words; each Han/Kana character is one token). @default 200 */
@@ -44,8 +44,8 @@ export function createTokenChunker(options: TokenChunkerOptions = {}): Chunker {
     split(document: Document): ChunkingResult {
       const { text, problems, empty } = prepareDocument(document, `${WHERE}.split`);
       if (empty) return { chunks: [], problems };
-      const chunks: Chunk[] = windowTokens(findTokenSpans(text), maxTokens, overlapTokens).map((window, ordinal) =>
-        makeChunk(document.id, text, window.start, window.end, { ordinal, tokenCount: window.tokenCount, chunker: id }),
+      const chunks: TextChunk[] = windowTokens(findTokenSpans(text), maxTokens, overlapTokens).map((window, ordinal) =>
+        makeChunk(document, text, { start: window.start, end: window.end, ordinal }, { tokenCount: window.tokenCount, chunker: id }),
       );
       return { chunks, problems };
     },

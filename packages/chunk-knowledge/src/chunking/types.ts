@@ -2,14 +2,12 @@ import type { Chunk, Document, ItemProblem } from '@factkit/core';
 
 /** Chunks of one document plus what was odd about it (empty text, lone surrogates, sentences split mid-way). */
 export interface ChunkingResult {
-  readonly chunks: Chunk[];
+  readonly chunks: TextChunk[];
   readonly problems: ItemProblem[];
 }
 
-/** Metadata every chunker writes on each chunk (`chunk.metadata`). */
-export interface ChunkMetadata {
-  /** 0-based position of the chunk in its document. */
-  readonly ordinal: number;
+/** A core `Chunk` with what every chunker records as typed fields (`metadata` is the document's own, passed on). */
+export interface TextChunk extends Chunk {
   /** Number of tokens (whitespace-separated words; each Han/Kana character counts as one). */
   readonly tokenCount: number;
   /** Chunker id, e.g. `tokens(200,20)`. */
@@ -25,10 +23,4 @@ export interface Chunker {
   readonly id: string;
   /** @throws InvalidArgumentError when `document` is not a `{ id: string, text: string }` object. */
   split(document: Document): ChunkingResult;
-}
-
-/** Reads the ordinal a chunker stored on a chunk. */
-export function getChunkOrdinal(chunk: Chunk): number | undefined {
-  const ordinal = chunk.metadata?.['ordinal'];
-  return typeof ordinal === 'number' ? ordinal : undefined;
 }

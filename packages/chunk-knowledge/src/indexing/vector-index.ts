@@ -1,5 +1,6 @@
-import { InvalidArgumentError, embedInBatches, throwIfAborted } from '@factkit/core';
-import type { Embedder, Evidence, ItemProblem, Retriever, VectorRecord, VectorStore } from '@factkit/core';
+import { InvalidArgumentError, throwIfAborted } from '@factkit/core';
+import type { FieldedDocument, ItemProblem, Retriever, RetrieverFactory } from '@factkit/core';
+import { chunkOrigin } from '../internal/chunk-origin.js';
 import type { AnnotatedChunk } from '../knowledge/types.js';
 import type { LayoutField, PassageLayout, RenderPassageOptions } from './layouts.js';
 import { renderField, renderPassage } from './layouts.js';
@@ -42,102 +43,54 @@ export function renderIndexPassages(items: readonly AnnotatedChunk[], mode: Inde
   return { passages, problems };
 }
 
-export interface IndexAnnotatedChunksOptions {
-  readonly embedder: Embedder;
-  readonly store: VectorStore;
-  /** A layout (one vector per chunk) or `{ multiVector: ['title', 'questions', 'chunk'] }`. */
+export interface ChunkVectorRetrieverOptions {
+  /** Builds the vectors and the retriever: e.g. `createDenseRetrieverFactory({ embedder, fold: 'max' })` from @factkit/retrieval. */
+  readonly factory: RetrieverFactory;
+  /** A layout (one vector per chunk) or `{ multiVector: ['title', 'questions', 'chunk'] }` (one per field, each question its own). */
   readonly mode: IndexMode;
   readonly render?: RenderPassageOptions;
-  /** Texts per embed call. @default embedder.maxBatchSize ?? 64 */
-  readonly batchSize?: number;
   readonly abortSignal?: AbortSignal;
-  readonly onProgress?: (progress: { completed: number; total: number }) => void;
-}
-
-export interface IndexAnnotatedChunksResult {
-  readonly recordCount: number;
-  /** Characters of passage text embedded (index size proxy next to the vector count). */
-  readonly characterCount: number;
-  readonly problems: ItemProblem[];
 }
 
 /**
- * Embeds the passages of annotated chunks (`kind: 'passage'`) and upserts them into any core `VectorStore`.
- * Record metadata: `chunkId`, `documentId`, `field`, `text` (the passage as indexed, shown again at search time).
+ * Annotated chunks as fielded documents for a mode: a layout gives one field `layout` (the rendered passage); a
+ * multi-vector mode gives the wrapped `title` / `chunk` texts and the list of wrapped questions, in the mode's order.
+ * Text = the chunk's text, origin = parent document + chunk id. Empty fields are left out and reported.
  */
-export async function indexAnnotatedChunks(items: readonly AnnotatedChunk[], options: IndexAnnotatedChunksOptions): Promise<IndexAnnotatedChunksResult> {
-  const { embedder, store, mode, render = {}, batchSize = embedder.maxBatchSize ?? 64, abortSignal, onProgress } = options;
-  if (store.dimensions !== embedder.dimensions) {
-    throw new InvalidArgumentError({ where: 'indexAnnotatedChunks', argument: 'store', message: `has ${store.dimensions} dimensions but the embedder has ${embedder.dimensions}` });
-  }
+export function toChunkFieldedDocuments(items: readonly AnnotatedChunk[], mode: IndexMode, render: RenderPassageOptions = {}): { documents: FieldedDocument[]; fields: Record<string, number>; problems: ItemProblem[] } {
   const { passages, problems } = renderIndexPassages(items, mode, render);
-  let completed = 0;
-  for (let i = 0; i < passages.length; i += batchSize) {
-    throwIfAborted(abortSignal);
-    const batch = passages.slice(i, i + batchSize);
-    const vectors = await embedInBatches(embedder, batch.map((passage) => passage.text), { kind: 'passage', batchSize, ...(abortSignal ? { abortSignal } : {}) });
-    const records: VectorRecord[] = batch.map((passage, j) => ({
-      id: passage.id,
-      vector: vectors[j]!,
-      metadata: { chunkId: passage.chunkId, documentId: passage.documentId, field: passage.field, text: passage.text },
-    }));
-    await store.upsert({ records, ...(abortSignal ? { abortSignal } : {}) });
-    completed += batch.length;
-    onProgress?.({ completed, total: passages.length });
+  const byChunk = new Map<string, Record<string, string | string[]>>();
+  for (const passage of passages) {
+    const fields = byChunk.get(passage.chunkId) ?? {};
+    byChunk.set(passage.chunkId, fields);
+    if (passage.field === 'questions') ((fields['questions'] ??= []) as string[]).push(passage.text);
+    else fields[passage.field] = passage.text;
   }
-  return { recordCount: passages.length, characterCount: passages.reduce((sum, passage) => sum + passage.text.length, 0), problems };
-}
-
-/** How hits on several vectors of one chunk become the chunk's score. */
-export type FoldMethod = 'max' | 'sum';
-
-export interface ChunkVectorRetrieverOptions {
-  readonly embedder: Embedder;
-  readonly store: VectorStore;
-  /** @default 'max' */
-  readonly fold?: FoldMethod;
-  /** Vector hits fetched per requested chunk, so folding still fills topK chunks. @default 8 (1 is enough for one vector per chunk) */
-  readonly fanOut?: number;
+  const documents = items.map((item) => ({
+    id: item.chunk.id,
+    fields: byChunk.get(item.chunk.id) ?? {},
+    text: item.chunk.text,
+    origin: chunkOrigin(item.chunk),
+    ...(item.chunk.metadata === undefined ? {} : { metadata: item.chunk.metadata }),
+  }));
+  const names = 'fields' in mode ? ['layout'] : mode.multiVector;
+  return { documents, fields: Object.fromEntries(names.map((name) => [name, 1])), problems };
 }
 
 /**
- * A core `Retriever` over a store filled by `indexAnnotatedChunks`: embeds the query (`kind: 'query'`), folds vector
- * hits to their chunk (max or sum) and returns one evidence per chunk: `documentId` = chunk id, `metadata.documentId`
- * = parent document, `text` = the best-scoring passage as indexed.
+ * A core `Retriever` over annotated chunks embedded in a layout or multi-vector mode, built by the given
+ * `RetrieverFactory` (chunk-knowledge keeps no vector index of its own): one evidence per chunk, `documentId` = chunk id,
+ * `origin` = parent document and chunk, `text` = the chunk's text. `problems` lists the empty fields left out.
+ * @throws InvalidArgumentError for a missing factory or mode.
+ * @example await createChunkVectorRetriever(items, { factory: createDenseRetrieverFactory({ embedder }), mode: CASE_6_QUESTIONS_CHUNK })
  */
-export function createChunkVectorRetriever(options: ChunkVectorRetrieverOptions): Retriever {
-  const { embedder, store, fold = 'max', fanOut = 8 } = options;
-  if (fold !== 'max' && fold !== 'sum') throw new InvalidArgumentError({ where: 'createChunkVectorRetriever', argument: 'fold', message: `must be 'max' or 'sum' (got ${String(fold)})` });
-  if (!Number.isInteger(fanOut) || fanOut < 1) throw new InvalidArgumentError({ where: 'createChunkVectorRetriever', argument: 'fanOut', message: `must be an integer >= 1 (got ${String(fanOut)})` });
-  return {
-    id: `chunk-vectors(${embedder.id},${fold})`,
-    async retrieve({ query, topK = 10, abortSignal }) {
-      const vector = query.vector ?? (await embedder.embed({ texts: [query.text], kind: 'query', ...(abortSignal ? { abortSignal } : {}) })).embeddings[0];
-      if (!vector) throw new InvalidArgumentError({ where: 'createChunkVectorRetriever.retrieve', argument: 'embedder', message: 'returned no vector for the query' });
-      const { matches } = await store.query({ vector, topK: topK * fanOut, ...(abortSignal ? { abortSignal } : {}) });
-      const folded = new Map<string, { score: number; best: number; text: string; documentId: string; fields: string[] }>();
-      for (const match of matches) {
-        const chunkId = typeof match.metadata?.['chunkId'] === 'string' ? match.metadata['chunkId'] : match.id;
-        const text = typeof match.metadata?.['text'] === 'string' ? match.metadata['text'] : '';
-        const documentId = typeof match.metadata?.['documentId'] === 'string' ? match.metadata['documentId'] : chunkId;
-        const field = String(match.metadata?.['field'] ?? 'layout');
-        const entry = folded.get(chunkId);
-        if (!entry) {
-          folded.set(chunkId, { score: match.score, best: match.score, text, documentId, fields: [field] });
-          continue;
-        }
-        entry.score = fold === 'max' ? Math.max(entry.score, match.score) : entry.score + match.score;
-        if (match.score > entry.best) {
-          entry.best = match.score;
-          entry.text = text;
-        }
-        entry.fields.push(field);
-      }
-      const evidence: Evidence[] = [...folded.entries()]
-        .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
-        .slice(0, topK)
-        .map(([chunkId, entry], position) => ({ documentId: chunkId, text: entry.text, score: entry.score, rank: position + 1, metadata: { documentId: entry.documentId, matchedFields: entry.fields } }));
-      return { evidence };
-    },
-  };
+export async function createChunkVectorRetriever(items: readonly AnnotatedChunk[], options: ChunkVectorRetrieverOptions): Promise<Retriever & { readonly problems: readonly ItemProblem[] }> {
+  const { factory, mode, render = {}, abortSignal } = options;
+  const where = 'createChunkVectorRetriever';
+  if (!factory || typeof factory.createRetriever !== 'function') throw new InvalidArgumentError({ where, argument: 'factory', message: 'must be a RetrieverFactory (e.g. createDenseRetrieverFactory from @factkit/retrieval)' });
+  if (typeof mode !== 'object' || mode === null) throw new InvalidArgumentError({ where, argument: 'mode', message: 'must be a passage layout or { multiVector: fields }' });
+  throwIfAborted(abortSignal);
+  const { documents, fields, problems } = toChunkFieldedDocuments(items, mode, render);
+  const retriever = await factory.createRetriever({ documents, fields, ...(abortSignal ? { abortSignal } : {}) });
+  return { id: retriever.id, retrieve: (request) => retriever.retrieve(request), problems };
 }

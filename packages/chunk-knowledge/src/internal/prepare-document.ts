@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@factkit/core';
 import type { Chunk, Document, ItemProblem } from '@factkit/core';
-import type { ChunkMetadata } from '../chunking/types.js';
+import type { TextChunk } from '../chunking/types.js';
 import { replaceLoneSurrogates } from './token-spans.js';
 
 /** Checks the document shape and returns its text with lone surrogates replaced, plus problems (invalid text, empty). */
@@ -28,8 +28,24 @@ export function prepareDocument(document: Document, where: string): { text: stri
   return { text: cleaned.text, problems, empty };
 }
 
-export function makeChunk(documentId: string, text: string, start: number, end: number, metadata: ChunkMetadata): Chunk {
-  return { id: `${documentId}#${metadata.ordinal}`, documentId, text: text.slice(start, end), start, end, metadata: { ...metadata } };
+/** Chunk `ordinal` of `document` over `text.slice(start, end)`, id `documentId#ordinal`, with the document's own metadata passed on. */
+export function makeChunk(
+  document: Pick<Document, 'id' | 'metadata'>,
+  text: string,
+  span: { readonly start: number; readonly end: number; readonly ordinal: number },
+  fields: Omit<TextChunk, keyof Chunk>,
+): TextChunk {
+  const { start, end, ordinal } = span;
+  return {
+    id: `${document.id}#${ordinal}`,
+    documentId: document.id,
+    text: text.slice(start, end),
+    ordinal,
+    start,
+    end,
+    ...fields,
+    ...(document.metadata === undefined ? {} : { metadata: document.metadata }),
+  };
 }
 
 export function checkPositiveInteger(value: number, argument: string, where: string): void {

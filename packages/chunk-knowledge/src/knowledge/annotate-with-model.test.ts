@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { extractQueryKeywordsWithModel } from '../keywords/query-keywords-with-model.js';
 import { annotateChunksWithModel, annotateChunksWithText2Text, splitGeneratedQuestions } from './annotate-with-model.js';
 
-const chunk = (id: string, text: string) => ({ id, documentId: id, text, start: 0, end: text.length });
+const chunk = (id: string, text: string) => ({ id, documentId: id, text, ordinal: 0, start: 0, end: text.length });
 const chunks = [chunk('a', 'ALPHA Aspirin lowers fever.'), chunk('b', 'BRAVO Statins lower cholesterol.'), chunk('c', 'CHARLIE Vitamin D.')];
 const promptOf = (request: GenerateRequest) => request.prompt ?? request.messages?.map((m) => m.content).join('\n') ?? '';
 

@@ -4,7 +4,7 @@ import { filterQuestionsByRelevance, percentileOf } from './filter-questions.js'
 import type { AnnotatedChunk } from './types.js';
 
 function annotated(id: string, text: string, questions: string[]): AnnotatedChunk {
-  return { chunk: { id, documentId: id, text, start: 0, end: text.length }, title: '', questions, titleSource: 'model', method: 'test', problems: [] };
+  return { chunk: { id, documentId: id, text, ordinal: 0, start: 0, end: text.length }, title: '', questions, titleSource: 'model', method: 'test', problems: [] };
 }
 
 const items = [

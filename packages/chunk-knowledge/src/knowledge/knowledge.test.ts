@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createOfflineAnnotator } from './offline-annotator.js';
 import { parseChunkKnowledge, parseQueryKeywordReply } from './parse-chunk-knowledge.js';
 
-const chunk = { id: 'd#0', documentId: 'd', start: 0, end: 0, text: 'Aspirin reduces fever in adults. Low-dose aspirin also lowers the risk of heart attack in older patients.' };
+const chunk = { id: 'd#0', documentId: 'd', ordinal: 0, start: 0, end: 0, text: 'Aspirin reduces fever in adults. Low-dose aspirin also lowers the risk of heart attack in older patients.' };
 
 describe('parseChunkKnowledge', () => {
   it('reads JSON, fenced JSON and JSON inside prose', () => {

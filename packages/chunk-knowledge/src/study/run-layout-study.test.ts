@@ -7,7 +7,7 @@ import type { AnnotatedChunk } from '../knowledge/types.js';
 import { runLayoutStudy } from './run-layout-study.js';
 
 const annotated = (id: string, documentId: string, text: string, title: string, questions: string[]): AnnotatedChunk => ({
-  chunk: { id, documentId, text, start: 0, end: text.length },
+  chunk: { id, documentId, ordinal: 0, text, start: 0, end: text.length },
   title,
   questions,
   titleSource: 'model',

@@ -47,7 +47,11 @@ describe('detectHallucinations', () => {
     });
     expect(result?.status).toBe('ok');
     expect(result?.claims.map((c) => c.verdict.label)).toEqual(['correct', 'hallucinated', 'unverifiable', 'unverifiable']);
-    expect(result?.claims[0]?.snippets[0]).toMatchObject({ text: 'The Acqua Felice was completed in 1586.', source: 'https://example.org/0', rank: 1 });
+    expect(result?.claims[0]?.evidence[0]).toMatchObject({ text: 'The Acqua Felice was completed in 1586.', origin: { documentId: 'doc-0', source: { url: 'https://example.org/0' } }, rank: 1 });
+    // The chain's core types: claim ids, queries pointing back to their claim, the aligned sentence as the claim's source.
+    expect(result?.claims[0]?.claim).toEqual({ id: 'q1:c0', text: 'The Acqua Felice was completed in 1586.', source: 'The Acqua Felice was completed in 1586.' });
+    expect(result?.claims[0]?.query).toEqual({ text: 'Acqua Felice completion', claimId: 'q1:c0' });
+    expect(result?.claims[2]?.query).toBeUndefined();
     expect(result?.claims[2]?.verdict.reason).toBe('no query');
     expect(result?.claims[3]?.verdict.reason).toMatch(/^search failed: search backend down/);
     expect(result?.claims[3]?.verdict.problems[0]?.code).toBe('search-failed');
@@ -97,9 +101,9 @@ describe('detectHallucinations', () => {
   it('baselines: whole response as one claim, and query = claim', async () => {
     const whole = await detectHallucinations({ items: [item], generator: createWholeResponseGenerator(), retriever, verifier: createNliVerifier({ nli }) });
     expect(whole[0]?.claims).toHaveLength(1);
-    expect(whole[0]?.claims[0]?.query).toBe(item.answer);
+    expect(whole[0]?.claims[0]?.query?.text).toBe(item.answer);
     const noQ = await detectHallucinations({ items: [item], generator: withClaimsAsQueries(createDrafterGenerator()), retriever, verifier: createNliVerifier({ nli }) });
-    for (const claim of noQ[0]?.claims ?? []) expect(claim.query).toBe(claim.claim);
+    for (const checked of noQ[0]?.claims ?? []) expect(checked.query).toEqual({ text: checked.claim.text, claimId: checked.claim.id });
     expect(noQ[0]?.claims.map((c) => c.sentenceIndex)).toEqual([0, 1]);
   });
 

@@ -1,10 +1,10 @@
-import type { ClaimLabel, Embedder, ItemProblem, Retriever } from '@factkit/core';
+import type { Claim, ClaimLabel, Embedder, Evidence, GenerationProvenance, ItemProblem, Retriever, SearchQuery } from '@factkit/core';
 import { InvalidArgumentError, mapWithConcurrency, segmentSentences } from '@factkit/core';
 import { alignClaimsToSentences } from '../align/align-claims-to-sentences.js';
 import { labelFromClaims } from '../align/label-segments.js';
 import { detectPromptLanguage } from '../prompts/language.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
-import type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel, Snippet } from '../types.js';
+import type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel } from '../types.js';
 import type { ClaimVerifier } from '../verify/create-nli-verifier.js';
 import type { ClaimQueryGenerator, GeneratedClaims, QaItem } from './generator.js';
 
@@ -26,7 +26,7 @@ export interface DetectHallucinationsOptions {
   readonly onProgress?: (progress: { done: number; total: number; failed: number }) => void;
 }
 
-/** Everything the detector did for one QA item: sentence → claim → query → snippets → verdict. JSON-serialisable. */
+/** Everything the detector did for one QA item: sentence → claim → query → evidence → verdict. JSON-serialisable. */
 export interface DetectionResult {
   readonly id: string;
   readonly question: string;
@@ -42,7 +42,7 @@ export interface DetectionResult {
   readonly generatorId: string;
   readonly retrieverId: string;
   readonly verifierId: string;
-  readonly generation: { readonly raw?: readonly string[]; readonly provenance?: unknown };
+  readonly generation: { readonly raw?: readonly string[]; readonly provenance?: readonly GenerationProvenance[] };
   readonly problems: readonly ItemProblem[];
 }
 
@@ -58,32 +58,14 @@ function decide(verdicts: readonly ClaimVerdictRecord[]): SegmentLabel | undefin
   return verdicts.some((v) => v.status === 'failed') ? undefined : label;
 }
 
-async function search(retriever: Retriever, query: string, topK: number, abortSignal?: AbortSignal): Promise<{ snippets: Snippet[]; problems: ItemProblem[]; error?: string }> {
+/** One search per query: the retriever's top-k evidence as it returned it (each with its typed origin), or the failure. */
+async function search(retriever: Retriever, query: SearchQuery, topK: number, abortSignal?: AbortSignal): Promise<{ evidence: Evidence[]; problems: ItemProblem[]; error?: string }> {
   try {
-    const result = await retriever.retrieve({ query: { text: query }, topK, ...(abortSignal ? { abortSignal } : {}) });
-    const snippets = result.evidence.slice(0, topK).map((evidence, index) => {
-      // metadata.source (web results), else the source of the indexed document (BM25 nests it under metadata.document).
-      const nested = evidence.metadata?.['document'] as Readonly<Record<string, unknown>> | undefined;
-      const source =
-        typeof evidence.metadata?.['source'] === 'string'
-          ? (evidence.metadata['source'] as string)
-          : typeof nested?.['source'] === 'string'
-            ? (nested['source'] as string)
-            : evidence.documentId;
-      const kind = typeof evidence.metadata?.['kind'] === 'string' ? (evidence.metadata['kind'] as string) : undefined;
-      return {
-        text: evidence.text,
-        source,
-        rank: evidence.rank ?? index + 1,
-        score: evidence.score,
-        ...(evidence.title ? { title: evidence.title } : {}),
-        ...(kind ? { kind } : {}),
-      };
-    });
-    return { snippets, problems: [...(result.problems ?? [])] };
+    const result = await retriever.retrieve({ query: { text: query.text }, topK, ...(abortSignal ? { abortSignal } : {}) });
+    return { evidence: result.evidence.slice(0, topK), problems: [...(result.problems ?? [])] };
   } catch (error) {
     if (abortSignal?.aborted) throw abortSignal.reason;
-    return { snippets: [], problems: [{ code: 'search-failed', message: errorMessage(error) }], error: errorMessage(error) };
+    return { evidence: [], problems: [{ code: 'search-failed', message: errorMessage(error) }], error: errorMessage(error) };
   }
 }
 
@@ -111,13 +93,16 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
     return { ...base, status: 'failed', sentences: [], claims: [], problems };
   }
 
+  // The chain's core types: claim k is `<id>:c<k>`, its query points back to it.
+  const claimsOf: Claim[] = generated.pairs.map((pair, k) => ({ id: `${id}:c${k}`, text: pair.claim }));
+  const queriesOf: (SearchQuery | undefined)[] = generated.pairs.map((pair, k) => (pair.query ? { text: pair.query, claimId: claimsOf[k]!.id } : undefined));
   // Search (one call per query, the paper's "1 search per judgement").
   const searched = await mapWithConcurrency(
-    generated.pairs,
-    async (pair) => (pair.query ? search(retriever, pair.query, topK, abortSignal) : undefined),
+    queriesOf,
+    async (query) => (query ? search(retriever, query, topK, abortSignal) : undefined),
     { concurrency: 4, ...(abortSignal ? { abortSignal } : {}) },
   );
-  // Verify the claims that have snippets; the others are unverifiable with their reason.
+  // Verify the claims that have evidence; the others are unverifiable with their reason.
   const toVerify: number[] = [];
   const verdicts: (ClaimVerdictRecord | undefined)[] = generated.pairs.map((pair, k) => {
     const found = searched[k];
@@ -125,14 +110,14 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
     if (found?.error) {
       return { status: 'ok', label: 'unverifiable', reason: `search failed: ${found.error}`, raw: [], verifier: verifier.id, problems: found.problems };
     }
-    if (!found || found.snippets.length === 0) return { status: 'ok', label: 'unverifiable', reason: 'no snippets found', raw: [], verifier: verifier.id, problems: [] };
+    if (!found || found.evidence.length === 0) return { status: 'ok', label: 'unverifiable', reason: 'no evidence found', raw: [], verifier: verifier.id, problems: [] };
     toVerify.push(k);
     return undefined;
   });
   if (toVerify.length > 0) {
     try {
       const outcomes = await verifier.verify({
-        items: toVerify.map((k) => ({ claim: generated.pairs[k]!.claim, query: generated.pairs[k]!.query!, snippets: searched[k]!.snippets, language })),
+        items: toVerify.map((k) => ({ claim: claimsOf[k]!, query: queriesOf[k]!, evidence: searched[k]!.evidence, language })),
         ...(abortSignal ? { abortSignal } : {}),
       });
       toVerify.forEach((k, position) => {
@@ -177,11 +162,12 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
 
   const claims: CheckedClaim[] = generated.pairs.map((pair, k) => {
     const alignment = alignments.get(k);
+    const sentence = alignment?.sentenceIndex === undefined ? undefined : spans[alignment.sentenceIndex]?.text;
+    const query = queriesOf[k];
     return {
-      id: `${id}:c${k}`,
-      claim: pair.claim,
-      ...(pair.query ? { query: pair.query } : {}),
-      snippets: searched[k]?.snippets ?? [],
+      claim: { ...claimsOf[k]!, ...(sentence === undefined ? {} : { source: sentence }) },
+      ...(query ? { query } : {}),
+      evidence: searched[k]?.evidence ?? [],
       verdict: verdicts[k]!,
       ...(alignment?.sentenceIndex === undefined ? {} : { sentenceIndex: alignment.sentenceIndex }),
       ...(alignment?.similarity === undefined || Number.isNaN(alignment.similarity) ? {} : { similarity: alignment.similarity }),
@@ -197,7 +183,7 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
       start: span.start,
       end: span.end,
       ...(label ? { label } : { label: 'unverifiable' as const, incomplete: true }),
-      claimIds: aligned.map((claim) => claim.id),
+      claimIds: aligned.map((checked) => checked.claim.id),
     };
   });
   const responseLabel = decide(claims.map((claim) => claim.verdict));
@@ -214,7 +200,7 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
 }
 
 /**
- * The JointCQ detection pipeline (§2.2, Appendix B): claims and queries → search (top-10 snippets per query) →
+ * The JointCQ detection pipeline (§2.2, Appendix B): claims and queries → search (top-10 evidence per query) →
  * verification → alignment to response sentences (cosine ≥ 0.5) → sentence and response labels. Per-item problems,
  * never a crash on one bad item: a failed generator call makes the item 'failed', a failed search makes its claim
  * unverifiable with the reason, a failed verifier call never becomes a label.

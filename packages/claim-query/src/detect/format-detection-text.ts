@@ -6,10 +6,10 @@ const MARK: Record<string, string> = { correct: 'âœ” correct', hallucinated: 'âœ
 function formatClaim(claim: CheckedClaim, snippetsPerClaim: number): string[] {
   const verdict = claim.verdict;
   const label = verdict.status === 'failed' ? `FAILED (${verdict.problems.map((p) => p.message).join('; ')})` : (MARK[verdict.label ?? ''] ?? String(verdict.label));
-  const out = [`    claim: ${claim.claim}`, `      query:   ${claim.query ?? '(none)'}`, `      verdict: ${label}${verdict.reason ? ` (${verdict.reason})` : ''}`];
+  const out = [`    claim: ${claim.claim.text}`, `      query:   ${claim.query?.text ?? '(none)'}`, `      verdict: ${label}${verdict.reason ? ` (${verdict.reason})` : ''}`];
   if (verdict.reasoning) out.push(`      reasoning: ${verdict.reasoning.slice(0, 300)}`);
-  for (const snippet of claim.snippets.slice(0, snippetsPerClaim)) out.push(`      - ${snippet.text.slice(0, 160)}  <${snippet.source}>`);
-  if (claim.snippets.length > snippetsPerClaim) out.push(`      (+${claim.snippets.length - snippetsPerClaim} more snippets)`);
+  for (const evidence of claim.evidence.slice(0, snippetsPerClaim)) out.push(`      - ${evidence.text.slice(0, 160)}  <${evidence.origin.source?.url ?? evidence.origin.documentId}>`);
+  if (claim.evidence.length > snippetsPerClaim) out.push(`      (+${claim.evidence.length - snippetsPerClaim} more snippets in the report)`);
   return out;
 }
 

@@ -1,4 +1,4 @@
-import type { ItemProblem } from '@factkit/core';
+import type { GenerationProvenance, ItemProblem } from '@factkit/core';
 import type { PromptLanguage } from '../prompts/prompts.js';
 
 /** A question–answer pair to check. */
@@ -28,8 +28,8 @@ export interface GeneratedClaims {
   readonly problems: readonly ItemProblem[];
   /** Raw model replies, when a model generated the pairs. */
   readonly raw?: readonly string[];
-  /** Provenance of the model call(s) (JSON-serialisable). */
-  readonly provenance?: unknown;
+  /** Provenance of the model call(s), one per call, when a model generated the pairs. */
+  readonly provenance?: readonly GenerationProvenance[];
 }
 
 /** Turns (question, answer) into claim–query pairs: JointCQ, the two-step baseline, the drafter, ... */

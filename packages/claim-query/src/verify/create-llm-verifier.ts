@@ -60,7 +60,7 @@ export function createLlmVerifier(options: LlmVerifierOptions): ClaimVerifier {
     async verify({ items, abortSignal }) {
       const out: ClaimVerdictRecord[] = new Array(items.length);
       for (const language of ['en', 'zh'] as const) {
-        const positions = items.map((item, index) => ((item.language ?? detectPromptLanguage(item.claim)) === language ? index : -1)).filter((i) => i >= 0);
+        const positions = items.map((item, index) => ((item.language ?? detectPromptLanguage(item.claim.text)) === language ? index : -1)).filter((i) => i >= 0);
         if (positions.length === 0) continue;
         const steps = await runPromptedStep<VerifyItem, VerifierReply>(
           positions.map((i) => items[i]!),
@@ -68,7 +68,7 @@ export function createLlmVerifier(options: LlmVerifierOptions): ClaimVerifier {
             step: 'jointcq.verify',
             model,
             template: templates[language],
-            variables: (item) => ({ claim: item.claim, reference: formatReference(item.query ?? item.claim, item.snippets, { language, maxChars: maxReferenceChars }) }),
+            variables: (item) => ({ claim: item.claim.text, reference: formatReference(item.query?.text ?? item.claim.text, item.evidence, { language, maxChars: maxReferenceChars }) }),
             parse: (reply) => {
               const parsed = parseVerifierReply(reply);
               return { value: parsed, problems: parsed.problems };

@@ -24,19 +24,19 @@ describe('createNliVerifier', () => {
     const verifier = createNliVerifier({ nli, topSnippets: 2 });
     const [a, b, c] = await verifier.verify({
       items: [
-        { claim: 'Built in 1586.', snippets: [{ text: 'It was finished in 1586.', source: 's' }] },
-        { claim: 'Built in 1586.', snippets: [{ text: 'unrelated', source: 's' }, { text: 'in 1600', source: 's' }, { text: 'in 1586', source: 's' }] },
-        { claim: 'x', snippets: [] },
+        { claim: { text: 'Built in 1586.' }, evidence: [{ text: 'It was finished in 1586.' }] },
+        { claim: { text: 'Built in 1586.' }, evidence: [{ text: 'unrelated' }, { text: 'in 1600' }, { text: 'in 1586' }] },
+        { claim: { text: 'x' }, evidence: [] },
       ],
     });
     expect(a?.label).toBe('correct');
     expect(b?.label).toBe('hallucinated'); // third snippet (entailing) is beyond topSnippets = 2
     expect(b?.raw).toEqual(['neutral', 'contradiction']);
-    expect(c).toMatchObject({ label: 'unverifiable', reason: 'no snippets' });
+    expect(c).toMatchObject({ label: 'unverifiable', reason: 'no evidence' });
   });
   it('a failing NLI call is a failed verdict, not a label', async () => {
     const verifier = createNliVerifier({ nli: { id: 'broken', classify: async () => { throw new Error('boom'); } } });
-    const [verdict] = await verifier.verify({ items: [{ claim: 'x', snippets: [{ text: 'y', source: 's' }] }] });
+    const [verdict] = await verifier.verify({ items: [{ claim: { text: 'x' }, evidence: [{ text: 'y' }] }] });
     expect(verdict?.status).toBe('failed');
     expect(verdict?.label).toBeUndefined();
     expect(verdict?.problems[0]?.code).toBe('call-failed');
@@ -46,7 +46,7 @@ describe('createNliVerifier', () => {
     expect(decideNliLabels(['entailment', 'entailment', 'entailment', null], 'decisive-majority')?.label).toBe('correct');
     expect(decideNliLabels(['contradiction', null], 'any-contradiction')?.label).toBe('hallucinated');
     const unreadable = { id: 'half', classify: async ({ pairs }: { pairs: readonly unknown[] }) => ({ results: pairs.map((_, i) => ({ label: i === 0 ? ('neutral' as const) : null })) }) };
-    const [verdict] = await createNliVerifier({ nli: unreadable }).verify({ items: [{ claim: 'x', snippets: [{ text: 'a', source: 's' }, { text: 'b', source: 's' }] }] });
+    const [verdict] = await createNliVerifier({ nli: unreadable }).verify({ items: [{ claim: { text: 'x' }, evidence: [{ text: 'a' }, { text: 'b' }] }] });
     expect(verdict?.status).toBe('failed');
     expect(verdict?.label).toBeUndefined();
     expect(verdict?.problems[0]?.code).toBe('nli-unreadable');
@@ -58,8 +58,8 @@ describe('createNliVerifier', () => {
 
 describe('formatReference', () => {
   it('builds the authors\' reference block', () => {
-    expect(formatReference('q?', [{ text: 'a\nb', source: 'x' }, { text: 'c', source: 'y' }])).toBe('Query: q?\n1. a b\n2. c');
-    expect(formatReference('查询内容', [{ text: '甲', source: 'x' }], { language: 'zh' })).toBe('查询: 查询内容\n1. 甲');
-    expect(formatReference('q', [{ text: 'x'.repeat(50), source: 'a' }, { text: 'y', source: 'b' }], { maxChars: 20 })).toBe('Query: q');
+    expect(formatReference('q?', [{ text: 'a\nb' }, { text: 'c' }])).toBe('Query: q?\n1. a b\n2. c');
+    expect(formatReference('查询内容', [{ text: '甲' }], { language: 'zh' })).toBe('查询: 查询内容\n1. 甲');
+    expect(formatReference('q', [{ text: 'x'.repeat(50) }, { text: 'y' }], { maxChars: 20 })).toBe('Query: q');
   });
 });

@@ -1,12 +1,12 @@
-import type { ClaimLabel, ItemProblem, NliLabel, NliModel } from '@factkit/core';
+import type { Claim, ClaimLabel, Evidence, ItemProblem, NliLabel, NliModel, SearchQuery } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
-import type { ClaimVerdictRecord, Snippet } from '../types.js';
+import type { ClaimVerdictRecord } from '../types.js';
 
-/** One claim to verify against its snippets. */
+/** One claim to verify against the evidence its query found. */
 export interface VerifyItem {
-  readonly claim: string;
-  readonly query?: string;
-  readonly snippets: readonly Snippet[];
+  readonly claim: Pick<Claim, 'text'> & Partial<Claim>;
+  readonly query?: SearchQuery;
+  readonly evidence: readonly Pick<Evidence, 'text'>[];
   readonly language?: 'en' | 'zh';
 }
 
@@ -86,13 +86,13 @@ export function createNliVerifier(options: NliVerifierOptions): ClaimVerifier {
       const out: ClaimVerdictRecord[] = [];
       for (const item of items) {
         abortSignal?.throwIfAborted();
-        const snippets = item.snippets.slice(0, topSnippets);
+        const snippets = item.evidence.slice(0, topSnippets);
         if (snippets.length === 0) {
-          out.push({ status: 'ok', label: 'unverifiable', reason: 'no snippets', raw: [], verifier: id, problems: [] });
+          out.push({ status: 'ok', label: 'unverifiable', reason: 'no evidence', raw: [], verifier: id, problems: [] });
           continue;
         }
         try {
-          const { results } = await nli.classify({ pairs: snippets.map((s) => ({ premise: s.text, hypothesis: item.claim })), abortSignal });
+          const { results } = await nli.classify({ pairs: snippets.map((s) => ({ premise: s.text, hypothesis: item.claim.text })), abortSignal });
           const labels = snippets.map((_, i) => results[i]?.label ?? null);
           const unread = labels.filter((l) => l === null).length;
           const decided = decideNliLabels(labels, aggregation);

@@ -1,5 +1,5 @@
 import type { PromptLanguage } from '../prompts/prompts.js';
-import type { Snippet } from '../types.js';
+import type { Evidence } from '@factkit/core';
 
 export interface FormatReferenceOptions {
   /** @default 'en' */
@@ -11,9 +11,9 @@ export interface FormatReferenceOptions {
 /**
  * The `{reference}` of the verifier prompt as the authors build it: `Query: <query>` (`查询: ` in Chinese), then the
  * snippets numbered `1. …`, one per line, cut before the first snippet that would pass `maxChars`.
- * @example formatReference('When was X built?', [{ text: 'X was built in 1586.', source: 'u' }])
+ * @example formatReference('When was X built?', [{ text: 'X was built in 1586.' }])
  */
-export function formatReference(query: string, snippets: readonly Snippet[], options: FormatReferenceOptions = {}): string {
+export function formatReference(query: string, snippets: readonly Pick<Evidence, 'text'>[], options: FormatReferenceOptions = {}): string {
   const { language = 'en', maxChars = 4000 } = options;
   let reference = `${language === 'zh' ? '查询: ' : 'Query: '}${query}`;
   for (const [index, snippet] of snippets.entries()) {

@@ -1,15 +1,15 @@
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
-import { CorruptDataError, type Document, type Embedder, InvalidArgumentError, type ItemProblem, type Retriever, type VectorStore } from '@factkit/core';
+import { pathToFileURL } from 'node:url';
+import { CorruptDataError, type Document, type Embedder, InvalidArgumentError, type ItemProblem, type Retriever } from '@factkit/core';
 import {
   type Bm25Index,
   type DenseIndexSnapshot,
-  type DenseStoredDocument,
   type FusionMethod,
   type FusionOptions,
   createBm25Index,
+  buildDenseIndex,
   createBm25Retriever,
-  createDenseRetriever,
   createHybridRetriever,
   fuseScores,
   restoreDenseRetriever,
@@ -85,7 +85,7 @@ async function readCorpus(values: { jsonl?: string | undefined; beir?: string | 
     if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new InvalidArgumentError({ where: 'factkit index', argument: '--folder', message: `is not a folder: "${root}"` });
     for (const file of await listTextFiles(root)) {
       io.abortSignal?.throwIfAborted();
-      documents.push({ id: relative(root, file), text: await readTextInput(file, { command: 'index', flag: '--folder' }), metadata: { source: file } });
+      documents.push({ id: relative(root, file), text: await readTextInput(file, { command: 'index', flag: '--folder' }), source: { name: root, url: pathToFileURL(file).href } });
     }
   } else {
     const path = join(values.beir!, 'corpus.jsonl');
@@ -102,49 +102,18 @@ async function readCorpus(values: { jsonl?: string | undefined; beir?: string | 
   return { documents, problems: [] };
 }
 
-/**
- * Embeds `documents` through createDenseRetriever (batching, per-document problems, progress) into a store that only
- * collects the records, and returns them as a dense index snapshot with the text kept for search results.
- */
+/** Embeds `documents` with retrieval's `buildDenseIndex` (batching, per-document problems), showing progress. */
 async function embedCorpus(documents: readonly Document[], embedder: Embedder, batchSize: number, io: CliIo): Promise<{ snapshot: DenseIndexSnapshot; problems: ItemProblem[] }> {
-  const records = new Map<string, { vector: Float32Array; metadata?: Readonly<Record<string, unknown>> }>();
-  const collector: VectorStore = {
-    id: 'collector',
-    dimensions: embedder.dimensions,
-    metric: 'cosine',
-    async upsert({ records: batch }) {
-      for (const record of batch) records.set(record.id, { vector: Float32Array.from(record.vector), ...(record.metadata ? { metadata: record.metadata } : {}) });
-    },
-    async query() {
-      return { matches: [] };
-    },
-    async delete() {},
-    async count() {
-      return records.size;
-    },
-  };
   const progress = createProgress(io, `embedding (${embedder.id})`);
   progress.update(0, documents.length);
-  const { problems } = await createDenseRetriever({ embedder, store: collector, batchSize }).index({
-    documents,
+  const built = await buildDenseIndex(documents, {
+    embedder,
+    batchSize,
     ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
     onProgress: ({ completed, total }) => progress.update(completed, total),
   });
   progress.end();
-  const ids = [...records.keys()];
-  const vectors = new Float32Array(ids.length * embedder.dimensions);
-  const stored: DenseStoredDocument[] = [];
-  ids.forEach((id, row) => {
-    const record = records.get(id)!;
-    vectors.set(record.vector, row * embedder.dimensions);
-    const metadata = record.metadata ?? {};
-    stored.push({
-      text: typeof metadata['text'] === 'string' ? metadata['text'] : '',
-      ...(typeof metadata['title'] === 'string' ? { title: metadata['title'] } : {}),
-      ...(metadata['documentMetadata'] && typeof metadata['documentMetadata'] === 'object' ? { metadata: metadata['documentMetadata'] as Record<string, unknown> } : {}),
-    });
-  });
-  return { snapshot: { embedderId: embedder.id, dimensions: embedder.dimensions, metric: 'cosine', ids, vectors, documents: stored }, problems };
+  return built;
 }
 
 function buildBm25(documents: readonly Document[], parameters: { k1: number; b: number }, io: CliIo): { index: Bm25Index; problems: ItemProblem[] } {
@@ -317,7 +286,7 @@ async function runSearch(values: CommandValues<typeof SEARCH_OPTIONS>, io: CliIo
   } finally {
     embedder?.dispose?.();
   }
-  const hits = result.evidence.map((hit, position) => ({ rank: hit.rank ?? position + 1, id: hit.documentId, score: hit.score, ...(hit.title ? { title: hit.title } : {}), text: hit.text }));
+  const hits = result.evidence.map((hit, position) => ({ rank: hit.rank ?? position + 1, id: hit.documentId, score: hit.score, ...(hit.origin.title ? { title: hit.origin.title } : {}), text: hit.text }));
   if (values.json) io.stdout(`${JSON.stringify({ query: values.query, kind, retriever: retriever.id, hits, problems: result.problems ?? [] }, null, 2)}\n`);
   else {
     for (const hit of hits) io.stdout(`${String(hit.rank).padStart(3)}  ${hit.score.toFixed(4)}  ${hit.id}  ${(hit.title ? `${hit.title}: ` : '') + hit.text.replace(/\s+/g, ' ').slice(0, 120)}\n`);

@@ -52,12 +52,14 @@ function renderAnswer(result: DetectionResult): string {
 function renderClaim(claim: CheckedClaim): string {
   const label = verdictLabel(claim);
   const verdict = claim.verdict;
-  const snippets = claim.snippets
-    .map((snippet) => {
-      const href = safeHref(snippet.source);
-      const source = href ? `<a href="${escapeHtml(href)}" rel="noreferrer noopener">${escapeHtml(snippet.source)}</a>` : escapeHtml(snippet.source);
-      const score = typeof snippet.score === 'number' ? ` · score ${snippet.score.toFixed(3)}` : '';
-      return `<li class="snippet">${snippet.title ? `<strong>${escapeHtml(snippet.title)}</strong> ` : ''}${escapeHtml(snippet.text)}<div class="source">source: ${source}${score}</div></li>`;
+  const snippets = claim.evidence
+    .map((evidence) => {
+      const { origin } = evidence;
+      const where = origin.source?.url ?? origin.documentId;
+      const href = safeHref(where);
+      const source = href ? `<a href="${escapeHtml(href)}" rel="noreferrer noopener">${escapeHtml(where)}</a>` : escapeHtml(where);
+      const score = Number.isFinite(evidence.score) ? ` · score ${evidence.score.toFixed(3)}` : '';
+      return `<li class="snippet">${origin.title ? `<strong>${escapeHtml(origin.title)}</strong> ` : ''}${escapeHtml(evidence.text)}<div class="source">source: ${source}${score}</div></li>`;
     })
     .join('');
   const reasoning = verdict.reasoning ? `<details class="reasoning"><summary>Reasoning</summary><pre>${escapeHtml(verdict.reasoning)}</pre></details>` : '';
@@ -66,10 +68,10 @@ function renderClaim(claim: CheckedClaim): string {
   const provenance = verdict.provenance !== undefined ? `<details class="provenance"><summary>Provenance</summary><pre>${escapeHtml(JSON.stringify(verdict.provenance, null, 2))}</pre></details>` : '';
   const problems = [...claim.problems, ...verdict.problems];
   return `<li class="claim" data-verdict="${escapeHtml(label)}">
-<div class="claim-text">${badge(label, 'verdict')} ${escapeHtml(claim.claim)}</div>
-<div class="query">query: ${claim.query === undefined ? '<em>(none)</em>' : `<code>${escapeHtml(claim.query)}</code>`}</div>
+<div class="claim-text">${badge(label, 'verdict')} ${escapeHtml(claim.claim.text)}</div>
+<div class="query">query: ${claim.query === undefined ? '<em>(none)</em>' : `<code>${escapeHtml(claim.query.text)}</code>`}</div>
 ${verdict.reason ? `<div class="reason">reason: ${escapeHtml(verdict.reason)}</div>` : ''}<div class="verifier">verifier: <code>${escapeHtml(verdict.verifier)}</code>${typeof claim.similarity === 'number' ? ` · alignment cosine ${claim.similarity.toFixed(2)}` : ''}</div>
-${votes}<details class="evidence"><summary>Evidence (${claim.snippets.length} snippet${claim.snippets.length === 1 ? '' : 's'})</summary>${snippets ? `<ol>${snippets}</ol>` : '<p><em>no snippets</em></p>'}</details>
+${votes}<details class="evidence"><summary>Evidence (${claim.evidence.length} snippet${claim.evidence.length === 1 ? '' : 's'})</summary>${snippets ? `<ol>${snippets}</ol>` : '<p><em>no snippets</em></p>'}</details>
 ${reasoning}${raw}${provenance}${problems.length > 0 ? `<ul class="problems">${problems.map((p) => `<li><code>${escapeHtml(p.code)}</code> ${escapeHtml(p.message)}</li>`).join('')}</ul>` : ''}
 </li>`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Cache, Embedder, LanguageModel, Retriever, VectorStore } from '../index.js';
+import type { Cache, Embedder, Evidence, LanguageModel, Retriever, VectorStore } from '../index.js';
 import { l2Norm } from '../index.js';
 
 type Factory<T> = () => T | Promise<T>;
@@ -109,10 +109,35 @@ export interface RetrieverContractOptions {
   readonly query: string;
   /** A document id that `query` must retrieve within the top 10. */
   readonly expectedId?: string;
+  /** How many results `query` has at most when no `topK` is given (the interface's default). @default 10 */
+  readonly defaultTopK?: number;
 }
 
-/** Checks any Retriever: at most topK results, sorted by descending score, 1-based ranks, unique stable ids, abort. */
+/** Evidence fields every retriever fills the same way: non-empty text, a finite score and a typed origin. */
+function expectEvidenceShape(item: Evidence): void {
+  expect(typeof item.documentId === 'string' && item.documentId.length > 0).toBe(true);
+  expect(typeof item.text).toBe('string');
+  expect(item.text.trim().length).toBeGreaterThan(0);
+  expect(Number.isFinite(item.score)).toBe(true);
+  expect(typeof item.origin).toBe('object');
+  expect(typeof item.origin.documentId === 'string' && item.origin.documentId.length > 0).toBe(true);
+  // A whole document is its own origin; a chunk names itself and its parent document.
+  if (item.origin.chunkId === undefined) expect(item.origin.documentId).toBe(item.documentId);
+  else expect(item.origin.chunkId).toBe(item.documentId);
+  if (item.origin.title !== undefined) expect(typeof item.origin.title).toBe('string');
+  if (item.origin.source !== undefined) expect(typeof item.origin.source.name).toBe('string');
+  if (item.metadata !== undefined) expect(typeof item.metadata).toBe('object');
+  // JSON-serialisable: the evidence survives a JSONL round trip.
+  expect(JSON.parse(JSON.stringify(item))).toEqual(item);
+}
+
+/**
+ * Checks any Retriever: at most topK results sorted by descending score with 1-based ranks and unique ids, the evidence
+ * shape (non-empty text, a typed `origin`), topK 0 and the default topK, an empty query answered with a problem (not a
+ * throw), stable results and the abort reason rethrown.
+ */
 export function describeRetrieverContract(name: string, factory: Factory<Retriever>, options: RetrieverContractOptions): void {
+  const { defaultTopK = 10 } = options;
   describe(`Retriever contract: ${name}`, () => {
     it('returns at most topK results sorted by descending score with 1-based ranks and unique ids', async () => {
       const retriever = await factory();
@@ -126,6 +151,34 @@ export function describeRetrieverContract(name: string, factory: Factory<Retriev
           expect(Number.isFinite(item.score)).toBe(true);
         });
         expect(new Set(evidence.map((item) => item.documentId)).size).toBe(evidence.length);
+      }
+    });
+    it('fills every evidence the same way: non-empty text and a typed origin (document id; chunk id for chunks)', async () => {
+      const retriever = await factory();
+      const { evidence } = await retriever.retrieve({ query: { text: options.query }, topK: 10 });
+      expect(evidence.length).toBeGreaterThan(0);
+      for (const item of evidence) expectEvidenceShape(item);
+    });
+    it('returns nothing for topK 0', async () => {
+      const retriever = await factory();
+      const { evidence } = await retriever.retrieve({ query: { text: options.query }, topK: 0 });
+      expect(evidence).toEqual([]);
+    });
+    it(`returns at most ${defaultTopK} results when no topK is given`, async () => {
+      const retriever = await factory();
+      const { evidence } = await retriever.retrieve({ query: { text: options.query } });
+      expect(evidence.length).toBeGreaterThan(0);
+      expect(evidence.length).toBeLessThanOrEqual(defaultTopK);
+      const explicit = await retriever.retrieve({ query: { text: options.query }, topK: defaultTopK });
+      expect(evidence.map((item) => item.documentId)).toEqual(explicit.evidence.map((item) => item.documentId));
+    });
+    it('answers an empty query with a problem, not a throw', async () => {
+      const retriever = await factory();
+      for (const text of ['', '   ']) {
+        const result = await retriever.retrieve({ query: { text }, topK: 5 });
+        expect(result.evidence).toEqual([]);
+        expect(result.problems?.length ?? 0).toBeGreaterThan(0);
+        for (const problem of result.problems ?? []) expect(problem.code).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
       }
     });
     it('is stable: the same query gives the same ids', async () => {

@@ -1,6 +1,7 @@
 import type { Document } from '../document.js';
 import type { Embedder, EmbedRequest } from '../embedder.js';
 import type { Evidence } from '../evidence.js';
+import { evidenceOrigin } from '../evidence.js';
 import type { GenerateRequest, GenerateResult, LanguageModel } from '../language-model.js';
 import type { ExpandRequest, QueryExpander } from '../query-expander.js';
 import type { ExpandedQuery, Query } from '../query.js';
@@ -134,6 +135,7 @@ export function createMockRetriever(documents: readonly Document[], options: { i
       calls.push(request);
       const { topK = 10 } = request;
       const queryWords = tokenizeWords(request.query.text);
+      if (queryWords.length === 0) return { evidence: [], problems: [{ code: 'no-searchable-terms', message: 'the query has no words to match' }] };
       const scored = indexed
         .map(({ document, words }) => ({ document, score: queryWords.filter((word) => words.has(word)).length }))
         .filter((entry) => entry.score > 0)
@@ -144,7 +146,8 @@ export function createMockRetriever(documents: readonly Document[], options: { i
         text: document.text,
         score,
         rank: index + 1,
-        ...(document.title === undefined ? {} : { title: document.title }),
+        origin: evidenceOrigin(document),
+        ...(document.metadata === undefined ? {} : { metadata: document.metadata }),
       }));
       return { evidence };
     },

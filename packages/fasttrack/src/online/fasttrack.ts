@@ -1,4 +1,4 @@
-import { addUsage, EMPTY_USAGE, InvalidArgumentError, throwIfAborted, type Document, type Embedder, type Evidence, type ItemProblem, type Retriever, type RetrieveRequest, type RetrieveResult, type Usage } from '@factkit/core';
+import { addUsage, EMPTY_USAGE, evidenceOrigin, InvalidArgumentError, throwIfAborted, type Document, type Embedder, type Evidence, type ItemProblem, type Retriever, type RetrieveRequest, type RetrieveResult, type Usage } from '@factkit/core';
 import type { FastTrackIndex } from '../index/fasttrack-index.js';
 import type { JudgeCall, SupportJudge } from '../judge/support-judge.js';
 import { createClusterMatcher, type ClusterMatcherOptions, type MatchedLeaf } from './cluster-matcher.js';
@@ -53,7 +53,7 @@ export interface FastTrack {
   candidates(query: string, options?: { abortSignal?: AbortSignal }): Promise<{ clusters: MatchedLeaf[]; documentIds: string[]; problems: ItemProblem[]; comparisons: number }>;
   /** Both stages. */
   trace(query: string, options?: { abortSignal?: AbortSignal }): Promise<TraceResult>;
-  /** FastTrack as a core Retriever: evidence = supporting documents, score 1, in candidate order. */
+  /** FastTrack as a core Retriever: evidence = supporting documents, score 1, in candidate order (cluster paths: `trace`). */
   readonly retriever: Retriever;
 }
 
@@ -137,15 +137,22 @@ export function createFastTrack(options: FastTrackOptions): FastTrack {
     id: `fasttrack(${judge.id})`,
     async retrieve(request: RetrieveRequest): Promise<RetrieveResult> {
       const { query, topK = 10, abortSignal } = request;
-      if (!Number.isInteger(topK) || topK < 1) throw new InvalidArgumentError({ where: 'FastTrack.retriever.retrieve', argument: 'topK', message: `must be an integer >= 1 (got ${String(topK)})` });
-      const result = await trace(query.text, abortSignal ? { abortSignal } : {});
-      const evidence: Evidence[] = result.supporting.slice(0, topK).map((document, position) => ({
-        documentId: document.documentId,
-        text: document.text,
-        score: 1,
-        rank: position + 1,
-        metadata: { clusterPaths: document.clusterPaths },
-      }));
+      if (!Number.isInteger(topK) || topK < 0) throw new InvalidArgumentError({ where: 'FastTrack.retriever.retrieve', argument: 'topK', message: `must be an integer >= 0 (got ${String(topK)})` });
+      const text = typeof query?.text === 'string' ? query.text : '';
+      if (text.trim().length === 0) return { evidence: [], problems: [{ code: 'empty-query', message: 'the query is empty: nothing to trace' }] };
+      if (topK === 0) return { evidence: [] };
+      const result = await trace(text, abortSignal ? { abortSignal } : {});
+      const evidence: Evidence[] = result.supporting.slice(0, topK).map((supporting, position) => {
+        const document = documents[rowById.get(supporting.documentId) as number] as Document;
+        return {
+          documentId: document.id,
+          text: document.text,
+          score: 1,
+          rank: position + 1,
+          origin: evidenceOrigin(document),
+          ...(document.metadata === undefined ? {} : { metadata: document.metadata }),
+        };
+      });
       return { evidence, problems: result.problems };
     },
   };

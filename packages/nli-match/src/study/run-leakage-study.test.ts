@@ -46,7 +46,7 @@ function scriptedExpander(): QueryExpander & { samples: number[] } {
       abortSignal?.throwIfAborted();
       samples.push(sample);
       const generation = GENERATIONS[query.id ?? '']?.[sample] ?? '';
-      return { id: query.id, text: generation, original: query, generations: [generation], provenance: { method: 'scripted' } };
+      return { id: query.id, text: generation, original: query, generations: [generation] };
     },
   };
 }
@@ -144,7 +144,7 @@ describe('runLeakageStudy on a hand-checked toy dataset', () => {
       usesLanguageModel: true,
       async expand({ query }) {
         const generation = query.id === 'c1' ? '' : query.id === 'c2' ? 'Telemundo是一家美国西班牙语电视网。' : 'Some text about towers.';
-        return { id: query.id, text: generation || query.text, original: query, generations: [generation], provenance: { method: 'odd' } };
+        return { id: query.id, text: generation || query.text, original: query, generations: [generation] };
       },
     };
     const unreadableNli: NliModel = {

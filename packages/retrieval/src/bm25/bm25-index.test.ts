@@ -521,7 +521,10 @@ describe('createBm25Index: bad input', () => {
     expect(() => createBm25Index({ k1: -1 })).toThrow(/"k1"/);
     expect(() => createBm25Index({ b: 1.5 })).toThrow(/"b"/);
     expect(() => createBm25Index({ variant: 'bm26' as never })).toThrow(/"variant"/);
-    expect(() => createBm25Index({ fields: { body: 1 } as never })).toThrow(/unknown field "body"/);
+    // Any named field is allowed; one other than title / text needs fieldText to be read, and `contents` is reserved.
+    expect(() => createBm25Index({ fields: { body: 1 }, documents: [{ id: 'a', text: 'x' }] })).toThrow(/"fieldText" is needed to read field "body"/);
+    expect(() => createBm25Index({ fields: { contents: 1 } })).toThrow(/reserved/);
+    expect(() => createBm25Index({ fields: { body: 1 }, fieldText: 'body' as never })).toThrow(/"fieldText" must be a function/);
     for (const bad of [0, -1, 1.5, Number.NaN, '5' as never]) expect(() => createBm25Index({ mergePendingAt: bad })).toThrow(/"mergePendingAt"/);
     const index = createBm25Index({ documents: corpus });
     expect(() => index.search('cat', { topK: 0 })).toThrow(/"topK"/);

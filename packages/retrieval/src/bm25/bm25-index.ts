@@ -14,14 +14,26 @@ import { runSearchStrategy, toSearchResult } from './search-strategies.js';
 
 export { IMPACTS_AUTO_MAX_POSTINGS };
 
-/** Which document parts are indexed: `'flat'` = title and text concatenated into one field (Anserini's BEIR "flat" index). */
-export type Bm25FieldWeights = 'flat' | Readonly<{ title?: number; text?: number }>;
+/**
+ * Which document parts are indexed: `'flat'` = title and text concatenated into one field (Anserini's BEIR "flat"
+ * index), or a weight per named field. `title` and `text` are the document's own; any other name (`questions`,
+ * `chunk`, …) is read with the `fieldText` option.
+ */
+export type Bm25FieldWeights = 'flat' | Readonly<Record<string, number>>;
 
 export interface Bm25IndexOptions {
   /** @default createEnglishAnalyzer() (Lucene's English analysis, as Anserini) */
   readonly analyzer?: Analyzer;
-  /** `'flat'`, or per-field weights such as `{ title: 2, text: 1 }` (each field gets its own length statistics). @default 'flat' */
+  /**
+   * `'flat'`, or per-field weights such as `{ title: 2, text: 1 }` or `{ title: 1, questions: 1, chunk: 1 }` (each field
+   * gets its own length statistics; score = Σ weight × BM25 of the field). @default 'flat'
+   */
   readonly fields?: Bm25FieldWeights;
+  /**
+   * The text of a named field of a document. Without it `title` and `text` are the document's own and other names are
+   * an error. Not saved with the index: pass it again to add documents to a loaded index with such fields.
+   */
+  readonly fieldText?: (document: Document, field: string) => string;
   /** @default 0.9 */
   readonly k1?: number;
   /** @default 0.4 */
@@ -194,7 +206,7 @@ export interface Bm25Index {
  */
 export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterable<Document> } = {}): Bm25Index {
   const { analyzer, fieldNames, fieldWeights, flat, parameters, storeDocuments, precomputeImpacts, mergePendingAt } = resolveIndexOptions(options);
-  const postings = createPostingsStore({ analyzer, fieldNames, flat, storeDocuments, mergePendingAt });
+  const postings = createPostingsStore({ analyzer, fieldNames, flat, storeDocuments, mergePendingAt, ...(options.fieldText === undefined ? {} : { fieldText: options.fieldText }) });
   const scratch = createKernelScratch();
   let scoring: ScoringStatistics | undefined;
   let scoringVersion = -1;

@@ -4,20 +4,27 @@ import { createBm25Index } from './bm25-index.js';
 import { createBm25Retriever } from './bm25-retriever.js';
 
 const documents = [
-  { id: 'a', title: 'Cats', text: 'Cats purr when they are content.', metadata: { source: 'wiki' } },
+  { id: 'a', title: 'Cats', text: 'Cats purr when they are content.', source: { name: 'Wikipedia', url: 'https://en.wikipedia.org/wiki/Cat' }, metadata: { shelf: 'wiki' } },
   { id: 'b', text: 'Dogs bark at strangers and cats.' },
   { id: 'c', text: 'Birds sing in the morning.' },
 ];
 
 describe('createBm25Retriever', () => {
-  it('returns evidence with text, title, rank, raw and normalised scores', async () => {
+  it('returns evidence with text, rank, the typed origin (title, source) and the user metadata unchanged', async () => {
     const retriever = createBm25Retriever(documents);
     expect(retriever.id).toBe('bm25(k1=0.9,b=0.4)');
     const { evidence, problems } = await retriever.retrieve({ query: { text: 'purring cats' }, topK: 2 });
     expect(problems).toBeUndefined();
     expect(evidence.map((item) => item.documentId)).toEqual(['a', 'b']);
-    expect(evidence[0]).toMatchObject({ text: documents[0]?.text, title: 'Cats', rank: 1, metadata: { document: { source: 'wiki' } } });
-    expect((evidence[0]?.metadata as { normalizedScore: number }).normalizedScore).toBeGreaterThan(0);
+    expect(evidence[0]).toEqual({
+      documentId: 'a',
+      text: documents[0]?.text,
+      score: evidence[0]?.score,
+      rank: 1,
+      origin: { documentId: 'a', title: 'Cats', source: { name: 'Wikipedia', url: 'https://en.wikipedia.org/wiki/Cat' } },
+      metadata: { shelf: 'wiki' },
+    });
+    expect(evidence[1]).toEqual({ documentId: 'b', text: documents[1]?.text, score: evidence[1]?.score, rank: 2, origin: { documentId: 'b' } });
   });
   it('scores query.weightedTerms instead of the text', async () => {
     const index = createBm25Index({ documents });

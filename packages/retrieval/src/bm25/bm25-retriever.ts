@@ -1,5 +1,5 @@
 import type { Document, Evidence, ItemProblem, RetrieveRequest, RetrieveResult, Retriever } from '@factkit/core';
-import { InvalidArgumentError } from '@factkit/core';
+import { InvalidArgumentError, evidenceOrigin } from '@factkit/core';
 import { type Bm25Index, type Bm25IndexOptions, type Bm25SearchOptions, type Bm25Strategy, createBm25Index } from './bm25-index.js';
 import { readWeightedTerms } from './weighted-terms.js';
 
@@ -42,6 +42,7 @@ export function createBm25Retriever(source: readonly Document[] | Bm25Index, opt
       request?.abortSignal?.throwIfAborted();
       if (typeof request !== 'object' || request === null || typeof request.query !== 'object' || request.query === null) throw new InvalidArgumentError({ where, argument: 'request.query', message: 'must be a Query object' });
       const { query, topK = 10 } = request;
+      if (topK === 0) return { evidence: [] };
       const result = searchOne(query, { topK }, where);
       request.abortSignal?.throwIfAborted();
       const evidence: Evidence[] = result.hits.map((hit) => {
@@ -51,8 +52,8 @@ export function createBm25Retriever(source: readonly Document[] | Bm25Index, opt
           text: document?.text ?? '',
           score: hit.score,
           rank: hit.rank,
-          ...(document?.title ? { title: document.title } : {}),
-          metadata: { normalizedScore: hit.normalizedScore, ...(document?.metadata ? { document: document.metadata } : {}) },
+          origin: evidenceOrigin(document ?? { id: hit.id }),
+          ...(document?.metadata === undefined ? {} : { metadata: document.metadata }),
         };
       });
       const problems: ItemProblem[] = [...result.problems];

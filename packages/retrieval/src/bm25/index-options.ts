@@ -29,11 +29,11 @@ export function validateParameters(where: string, k1: number, b: number, delta: 
 
 function resolveFields(fields: Bm25FieldWeights): { names: string[]; weights: number[] } {
   if (fields === 'flat') return { names: ['contents'], weights: [1] };
-  if (typeof fields !== 'object' || fields === null) throw new InvalidArgumentError({ where: WHERE, argument: 'fields', message: `must be 'flat' or { title?, text? } weights (got ${String(fields)})` });
+  if (typeof fields !== 'object' || fields === null) throw new InvalidArgumentError({ where: WHERE, argument: 'fields', message: `must be 'flat' or weights per named field (got ${String(fields)})` });
   const names: string[] = [];
   const weights: number[] = [];
   for (const name of Object.keys(fields)) {
-    if (name !== 'title' && name !== 'text') throw new InvalidArgumentError({ where: WHERE, argument: 'fields', message: `has unknown field "${name}" (known: title, text)` });
+    if (name.length === 0 || name === 'contents') throw new InvalidArgumentError({ where: WHERE, argument: 'fields', message: `has a reserved or empty field name "${name}"` });
     const weight = fields[name];
     if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0) throw new InvalidArgumentError({ where: WHERE, argument: `fields.${name}`, message: `must be a finite number > 0 (got ${String(weight)})` });
     names.push(name);
@@ -54,6 +54,7 @@ export function resolveIndexOptions(options: Bm25IndexOptions): ResolvedIndexOpt
   const lengthEncoding = options.lengthEncoding ?? (variant === 'lucene' ? 'lucene' : 'exact');
   if (lengthEncoding !== 'lucene' && lengthEncoding !== 'exact') throw new InvalidArgumentError({ where: WHERE, argument: 'lengthEncoding', message: `must be 'lucene' or 'exact' (got ${String(lengthEncoding)})` });
   validateParameters(WHERE, k1, b, delta);
+  if (options.fieldText !== undefined && typeof options.fieldText !== 'function') throw new InvalidArgumentError({ where: WHERE, argument: 'fieldText', message: 'must be a function (document, field) => string' });
   if (typeof analyzer !== 'object' || analyzer === null || typeof analyzer.analyze !== 'function') throw new InvalidArgumentError({ where: WHERE, argument: 'analyzer', message: 'must be an Analyzer ({ id, analyze(text) })' });
   if (mergePendingAt !== Number.POSITIVE_INFINITY && (typeof mergePendingAt !== 'number' || !Number.isInteger(mergePendingAt) || mergePendingAt < 1)) throw new InvalidArgumentError({ where: WHERE, argument: 'mergePendingAt', message: `must be a positive integer or Infinity (got ${String(mergePendingAt)})` });
   const { names, weights } = resolveFields(fields);

@@ -92,6 +92,8 @@ export interface PostingsStoreOptions {
   readonly storeDocuments: boolean;
   /** Pending postings (all fields) at which `addDocuments` merges at once. */
   readonly mergePendingAt: number;
+  /** Text of a named field other than `title` / `text`. */
+  readonly fieldText?: (document: Document, field: string) => string;
 }
 
 function validateDocument(document: unknown, index: number): string | undefined {
@@ -104,7 +106,7 @@ function validateDocument(document: unknown, index: number): string | undefined 
 }
 
 export function createPostingsStore(options: PostingsStoreOptions): PostingsStore {
-  const { analyzer, fieldNames, flat, storeDocuments, mergePendingAt } = options;
+  const { analyzer, fieldNames, flat, storeDocuments, mergePendingAt, fieldText } = options;
   let terms: string[] = [];
   const termIds = new Map<string, number>();
   let ids: DocIdStore = createDocIdStore();
@@ -127,7 +129,14 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
   const fieldTexts = (document: Document): string[] => {
     const title = typeof document.title === 'string' ? document.title : '';
     if (flat) return [title.length > 0 ? `${title} ${document.text}` : document.text];
-    return fieldNames.map((name) => (name === 'title' ? title : document.text));
+    return fieldNames.map((name) => {
+      if (fieldText === undefined && name === 'title') return title;
+      if (fieldText === undefined && name === 'text') return document.text;
+      if (fieldText === undefined) throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'fieldText', message: `is needed to read field "${name}" (only title and text are read from a document)` });
+      const text = fieldText(document, name);
+      if (typeof text !== 'string') throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'fieldText', message: `returned ${typeof text} for field "${name}" of "${document.id}" (must be a string)` });
+      return text;
+    });
   };
 
   const termIdOf = (term: string): number => {

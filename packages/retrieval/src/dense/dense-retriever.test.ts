@@ -41,12 +41,12 @@ describeRetrieverContract(
 );
 
 describe('createDenseRetriever', () => {
-  it('ranks by cosine of hand-set vectors and returns text, title and metadata', async () => {
+  it('ranks by cosine of hand-set vectors and returns text, the typed origin and the user metadata', async () => {
     const embedder = createTableEmbedder({ 'A. alpha': [1, 0, 0], beta: [0.6, 0.8, 0], gamma: [0, 1, 0], query: [1, 1, 0] });
     const retriever = createDenseRetriever({ embedder });
     const result = await retriever.index({
       documents: [
-        { id: 'a', title: 'A', text: 'alpha', metadata: { year: 2020 } },
+        { id: 'a', title: 'A', text: 'alpha', source: { name: 'Greek', license: 'CC0' }, metadata: { year: 2020 } },
         { id: 'b', text: 'beta' },
         { id: 'g', text: 'gamma' },
       ],
@@ -56,7 +56,16 @@ describe('createDenseRetriever', () => {
     // cos((1,1),(0.6,0.8)) = 1.4/√2 ≈ 0.98995; alpha and gamma tie at 1/√2, broken by id
     expect(evidence.map((item) => item.documentId)).toEqual(['b', 'a', 'g']);
     expect(evidence[0]!.score).toBeCloseTo(1.4 / Math.SQRT2, 6);
-    expect(evidence[1]).toEqual({ documentId: 'a', text: 'alpha', title: 'A', score: expect.closeTo(Math.SQRT1_2, 6), rank: 2, metadata: { year: 2020 } });
+    expect(evidence[1]).toEqual({
+      documentId: 'a',
+      text: 'alpha',
+      score: expect.closeTo(Math.SQRT1_2, 6),
+      rank: 2,
+      origin: { documentId: 'a', title: 'A', source: { name: 'Greek', license: 'CC0' } },
+      metadata: { year: 2020 },
+    });
+    expect(evidence[0]).toMatchObject({ origin: { documentId: 'b' } });
+    expect(evidence[0]!.origin).toEqual({ documentId: 'b' });
     expect(embedder.calls.at(-1)).toEqual(['query']);
   });
 

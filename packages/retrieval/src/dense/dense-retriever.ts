@@ -10,6 +10,7 @@ import {
   type VectorStore,
 } from '@factkit/core';
 import { createInMemoryVectorStore } from '../stores/in-memory-vector-store.js';
+import { evidenceFromMatch, storedDocumentMetadata } from './stored-document.js';
 
 export interface DenseRetrieverOptions {
   /** Embeds documents (kind 'passage') and queries (kind 'query'). */
@@ -52,7 +53,7 @@ function defaultDocumentText(document: Document): string {
 /**
  * Creates a dense retriever over any core Embedder and VectorStore. `retrieve` embeds `query.text` (kind 'query'), or
  * uses `query.vector` when given (HyDE passes a precomputed mean vector). Document text and title are kept in the
- * store's metadata, so a persistent store (pgvector, Qdrant) can be searched again without re-indexing.
+ * store's metadata (with the source), so a persistent store (pgvector, Qdrant) can be searched again without re-indexing.
  * An empty query (no text, no vector) or an empty store gives no evidence, with an `empty-query` problem for the empty query.
  * @throws InvalidArgumentError when the store's dimensions differ from the embedder's, or `query.vector` is malformed.
  * @example
@@ -129,15 +130,7 @@ export function createDenseRetriever(options: DenseRetrieverOptions): DenseRetri
             continue;
           }
           const { document } = item;
-          records.push({
-            id: document.id,
-            vector,
-            metadata: {
-              text: document.text,
-              ...(document.title === undefined ? {} : { title: document.title }),
-              ...(document.metadata === undefined ? {} : { documentMetadata: document.metadata }),
-            },
-          });
+          records.push({ id: document.id, vector, metadata: storedDocumentMetadata(document) });
         }
         await store.upsert({ records, ...(abortSignal ? { abortSignal } : {}) });
         indexed += records.length;
@@ -165,19 +158,7 @@ export function createDenseRetriever(options: DenseRetrieverOptions): DenseRetri
         }
       }
       const { matches } = await store.query({ vector, topK, ...(abortSignal ? { abortSignal } : {}) });
-      const evidence: Evidence[] = matches.map((match, index) => {
-        const metadata = match.metadata ?? {};
-        const title = metadata['title'];
-        const documentMetadata = metadata['documentMetadata'];
-        return {
-          documentId: match.id,
-          text: typeof metadata['text'] === 'string' ? metadata['text'] : '',
-          score: match.score,
-          rank: index + 1,
-          ...(typeof title === 'string' ? { title } : {}),
-          ...(documentMetadata && typeof documentMetadata === 'object' ? { metadata: documentMetadata as Record<string, unknown> } : {}),
-        };
-      });
+      const evidence: Evidence[] = matches.map(evidenceFromMatch);
       return { evidence };
     },
   };

@@ -118,7 +118,7 @@ describe('dense index serialization', () => {
     const expected = index.search(query as Float32Array, { topK: 5 });
     const { evidence } = await retriever.retrieve({ query: { text: 'cats purr' }, topK: 5 });
     expect(evidence.map((hit) => [hit.documentId, hit.score])).toEqual(expected.map((hit) => [hit.id, hit.score]));
-    expect(evidence[0]).toMatchObject({ text: documents.get(evidence[0]!.documentId)!.text, title: documents.get(evidence[0]!.documentId)!.title });
+    expect(evidence[0]).toMatchObject({ text: documents.get(evidence[0]!.documentId)!.text, origin: { documentId: evidence[0]!.documentId, title: documents.get(evidence[0]!.documentId)!.title } });
     await expect(restoreDenseRetriever(snapshot, { embedder: createMockEmbedder({ dimensions: 8, id: 'other' }) })).rejects.toThrow(/was embedded with/);
     expect(() => snapshotFlatIndex(index, { embedderId: 'e', documents: new Map() })).toThrow(/has no entry for id "d0"/);
   });

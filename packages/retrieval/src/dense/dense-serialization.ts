@@ -1,5 +1,5 @@
 // Byte format of a saved dense (flat) index. Browser-safe: no Node imports (file helpers are in io/dense-files.ts).
-import { InvalidArgumentError, type Document, type Embedder } from '@factkit/core';
+import { InvalidArgumentError, type Embedder } from '@factkit/core';
 import { type SectionPayload, decodeSectionContainer, encodeSectionContainer, isLittleEndian } from '../internal/section-container.js';
 import { checkStoreMetric } from '../stores/validate-records.js';
 import { createInMemoryVectorStore } from '../stores/in-memory-vector-store.js';
@@ -11,8 +11,9 @@ const DENSE_INDEX_MAGIC = new Uint8Array([0x46, 0x4b, 0x44, 0x45, 0x4e, 0x53, 0x
 /** Binary format version written by {@link serializeDenseIndex}. */
 export const DENSE_INDEX_FORMAT_VERSION = 1;
 
-/** What a dense index keeps of a document besides its vector, so a loaded index can show hits without the corpus. */
-export type DenseStoredDocument = Pick<Document, 'text' | 'title' | 'metadata'>;
+import { type DenseStoredDocument, storedDocumentMetadata } from './stored-document.js';
+
+export type { DenseStoredDocument };
 
 /**
  * A dense flat index as plain data: one vector per id (row-major in `vectors`), the similarity, and which embedder made
@@ -64,7 +65,7 @@ function checkSnapshot(snapshot: DenseIndexSnapshot, fail: (argument: string, me
     if (!Array.isArray(documents) || documents.length !== ids.length) fail('documents', `must be an array of ${ids.length} entries (one per id)`);
     documents.forEach((document, position) => {
       if (document === null) return;
-      if (typeof document !== 'object' || typeof document.text !== 'string') fail(`documents[${position}]`, 'must be null or { text, title?, metadata? }');
+      if (typeof document !== 'object' || typeof document.text !== 'string') fail(`documents[${position}]`, 'must be null or { text, title?, source?, metadata? }');
       if (document.title !== undefined && typeof document.title !== 'string') fail(`documents[${position}].title`, 'must be a string');
     });
   }
@@ -197,15 +198,7 @@ export async function restoreDenseRetriever(snapshot: DenseIndexSnapshot, option
     return {
       id,
       vector: snapshot.vectors.subarray(row * dimensions, (row + 1) * dimensions),
-      ...(document
-        ? {
-            metadata: {
-              text: document.text,
-              ...(document.title === undefined ? {} : { title: document.title }),
-              ...(document.metadata === undefined ? {} : { documentMetadata: document.metadata }),
-            },
-          }
-        : {}),
+      ...(document ? { metadata: storedDocumentMetadata(document) } : {}),
     };
   });
   if (records.length > 0) await store.upsert({ records });

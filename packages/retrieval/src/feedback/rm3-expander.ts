@@ -102,7 +102,6 @@ export function createRm3Expander(options: Rm3ExpanderOptions): QueryExpander {
         metadata: { ...query.metadata, feedbackDocumentIds: model.feedbackDocumentIds },
         original: query,
         generations: [],
-        provenance: { method: 'rm3', createdAt: new Date().toISOString() },
       };
     },
   };

@@ -47,7 +47,7 @@ describe('createRocchioExpander', () => {
     expect(expanded.text).toBe('query');
     expect(expanded.id).toBe('q1');
     expect(expanded.original).toEqual({ id: 'q1', text: 'query' });
-    expect(expanded.provenance).toMatchObject({ method: 'rocchio' });
+    expect(expanded.provenance).toBeUndefined();
     expect(expanded.metadata?.['rocchio']).toMatchObject({ feedbackDocumentIds: ['near', 'close'], nonRelevantDocumentIds: ['mid'] });
     // vectors came from the store: only the query was embedded during expand
     expect(embedder.calls.at(-1)).toEqual(['query']);

@@ -81,7 +81,7 @@ export function createRocchioExpander(options: RocchioExpanderOptions): QueryExp
       for (const item of [...relevant, ...nonRelevant]) {
         const stored = getVector?.(item.documentId);
         if (isWellFormed(stored)) vectors.set(item.documentId, stored);
-        else if (!vectors.has(item.documentId)) missing.push({ id: item.documentId, text: item.title ? `${item.title}. ${item.text}` : item.text });
+        else if (!vectors.has(item.documentId)) missing.push({ id: item.documentId, text: item.origin?.title ? `${item.origin.title}. ${item.text}` : item.text });
       }
       if (missing.length > 0) {
         const { embeddings } = await embedder.embed({ texts: missing.map((item) => item.text), kind: 'passage', ...signal });
@@ -115,7 +115,6 @@ export function createRocchioExpander(options: RocchioExpanderOptions): QueryExp
         vector,
         original: query,
         generations: [],
-        provenance: { method: 'rocchio', modelId: embedder.id, createdAt: new Date().toISOString() },
         metadata: {
           ...query.metadata,
           rocchio: {

@@ -36,7 +36,7 @@ export function collectSearches(searches: readonly FusedSearch[], failureCode: s
 }
 
 /**
- * Fuses evidence lists with `fuseScores` and returns the top `topK` as evidence: text, title and metadata from the
+ * Fuses evidence lists with `fuseScores` and returns the top `topK` as evidence: text, origin and metadata from the
  * first list that has the document, `score` = the fused score, 1-based `rank`. A list holding one document twice
  * counts it once, at its best score.
  */

@@ -20,7 +20,7 @@ function fixed(id: string, ranking: [string, number][]): Retriever & { asked: nu
     async retrieve({ topK = 10, abortSignal }) {
       abortSignal?.throwIfAborted();
       asked.push(topK);
-      const evidence: Evidence[] = ranking.slice(0, topK).map(([documentId, score], index) => ({ documentId, text: `${id}:${documentId}`, score, rank: index + 1 }));
+      const evidence: Evidence[] = ranking.slice(0, topK).map(([documentId, score], index) => ({ documentId, text: `${id}:${documentId}`, score, rank: index + 1, origin: { documentId } }));
       return { evidence, problems: [{ code: 'test-note', message: `${id} warned` }] };
     },
   };

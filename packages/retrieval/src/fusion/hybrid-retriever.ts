@@ -15,7 +15,7 @@ export interface HybridRetrieverOptions {
 
 /**
  * Creates a Retriever that queries several retrievers concurrently and fuses their rankings with `fuseScores`.
- * Evidence text and title come from the first retriever that returned the document. If a retriever fails (other than
+ * Evidence text and origin come from the first retriever that returned the document. If a retriever fails (other than
  * by abort), its error becomes a `retriever-failed` problem and the others are fused; if all fail, the first error is
  * thrown. Each retriever's own problems are passed on, prefixed with its id (`index` = its position).
  * @throws InvalidArgumentError for an empty `retrievers` list, bad fusion options or `candidateDepth`.

@@ -14,7 +14,7 @@ function scripted(rankings: Record<string, [string, number][]>, extra: { problem
       abortSignal?.throwIfAborted();
       calls.push({ query, topK });
       if (extra.failing?.includes(query.text)) throw new Error(`cannot search "${query.text}"`);
-      const evidence: Evidence[] = (rankings[query.text] ?? []).slice(0, topK).map(([documentId, score], index) => ({ documentId, text: `${query.text}:${documentId}`, score, rank: index + 1 }));
+      const evidence: Evidence[] = (rankings[query.text] ?? []).slice(0, topK).map(([documentId, score], index) => ({ documentId, text: `${query.text}:${documentId}`, score, rank: index + 1, origin: { documentId } }));
       const problems = extra.problems?.[query.text];
       return problems ? { evidence, problems } : { evidence };
     },

@@ -22,7 +22,7 @@ export interface MultiQueryRetrieverOptions {
  * gets the whole query (its `vector`, `weightedTerms`, `metadata`); a sub-query search gets `{ text: subQuery }` only.
  * A sub-query equal to `text` or to an earlier sub-query (after trimming), or empty, is not searched again.
  * A query without sub-queries is passed to the wrapped retriever unchanged (so the baseline of a study is the plain
- * retriever). Evidence text and title come from the first list that has the document (the `text` search first);
+ * retriever). Evidence text and origin come from the first list that has the document (the `text` search first);
  * `score` is the fused score. A failed search becomes a `search-failed` problem (`index` = 0 for `text`, i for
  * sub-query i − 1) and the rest are fused; if every search fails, the first error is thrown; an abort rethrows its reason.
  * @throws InvalidArgumentError for a missing retriever, bad fusion options or `candidateDepth`; at retrieve time for a
@@ -51,6 +51,10 @@ export function createMultiQueryRetriever(options: MultiQueryRetrieverOptions): 
       const signal = abortSignal ? { abortSignal } : {};
       if (subQueries === undefined || subQueries.length === 0) return retriever.retrieve({ query: main, topK, ...signal });
       if (!Array.isArray(subQueries)) throw new InvalidArgumentError({ where: `${id}.retrieve`, argument: 'query.subQueries', message: 'must be an array of strings' });
+      // Sub-queries rephrase the query's text: with no text (and no vector or weighted terms) there is nothing to rephrase.
+      if ((typeof main.text !== 'string' || main.text.trim().length === 0) && main.vector === undefined && main.weightedTerms === undefined) {
+        return { evidence: [], problems: [{ code: 'empty-query', message: 'the query text is empty; its sub-queries were not searched' }] };
+      }
       const seen = new Set<string>([typeof main.text === 'string' ? main.text.trim() : '']);
       const searches: { label: string; index: number; query: Query }[] = [{ label: 'query text', index: 0, query: main }];
       subQueries.forEach((subQuery, index) => {

@@ -1,5 +1,7 @@
-import { describeVectorStoreContract } from '@factkit/test-utils';
+import { createMockEmbedder } from '@factkit/core/testing';
+import { describeRetrieverContract, describeVectorStoreContract } from '@factkit/test-utils';
 import { describe, expect, it } from 'vitest';
+import { createDenseRetriever } from '../../src/dense/dense-retriever.js';
 import { createHnswVectorStore } from '../../src/dense/hnsw-vector-store.js';
 import { createInMemoryVectorStore } from '../../src/stores/in-memory-vector-store.js';
 
@@ -36,3 +38,22 @@ describe('createHnswVectorStore', () => {
     }
   });
 });
+
+// The dense retriever over the HNSW store honours the Retriever contract too.
+describeRetrieverContract(
+  'dense (mock embedder, HNSW store)',
+  async () => {
+    const embedder = createMockEmbedder({ dimensions: 64 });
+    const retriever = createDenseRetriever({ embedder, store: createHnswVectorStore({ dimensions: 64 }) });
+    await retriever.index({
+      documents: [
+        { id: 'd1', title: 'Vitamin D', text: 'Vitamin D deficiency is common in northern countries during winter.', source: { name: 'contract corpus' } },
+        { id: 'd2', text: 'The Eiffel Tower is in Paris, the capital of France.' },
+        { id: 'd3', text: 'Aspirin reduces the risk of heart attack in some adults.' },
+        { id: 'd4', text: 'Cats sleep for most of the day.', metadata: { shelf: 'pets' } },
+      ],
+    });
+    return retriever;
+  },
+  { query: 'vitamin d deficiency in winter', expectedId: 'd1' },
+);

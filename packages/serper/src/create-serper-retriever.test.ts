@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ProviderCallError, createMemoryCache } from '@factkit/core';
+import { describeRetrieverContract } from '@factkit/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSerperRetriever, parseSerperResponse } from './create-serper-retriever.js';
 
@@ -56,7 +57,13 @@ describe('createSerperRetriever (scripted local server)', () => {
     const retriever = createSerperRetriever({ endpoint, apiKey: KEY, country: 'cn', language: 'zh-cn', cache });
     const first = await retriever.retrieve({ query: { text: 'plain' } });
     expect(first.evidence).toHaveLength(10);
-    expect(first.evidence[0]).toMatchObject({ text: 'snippet 0', rank: 1, metadata: { source: 'https://site0.example/page', kind: 'organic' } });
+    expect(first.evidence[0]).toEqual({
+      documentId: 'https://site0.example/page',
+      text: 'snippet 0',
+      score: 10,
+      rank: 1,
+      origin: { documentId: 'https://site0.example/page', title: 'T0', source: { name: 'Google Search result (via Serper)', url: 'https://site0.example/page' } },
+    });
     const sent = requests.at(-1)!;
     expect(JSON.parse(sent.body)).toEqual({ q: 'plain', gl: 'cn', hl: 'zh-cn' });
     expect(sent.headers['x-api-key']).toBe(KEY);
@@ -68,6 +75,7 @@ describe('createSerperRetriever (scripted local server)', () => {
     expect(stored.join('')).not.toContain(KEY);
     const box = await retriever.retrieve({ query: { text: 'answer box' } });
     expect(box.evidence.map((e) => e.text)).toEqual(['1586']);
+    expect(box.evidence[0]?.origin).toEqual({ documentId: 'https://box.example', title: 'Acqua Felice', source: { name: 'Google Search answer box (via Serper)', url: 'https://box.example' } });
   });
   it('HTTP errors and garbage become ProviderCallErrors without the key', async () => {
     const retriever = createSerperRetriever({ endpoint, apiKey: KEY });
@@ -84,7 +92,10 @@ describe('createSerperRetriever (scripted local server)', () => {
     const retriever = createSerperRetriever({ endpoint });
     await expect(retriever.retrieve({ query: { text: 'plain' } })).rejects.toThrow(/SERPER_API_KEY/);
     process.env['SERPER_API_KEY'] = KEY;
-    expect((await retriever.retrieve({ query: { text: 'graph' } })).evidence[0]?.text).toBe('Rome: City');
+    const graph = await retriever.retrieve({ query: { text: 'graph' } });
+    expect(graph.evidence[0]?.text).toBe('Rome: City');
+    // A knowledge-graph snippet without a link: the part's name is its id, and the source has no URL.
+    expect(graph.evidence[0]?.origin).toEqual({ documentId: 'knowledge-graph', source: { name: 'Google Search knowledge graph (via Serper)' } });
     if (saved === undefined) delete process.env['SERPER_API_KEY'];
     else process.env['SERPER_API_KEY'] = saved;
   });
@@ -92,3 +103,6 @@ describe('createSerperRetriever (scripted local server)', () => {
     expect(() => createSerperRetriever({ endpoint: 'ftp://x' })).toThrow(/endpoint/);
   });
 });
+
+// The shared Retriever contract, against the scripted server (every query gets the 12 organic results).
+describeRetrieverContract('serper (scripted server on 127.0.0.1)', () => createSerperRetriever({ endpoint, apiKey: KEY }), { query: 'plain', expectedId: 'https://site0.example/page' });

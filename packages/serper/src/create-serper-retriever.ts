@@ -1,5 +1,5 @@
-import type { Cache, Evidence, ItemProblem, Retriever } from '@factkit/core';
-import { InvalidArgumentError, ProviderCallError, isRetryableStatus, redactSecrets, sha256Hex, stableStringify } from '@factkit/core';
+import type { Cache, DocumentSource, Evidence, ItemProblem, Retriever } from '@factkit/core';
+import { InvalidArgumentError, evidenceOrigin, ProviderCallError, isRetryableStatus, redactSecrets, sha256Hex, stableStringify } from '@factkit/core';
 
 export interface SerperRetrieverOptions {
   /** API key; read at call time, falling back to the `SERPER_API_KEY` environment variable. Never logged or cached. */
@@ -27,7 +27,8 @@ interface SerperResponse {
   readonly organic?: ReadonlyArray<{ title?: string; link?: string; snippet?: string; attributes?: Record<string, unknown> }>;
 }
 
-interface ParsedSnippet {
+/** One snippet of a Serper response: its text, URL (or the part's name when it has none), part of the page and title. */
+export interface ParsedSnippet {
   readonly text: string;
   readonly source: string;
   readonly kind: 'answer-box' | 'knowledge-graph' | 'organic';
@@ -70,9 +71,20 @@ export function parseSerperResponse(body: unknown, options: { topK?: number; ans
   return snippets.slice(0, topK);
 }
 
+const KIND_NAMES: Readonly<Record<ParsedSnippet['kind'], string>> = {
+  'answer-box': 'Google Search answer box (via Serper)',
+  'knowledge-graph': 'Google Search knowledge graph (via Serper)',
+  organic: 'Google Search result (via Serper)',
+};
+
+/** The evidence source of a snippet: which part of the results page it came from, and its URL when it has one. */
+function serperSource(snippet: ParsedSnippet): DocumentSource {
+  return { name: KIND_NAMES[snippet.kind], ...(/^https?:\/\//.test(snippet.source) ? { url: snippet.source } : {}) };
+}
+
 /**
  * A core `Retriever` over a Serper-compatible web-search JSON API (the paper's searcher): POST `{ q, gl, hl }` with the
- * `X-API-KEY` header, top-10 snippets as evidence (`metadata.source` = URL, `metadata.kind`). Results are cached when
+ * `X-API-KEY` header, top-10 snippets as evidence (`origin.source` = which part of the results page, with the result's URL). Results are cached when
  * a cache is given. HTTP failures throw a ProviderCallError (retryable for 408/429/5xx) with the key redacted; the
  * detection pipeline turns them into an unverifiable claim with the reason.
  * @example createSerperRetriever({ country: 'cn', language: 'zh-cn', cache: createFileCache({ directory: '.cache/serper' }) })
@@ -87,8 +99,10 @@ export function createSerperRetriever(options: SerperRetrieverOptions = {}): Ret
     id: `serper(${country},${language})`,
     async retrieve({ query, topK = 10, abortSignal }) {
       abortSignal?.throwIfAborted();
+      if (!Number.isInteger(topK) || topK < 0) throw new InvalidArgumentError({ where: 'SerperRetriever.retrieve', argument: 'topK', message: `must be an integer >= 0 (got ${String(topK)})` });
       const text = typeof query?.text === 'string' ? query.text.trim() : '';
       if (!text) return { evidence: [], problems: [{ code: 'empty-query', message: 'the query is empty' }] };
+      if (topK === 0) return { evidence: [] };
       const cacheKey = `serper:${await sha256Hex(stableStringify({ endpoint, q: text, gl: country, hl: language, answerBoxOnly, topK }))}`;
       let snippets = cache ? ((await cache.get(cacheKey)) as ParsedSnippet[] | undefined) : undefined;
       const problems: ItemProblem[] = [];
@@ -133,8 +147,7 @@ export function createSerperRetriever(options: SerperRetrieverOptions = {}): Ret
         text: snippet.text,
         score: snippets!.length - index,
         rank: index + 1,
-        ...(snippet.title ? { title: snippet.title } : {}),
-        metadata: { source: snippet.source, kind: snippet.kind },
+        origin: evidenceOrigin({ id: snippet.source, ...(snippet.title ? { title: snippet.title } : {}), source: serperSource(snippet) }),
       }));
       return { evidence, problems };
     },
