@@ -19,7 +19,7 @@ import { createFileCache } from '@factkit/core/node';
 import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, HYDE_PROMPTS } from '@factkit/expansion';
 import { createGloveEmbedder, loadGloveVectors, tokenizeForGlove } from '@factkit/glove';
 import { loadWordNetSynonyms } from '@factkit/metrics/node';
-import type { EvidenceScorer } from '@factkit/nli-match';
+import type { EvidenceScorer, LeakageStudyProgress } from '@factkit/nli-match';
 import { createFeatureNliModel, createLexicalNliModel, createLlmNliJudge } from '@factkit/nli-models';
 import { createOpenAICompatible } from '@factkit/openai';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
@@ -93,10 +93,8 @@ const slug = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '_');
 export async function runStudy(options: StudyOptions, io: StudyIo): Promise<StudyOutcome> {
   const { dataset, methods, modelNames, repeats, ks, concurrency, verdicts, maxFailures, outDirectory, cacheDirectory, command, knowledgeStore } = options;
   const { nli: nliName, bertscore = 'glove', embedder: embedderName = 'use-lite', embeddingDimensions = 1536 } = options;
-  const where = 'leakage-study';
   const usesLlm = needsLanguageModel(options);
   const datasetName = dataset.name === 'AVeriTeC' ? 'averitec' : dataset.name === 'FEVER-lite' ? 'fever-lite' : 'scifact';
-
 
   // Every model call goes through one persistent cache: a rerun after an interruption repeats no call.
   const cache = createFileCache({ directory: cacheDirectory });
@@ -114,39 +112,10 @@ export async function runStudy(options: StudyOptions, io: StudyIo): Promise<Stud
     : undefined;
   const contextIncomplete: string[] = [];
   const contextNotes: string[] = [];
-  let claimsWithoutStore = 0;
-  let bm25: { retriever: Retriever | undefined; rm3: QueryExpander | undefined };
-  let evidenceScorer: EvidenceScorer | undefined;
-  if (datasetName === 'averitec') {
-    const storeDirectory = knowledgeStore;
-    if (storeDirectory === undefined) {
-      bm25 = { retriever: undefined, rm3: undefined };
-      contextNotes.push('No --knowledge-store: the METEOR, BERTScore and F1 columns need AVeriTeC\'s per-claim knowledge store; only matching (Table 3) ran.');
-    } else {
-      const { stores, missing } = await loadAveritecKnowledgeStore(storeDirectory, dataset.claims.map((claim) => claim.id));
-      claimsWithoutStore = missing.length;
-      if (missing.length > 0) contextIncomplete.push(`${missing.length} of ${dataset.claims.length} claims have no knowledge-store file (e.g. ${missing.slice(0, 3).join(', ')}): they retrieve nothing`);
-      const wiring = createPerClaimWiring(stores, (documents) => createBm25WiringSync(documents));
-      bm25 = wiring;
-      const synonyms = await loadWordNetSynonyms();
-      let embedTokens: ((text: string) => { tokens: string[]; embeddings: Float32Array[] }) | undefined;
-      if (bertscore === 'glove') {
-        io.log('leakage-study: loading GloVe vectors for BERTScore…\n');
-        const glove = await loadGloveVectors();
-        embedTokens = (text) => {
-          const { tokens, rows } = tokenizeForGlove(text, glove);
-          return { tokens, embeddings: rows.map((row) => glove.matrix.subarray(row * glove.dimensions, (row + 1) * glove.dimensions)) };
-        };
-        contextNotes.push('BERTScore: Hungarian-matched F1 over GloVe 100-d token vectors (offline stand-in for the paper\'s BERT model).');
-      } else if (bertscore !== 'none') {
-        throw new InvalidArgumentError({ where, argument: '--bertscore', message: `must be glove or none (got ${String(bertscore)})` });
-      }
-      evidenceScorer = createAveritecEvidenceScorer({ synonyms: synonyms.lookup, ...(embedTokens ? { embedTokens } : {}) });
-      contextNotes.push(`METEOR: the AVeriTeC scorer's Hungarian METEOR (NLTK tokens, WordNet ${synonyms.version ?? ''} synonyms) on the top-k retrieved sentences vs the QA evidence.`);
-    }
-  } else {
-    bm25 = await createBm25Wiring(dataset.corpus);
-  }
+  const wiring = datasetName === 'averitec' ? await averitecWiring(dataset, knowledgeStore, bertscore, io) : { bm25: await createBm25Wiring(dataset.corpus), claimsWithoutStore: 0, notes: [], incomplete: [] };
+  const { bm25, evidenceScorer, claimsWithoutStore } = wiring;
+  contextNotes.push(...wiring.notes);
+  contextIncomplete.push(...wiring.incomplete);
   const verdictLabels = verdictLabelsFor(dataset.name);
   let documentsNotEmbedded = 0;
   let dense: { embedder: Embedder; retriever: Retriever } | undefined;
@@ -170,14 +139,7 @@ export async function runStudy(options: StudyOptions, io: StudyIo): Promise<Stud
     return dense;
   };
 
-  const corpusNote =
-    dataset.name === 'AVeriTeC'
-      ? '> AVeriTeC dev (400 of the 500 claims are in the data root): gold evidence = the human-written QA evidence; retrieval from each claim\'s own knowledge store, scored with Hungarian METEOR / BERTScore on the top-k sentences as in the paper.'
-      : dataset.name === 'FEVER-lite'
-      ? '> FEVER-lite: the knowledge store is the pool of gold-evidence sentences of the split, not the 5.4M-page Wikipedia of the paper, so these numbers are not comparable with the paper\'s FEVER columns.'
-      : dataset.unit === 'sentence'
-        ? '> SciFact, sentence level as in the paper: the knowledge store is the 45,952 sentences of the 5,183 abstracts (SciFact\'s own split), gold = rationale sentences. The paper reports 693 claims; the public files have 655 with gold evidence.'
-        : '> SciFact, abstract level (not the paper\'s unit): whole abstracts judged by the BEIR qrels; not comparable with the paper\'s sentence-level rows.';
+  const corpusNote = corpusNoteOf(dataset);
   const llmModels = usesLlm ? modelNames : [undefined];
   const perModel: { modelName: string | undefined; results: MethodResult[]; reportPath: string; plotPath: string; resultsPath: string; usage: ReturnType<ReturnType<typeof createUsageMeter>['report']> }[] = [];
   const versions = packageVersions();
@@ -187,36 +149,10 @@ export async function runStudy(options: StudyOptions, io: StudyIo): Promise<Stud
     io.abortSignal?.throwIfAborted();
     const meter = createUsageMeter();
     // The meter wraps the cached model, so it counts cache hits too (cachedCalls).
-    const model: LanguageModel | undefined =
-      modelName === undefined || !provider ? undefined : meter.track(withCache(withRetry(provider.languageModel(modelName), { maxRetries: 2 }), cache));
-    let nli: NliModel;
-    if (nliName === 'feature') nli = createFeatureNliModel({ embedder: getGlove() });
-    else if (nliName === 'lexical') nli = createLexicalNliModel();
-    else if (nliName === 'llm' && model) nli = createLlmNliJudge({ model });
-    else throw new InvalidArgumentError({ where, argument: '--nli', message: `must be feature, lexical or llm (got ${nliName})` });
+    const model = modelName === undefined || !provider ? undefined : meter.track(withCache(withRetry(provider.languageModel(modelName), { maxRetries: 2 }), cache));
+    const nli = nliModelFor(nliName, model, getGlove);
+    const studyMethods = await studyMethodsFor({ methods, model, firstModel: modelIndex === 0, bm25, repeats, datasetName, getDense, hydeEmbedder: () => withEmbeddingCache(getUseLite(), cache) });
 
-    const studyMethods: StudyMethod[] = [];
-    for (const method of methods) {
-      // The LLM-free baseline expansion (RM3) does not depend on the model: it runs with the first model only.
-      if (method === 'rm3' && modelIndex === 0 && bm25.retriever && bm25.rm3) {
-        studyMethods.push({ name: 'BM25+RM3', baselineName: 'BM25', retriever: bm25.retriever, expander: bm25.rm3, repeats: 1 });
-      } else if (method === 'query2doc' && model) {
-        studyMethods.push({ name: 'Query2doc', baselineName: 'BM25', retriever: bm25.retriever, expander: createQuery2docExpander({ model }), repeats });
-      } else if (method === 'multi-query' && model) {
-        const retriever = bm25.retriever ? createSubQueryFusionRetriever(bm25.retriever) : undefined;
-        studyMethods.push({ name: 'Multi-query (RRF)', baselineName: 'BM25', retriever, expander: createMultiQueryExpander({ model }), repeats });
-      } else if (method === 'hyde' && model && datasetName === 'averitec') {
-        // AVeriTeC's knowledge stores are per claim; HyDE's dense index is built over one corpus, so it runs as matching only.
-        studyMethods.push({ name: 'HyDE', baselineName: 'Dense', retriever: undefined, expander: createHydeExpander({ model, embedder: withEmbeddingCache(getUseLite(), cache), prompt: HYDE_PROMPTS.averitec }), repeats });
-      } else if (method === 'hyde' && model) {
-        const { embedder, retriever } = await getDense();
-        const prompt = datasetName === 'scifact' ? HYDE_PROMPTS.scifact : HYDE_PROMPTS.fever;
-        studyMethods.push({ name: 'HyDE', baselineName: `Dense (${embedder.id})`, retriever, expander: createHydeExpander({ model, embedder, prompt }), repeats });
-      }
-    }
-
-    let lastLine = 0;
-    const label = modelName === undefined ? '' : `${modelName}: `;
     const results = await runStudies({
       dataset,
       methods: studyMethods,
@@ -226,13 +162,7 @@ export async function runStudy(options: StudyOptions, io: StudyIo): Promise<Stud
       ...(evidenceScorer ? { evidenceScorer } : {}),
       ...(verdicts && model ? { verdictModel: model, verdictLabels } : {}),
       ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
-      onProgress: (method, progress) => {
-        const now = Date.now();
-        if (progress.completed !== progress.total && now - lastLine < 500) return;
-        lastLine = now;
-        const stage = progress.stage === 'baseline' ? 'baseline' : `repeat ${(progress.repeat ?? 0) + 1}`;
-        io.log(`leakage-study: ${label}${method} ${stage}: ${progress.completed}/${progress.total} claims\n`);
-      },
+      onProgress: progressLogger(io, modelName === undefined ? '' : `${modelName}: `),
     });
 
     const usage = meter.report();
@@ -279,4 +209,103 @@ export async function runStudy(options: StudyOptions, io: StudyIo): Promise<Stud
       ? `leakage-study: complete; report in ${first.reportPath}`
       : `leakage-study: ${failures} failed item(s)${failures > maxFailures ? ` (more than --max-failures ${maxFailures})` : ''}: ${reasons.join('; ')}; the report marks them (${first.reportPath})`;
   return { reportPath: first.reportPath, plotPath: first.plotPath, resultsPath: first.resultsPath, ...(gridPath ? { gridPath } : {}), failures, exitCode, summary };
+}
+
+type Bm25 = { retriever: Retriever | undefined; rm3: QueryExpander | undefined };
+
+/** AVeriTeC: BM25 and RM3 over each claim's own knowledge store, and the Hungarian METEOR / BERTScore evidence scorer. */
+async function averitecWiring(dataset: StudyDataset, storeDirectory: string | undefined, bertscore: string, io: StudyIo): Promise<{ bm25: Bm25; evidenceScorer?: EvidenceScorer; claimsWithoutStore: number; notes: string[]; incomplete: string[] }> {
+  const where = 'leakage-study';
+  const notes: string[] = [];
+  const incomplete: string[] = [];
+  if (storeDirectory === undefined) {
+    notes.push('No --knowledge-store: the METEOR, BERTScore and F1 columns need AVeriTeC\'s per-claim knowledge store; only matching (Table 3) ran.');
+    return { bm25: { retriever: undefined, rm3: undefined }, claimsWithoutStore: 0, notes, incomplete };
+  }
+  const { stores, missing } = await loadAveritecKnowledgeStore(storeDirectory, dataset.claims.map((claim) => claim.id));
+  if (missing.length > 0) incomplete.push(`${missing.length} of ${dataset.claims.length} claims have no knowledge-store file (e.g. ${missing.slice(0, 3).join(', ')}): they retrieve nothing`);
+  const bm25 = createPerClaimWiring(stores, (documents) => createBm25WiringSync(documents));
+  const synonyms = await loadWordNetSynonyms();
+  let embedTokens: ((text: string) => { tokens: string[]; embeddings: Float32Array[] }) | undefined;
+  if (bertscore === 'glove') {
+    io.log('leakage-study: loading GloVe vectors for BERTScore…\n');
+    const glove = await loadGloveVectors();
+    embedTokens = (text) => {
+      const { tokens, rows } = tokenizeForGlove(text, glove);
+      return { tokens, embeddings: rows.map((row) => glove.matrix.subarray(row * glove.dimensions, (row + 1) * glove.dimensions)) };
+    };
+    notes.push('BERTScore: Hungarian-matched F1 over GloVe 100-d token vectors (offline stand-in for the paper\'s BERT model).');
+  } else if (bertscore !== 'none') {
+    throw new InvalidArgumentError({ where, argument: '--bertscore', message: `must be glove or none (got ${String(bertscore)})` });
+  }
+  const evidenceScorer = createAveritecEvidenceScorer({ synonyms: synonyms.lookup, ...(embedTokens ? { embedTokens } : {}) });
+  notes.push(`METEOR: the AVeriTeC scorer's Hungarian METEOR (NLTK tokens, WordNet ${synonyms.version ?? ''} synonyms) on the top-k retrieved sentences vs the QA evidence.`);
+  return { bm25, evidenceScorer, claimsWithoutStore: missing.length, notes, incomplete };
+}
+
+/** The report's note on the dataset and how comparable it is with the paper. */
+function corpusNoteOf(dataset: StudyDataset): string {
+  return (
+      dataset.name === 'AVeriTeC'
+        ? '> AVeriTeC dev (400 of the 500 claims are in the data root): gold evidence = the human-written QA evidence; retrieval from each claim\'s own knowledge store, scored with Hungarian METEOR / BERTScore on the top-k sentences as in the paper.'
+        : dataset.name === 'FEVER-lite'
+        ? '> FEVER-lite: the knowledge store is the pool of gold-evidence sentences of the split, not the 5.4M-page Wikipedia of the paper, so these numbers are not comparable with the paper\'s FEVER columns.'
+        : dataset.unit === 'sentence'
+          ? '> SciFact, sentence level as in the paper: the knowledge store is the 45,952 sentences of the 5,183 abstracts (SciFact\'s own split), gold = rationale sentences. The paper reports 693 claims; the public files have 655 with gold evidence.'
+          : '> SciFact, abstract level (not the paper\'s unit): whole abstracts judged by the BEIR qrels; not comparable with the paper\'s sentence-level rows.'
+  );
+}
+
+/** The row groups of one chat model's run (RM3 runs with the first model only: it does not depend on the model). */
+async function studyMethodsFor(context: {
+  methods: readonly MethodName[];
+  model: LanguageModel | undefined;
+  firstModel: boolean;
+  bm25: Bm25;
+  repeats: number;
+  datasetName: 'scifact' | 'fever-lite' | 'averitec';
+  getDense: () => Promise<{ embedder: Embedder; retriever: Retriever }>;
+  hydeEmbedder: () => Embedder;
+}): Promise<StudyMethod[]> {
+  const { methods, model, firstModel, bm25, repeats, datasetName, getDense, hydeEmbedder } = context;
+  const studyMethods: StudyMethod[] = [];
+  for (const method of methods) {
+    // The LLM-free baseline expansion (RM3) does not depend on the model: it runs with the first model only.
+    if (method === 'rm3' && firstModel && bm25.retriever && bm25.rm3) {
+      studyMethods.push({ name: 'BM25+RM3', baselineName: 'BM25', retriever: bm25.retriever, expander: bm25.rm3, repeats: 1 });
+    } else if (method === 'query2doc' && model) {
+      studyMethods.push({ name: 'Query2doc', baselineName: 'BM25', retriever: bm25.retriever, expander: createQuery2docExpander({ model }), repeats });
+    } else if (method === 'multi-query' && model) {
+      const retriever = bm25.retriever ? createSubQueryFusionRetriever(bm25.retriever) : undefined;
+      studyMethods.push({ name: 'Multi-query (RRF)', baselineName: 'BM25', retriever, expander: createMultiQueryExpander({ model }), repeats });
+    } else if (method === 'hyde' && model && datasetName === 'averitec') {
+      // AVeriTeC's knowledge stores are per claim; HyDE's dense index is built over one corpus, so it runs as matching only.
+      studyMethods.push({ name: 'HyDE', baselineName: 'Dense', retriever: undefined, expander: createHydeExpander({ model, embedder: hydeEmbedder(), prompt: HYDE_PROMPTS.averitec }), repeats });
+    } else if (method === 'hyde' && model) {
+      const { embedder, retriever } = await getDense();
+      const prompt = datasetName === 'scifact' ? HYDE_PROMPTS.scifact : HYDE_PROMPTS.fever;
+      studyMethods.push({ name: 'HyDE', baselineName: `Dense (${embedder.id})`, retriever, expander: createHydeExpander({ model, embedder, prompt }), repeats });
+    }
+  }
+  return studyMethods;
+}
+
+/** The NLI model that matches generated sentences against gold evidence. */
+function nliModelFor(name: string, model: LanguageModel | undefined, getGlove: () => Embedder): NliModel {
+  if (name === 'feature') return createFeatureNliModel({ embedder: getGlove() });
+  if (name === 'lexical') return createLexicalNliModel();
+  if (name === 'llm' && model) return createLlmNliJudge({ model });
+  throw new InvalidArgumentError({ where: 'leakage-study', argument: '--nli', message: `must be feature, lexical or llm (got ${name})` });
+}
+
+/** One progress line per method and stage at most every 500 ms (and at the end of each). */
+function progressLogger(io: StudyIo, label: string): (method: string, progress: LeakageStudyProgress) => void {
+  let lastLine = 0;
+  return (method, progress) => {
+    const now = Date.now();
+    if (progress.completed !== progress.total && now - lastLine < 500) return;
+    lastLine = now;
+    const stage = progress.stage === 'baseline' ? 'baseline' : `repeat ${(progress.repeat ?? 0) + 1}`;
+    io.log(`leakage-study: ${label}${method} ${stage}: ${progress.completed}/${progress.total} claims\n`);
+  };
 }
