@@ -1,4 +1,20 @@
-import type { StudyRow } from './study.js';
+import { formatRows, type StudyRow } from './study.js';
+
+/** report.md: what was measured on which corpora, the notes, and the Table 7 rows. */
+export function formatReport(rows: readonly StudyRow[], context: { maxTokens: string; seed: string; subsets: readonly string[]; notes: readonly string[] }): string {
+  const header = [
+    `# chunk-search on SciFact (claims of the BEIR test split = original dev claims)`,
+    '',
+    'Chunks: sentence-packed, at most ' + context.maxTokens + ' tokens. Relevance: a retrieved chunk is right when its parent abstract is a gold abstract of the claim (BEIR qrels); Top@k = share of claims with at least one right chunk in the top k; MRR@10 over chunks; Avg = mean of Top@1/3/5/10 as in the paper\'s Table 7.',
+    'Corpora (a subset = every gold abstract of its claims + distractor abstracts drawn with seed ' + context.seed + '; claims for the dense subset drawn with the same seed):',
+    ...context.subsets.map((line) => `- ${line}`),
+    'Titles and questions of the offline rows come from the LLM-free baseline (lead sentence + RAKE key-phrase templates), not from the paper\'s model.',
+    '',
+    ...context.notes.map((note) => `- ${note}`),
+    '',
+  ];
+  return [...header, formatRows(rows), ''].join('\n');
+}
 
 /** A grouped bar chart (SVG) of Avg (mean Top@1/3/5/10) per layout, one bar per system/annotation variant. */
 export function renderAverageChart(rows: readonly StudyRow[], title: string): string {

@@ -16,7 +16,6 @@ import {
   evaluateDetections,
   withClaimsAsQueries,
   type ClaimQueryGenerator,
-  type DetectionEvaluation,
   type DetectionGold,
 } from '@factkit/claim-query';
 import type { Embedder } from '@factkit/core';
@@ -25,6 +24,7 @@ import { createFeatureNliModel, createLexicalNliModel } from '@factkit/nli-model
 import { createBm25Retriever } from '@factkit/retrieval';
 import { heldOutPairs, NLI_PAIR_DATASETS, requireNliPairDataRoot } from '@factkit/test-utils/nli-pairs';
 import { composeFeverResponses, poolEvidence, type FeverClaim } from './fever-compose.js';
+import { formatDetectionTable, type DetectionRow } from './detection-table.js';
 import { needData, percent, readArguments, readJsonl } from './shared.js';
 
 needData('fever-lite');
@@ -72,7 +72,7 @@ const systems: Array<[string, ClaimQueryGenerator, typeof verifier]> = [
   ['drafter, NLI any-entailment', createDrafterGenerator(), anyEntailmentVerifier],
 ];
 
-const rows: Array<{ system: string; evaluation: DetectionEvaluation; failed: number }> = [];
+const rows: DetectionRow[] = [];
 for (const [name, generator, systemVerifier] of systems) {
   const started = Date.now();
   const results = await detectHallucinations({
@@ -90,30 +90,9 @@ for (const [name, generator, systemVerifier] of systems) {
   process.stderr.write(`  ${name}: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
-const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
 console.log(`\nFEVER-composed responses from ${subset} (n=${responses.length}, sentences=${sentenceCount}); BM25 top-10 over ${corpus.length} pooled evidence sentences; verifier ${verifier.id} (last row: ${anyEntailmentVerifier.id})`);
 console.log('Unverifiable counted as not hallucinated ("overall", paper Tables 2/3) and left out ("verifiable", Tables 11/12).\n');
-console.log(line(['system', 'resp Acc', 'resp F1', 'resp N unv.', 'resp Acc (verif.)', 'resp F1 (verif.)', 'sent Acc', 'sent F1', 'sent N unv.', 'sent Acc (verif.)', 'sent F1 (verif.)']));
-console.log(line(Array.from({ length: 11 }, () => '---')));
-for (const { system, evaluation } of rows) {
-  const r = evaluation.response;
-  const s = evaluation.sentence!;
-  console.log(
-    line([
-      system,
-      percent(r.overall.accuracy),
-      percent(r.overall.f1),
-      String(r.nUnverifiable),
-      `${percent(r.verifiableOnly.accuracy)} (n=${r.verifiableOnly.n})`,
-      percent(r.verifiableOnly.f1),
-      percent(s.overall.accuracy),
-      percent(s.overall.f1),
-      String(s.nUnverifiable),
-      `${percent(s.verifiableOnly.accuracy)} (n=${s.verifiableOnly.n})`,
-      percent(s.verifiableOnly.f1),
-    ]),
-  );
-}
+console.log(formatDetectionTable(rows));
 // Reference: the trivial "always hallucinated" predictor (F1 = 2p / (1 + p) for positive share p).
 const trivial = (positives: number, total: number): string => `Acc ${percent(positives / total)}, F1 ${percent((2 * positives) / (positives + total))}`;
 console.log(`\nReference, always "hallucinated": responses ${trivial(hallucinatedResponses, responses.length)}; sentences ${trivial(hallucinatedSentences, sentenceCount)}.`);

@@ -14,32 +14,18 @@ import {
   createJointCqGenerator,
   createLlmVerifier,
   detectHallucinations,
-  draftClaimsAndQueries,
   evaluateDetections,
-  formatClaimQueryResponse,
   type DetectionGold,
 } from '@factkit/claim-query';
-import { createSerperRetriever } from '@factkit/serper';
-import { withCache, withRetry, type Document, type Retriever } from '@factkit/core';
+import { withCache, withRetry, type Retriever } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createOpenAICompatible } from '@factkit/openai';
+import { createSerperRetriever } from '@factkit/serper';
 import { createBm25Retriever, createChineseAnalyzer } from '@factkit/retrieval';
 import { startLocalChatServer } from './local-chat-server.js';
-import { needData, percent, readArguments, readJsonl } from './shared.js';
-
-interface Question {
-  question_id: number;
-  Question: string;
-  Category: string;
-  Source?: string;
-}
-interface Judged {
-  model: string;
-  question_id: number;
-  question: string;
-  response: string;
-  is_hallucination: boolean | 'Invalid_Judge';
-}
+import { loadHalluQaKnowledge } from './halluqa-data.js';
+import { scriptedHalluQaReply } from './scripted-models.js';
+import { needData, percent, readArguments } from './shared.js';
 
 needData('halluqa', 'fever-lite');
 const args = readArguments(process.argv.slice(2));
@@ -47,35 +33,8 @@ const real = args.has('real');
 const limit = args.has('limit') ? Number(args.get('limit')) : Number.POSITIVE_INFINITY;
 const modelFilter = args.get('models')?.split(',');
 
-const questions = readJsonl<Question>('halluqa', 'questions.jsonl');
-const knowledge = new Map(questions.filter((q) => q.Category === 'Knowledge').map((q) => [q.question_id, q]));
-const judged = readJsonl<Judged>('halluqa', 'judged_responses.jsonl.gz').filter(
-  (row) => knowledge.has(row.question_id) && typeof row.is_hallucination === 'boolean' && (!modelFilter || modelFilter.includes(row.model)),
-);
-const rows = judged.slice(0, limit);
-const invalid = readJsonl<Judged>('halluqa', 'judged_responses.jsonl.gz').filter((r) => knowledge.has(r.question_id) && r.is_hallucination === 'Invalid_Judge').length;
+const { questions: knowledge, rows, invalid, sourceDocuments } = loadHalluQaKnowledge({ limit, ...(modelFilter ? { models: modelFilter } : {}) });
 process.stderr.write(`HalluQA Knowledge: ${knowledge.size} questions (shared part of the paper's 206), ${rows.length} judged answers (${invalid} Invalid_Judge rows left out)\n`);
-
-/** The scripted server: drafted claims in the Chinese response template, word-overlap verdicts. */
-function scriptedHandler(prompt: string, callIndex: number): string {
-  if (prompt.includes('[参考资料]') || prompt.includes('[Reference]')) {
-    const claim = prompt.split(/\[陈述\]\n|\[Claim\]\n/)[1]?.split('\n')[0] ?? '';
-    const reference = prompt.split(/\[参考资料\]\n|\[Reference\]\n/)[1] ?? '';
-    const chars = [...new Set(claim.replace(/[\s，。、：；！？“”《》（）]/gu, ''))];
-    const shared = chars.filter((c) => reference.includes(c)).length / Math.max(1, chars.length);
-    return shared > 0.6 ? '正确' : shared > 0.3 ? '幻觉' : '无关';
-  }
-  const question = prompt.split(/\[问题\]\n|\[Question\]\n/)[1]?.split(/\n\[回答\]|\n\[Answer\]/)[0] ?? '';
-  const answer = prompt.split(/\[回答\]\n|\[Answer\]\n/)[1] ?? '';
-  const draft = draftClaimsAndQueries({ question, answer, language: 'zh' });
-  let reply = formatClaimQueryResponse(draft.pairs, 'zh');
-  if (callIndex % 5 === 4) reply = `好的，以下是结果：\n${reply.replace('[结束]', '').replace(/^(\d+) /gmu, '- ')}`;
-  return reply;
-}
-
-const sourceDocuments: Document[] = [...knowledge.values()]
-  .filter((q) => q.Source)
-  .map((q) => ({ id: `halluqa-source-${q.question_id}`, text: (q.Source ?? '').split('\n').filter((l) => !/^https?:\/\//.test(l.trim())).join(' ') }));
 
 let retriever: Retriever;
 let baseUrl: string;
@@ -92,7 +51,7 @@ if (real) {
     ? createSerperRetriever({ country: 'cn', language: 'zh-cn', cache: createFileCache({ directory: `${cacheDirectory}serper` }) })
     : createBm25Retriever(sourceDocuments, { analyzer: createChineseAnalyzer() });
 } else {
-  const server = await startLocalChatServer(scriptedHandler);
+  const server = await startLocalChatServer(scriptedHalluQaReply);
   baseUrl = server.url;
   stop = () => server.close();
   generatorModelId = verifierModelId = 'scripted-model';

@@ -9,7 +9,7 @@ import { findDataRoot } from '@factkit/test-utils/data';
 import { describeWithData } from '@factkit/test-utils';
 // The data root (read in the suites below, which are skipped without it).
 const DATA_ROOT = findDataRoot() ?? '<no data root>';
-import { loadAveritec, loadAveritecKnowledgeStore } from '../src/averitec.js';
+import { loadAveritec, loadAveritecKnowledgeStore } from '../src/averitec-data.js';
 import { runCli } from '../src/cli.js';
 
 const CLAIMS = 3;

@@ -15,27 +15,22 @@
  *
  * Writes packages/nli-models/src/feature/glove-use-lite-nli-weights.json and output/report-use-lite.md.
  */
-import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Embedder, NliLabel } from '@factkit/core';
-import { NLI_LABELS } from '@factkit/core';
+import type { Embedder } from '@factkit/core';
 import { createGloveEmbedder } from '@factkit/glove';
-import { computeClassificationReport } from '@factkit/metrics';
 import type { FeatureNliWeights } from '@factkit/nli-models';
 import { NLI_FEATURE_NAMES, buildNliFeatureVector, createFeatureNliModel, embedForNli } from '@factkit/nli-models';
 import { USE_LITE_DIMENSIONS, createUseLiteEmbedder } from '@factkit/use-lite';
 import { cachedVector, readUseLiteCache } from './embed-sentences.js';
+import { LABELS, SEED, SOURCES, macroF1PerSource, meanOverSources, positionsOf, round, score, scoreAt, splitExamples } from './evaluation.js';
 import type { LabelledPair } from './shared.js';
 import { OUTPUT_DIR, REPO_DIR, readJsonl } from './shared.js';
 import { type SoftmaxModel, fitSoftmaxRegression, predictSoftmax } from './softmax-regression.js';
 
-const SEED = 20251122;
 const EPOCHS = 30;
 const BATCH = 64;
 const LEARNING_RATE = 0.005;
-const LABELS: readonly NliLabel[] = ['entailment', 'neutral', 'contradiction'];
-const SOURCES = ['fever', 'climate-fever', 'scifact', 'vitaminc', 'mnli'] as const;
 const L2_NAMED = 1e-3;
 /** Settings compared on the validation split: products of the named features or not (L2 1e-2 on them, as train.ts chose), L2 of the USE-lite block. */
 const GRID: readonly { interactions: boolean; l2Extra: number }[] = [
@@ -44,7 +39,6 @@ const GRID: readonly { interactions: boolean; l2Extra: number }[] = [
 ];
 const L2_PRODUCTS = 1e-2;
 const PRODUCTS = (NLI_FEATURE_NAMES.length * (NLI_FEATURE_NAMES.length - 1)) / 2;
-const sourceOf = (pair: LabelledPair) => pair.source.split(':')[0] as (typeof SOURCES)[number];
 const started = Date.now();
 const log = (message: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
 
@@ -63,8 +57,7 @@ interface Example { readonly pair: LabelledPair; readonly full: Float64Array; re
 const examples: Example[] = pairs.map((pair) => ({ pair, full: buildNliFeatureVector(pair, vectors, layout, encoded), target: LABELS.indexOf(pair.label) }));
 /** The input of a setting: the full vector, or without the products of the named features. */
 const inputOf = (full: Float64Array, interactions: boolean) => (interactions ? full : Float64Array.from([...full.subarray(0, NAMED), ...full.subarray(NAMED + PRODUCTS)]));
-const train = examples.filter((example) => example.pair.split === 'train');
-const test = examples.filter((example) => example.pair.split === 'test');
+const { train, test, fitPart, validationPart } = splitExamples(examples);
 log(`features ready (${NAMED} named + ${PRODUCTS} products + 4 x ${USE_LITE_DIMENSIONS}); train ${train.length}, held-out ${test.length}`);
 
 interface Trained extends SoftmaxModel {
@@ -87,27 +80,11 @@ function predict(model: Trained, full: Float64Array): number {
   return predictSoftmax(model, inputOf(full, model.interactions));
 }
 
-const round = (value: number) => Number(value.toPrecision(6));
-const score = (gold: readonly string[], predicted: readonly string[]) => {
-  const report = computeClassificationReport(gold, predicted, { labels: NLI_LABELS });
-  return { n: gold.length, accuracy: round(report.accuracy), macroF1: round(report.macro.f1) };
-};
-const perSource = (data: readonly Example[], predicted: readonly string[]) =>
-  Object.fromEntries(
-    SOURCES.map((source) => {
-      const indexes = data.map((example, index) => (sourceOf(example.pair) === source ? index : -1)).filter((index) => index >= 0);
-      return [source, score(indexes.map((index) => (data[index] as Example).pair.label), indexes.map((index) => predicted[index] as string)).macroF1];
-    }),
-  ) as Record<(typeof SOURCES)[number], number>;
-
 // 1. Selection on the validation split of the training claims (the same split as train.ts).
-const isValidation = (group: string) => createHash('sha256').update(`factkit-nli-validation-v1:${group}`).digest().readUInt32BE(0) % 100 < 20;
-const fitPart = train.filter((example) => !isValidation(example.pair.group));
-const validationPart = train.filter((example) => isValidation(example.pair.group));
 const selection = GRID.map((setting) => {
   const model = fit(fitPart, setting);
-  const bySource = perSource(validationPart, validationPart.map((example) => LABELS[predict(model, example.full)] as string));
-  const mean = round(SOURCES.reduce((sum, source) => sum + bySource[source], 0) / SOURCES.length);
+  const bySource = macroF1PerSource(validationPart, validationPart.map((example) => LABELS[predict(model, example.full)] as string));
+  const mean = round(meanOverSources(bySource));
   log(`${JSON.stringify(setting)}: validation macro-F1 per source ${JSON.stringify(bySource)}, mean ${mean}`);
   return { setting, validationMacroF1: bySource, validationMeanSourceMacroF1: mean };
 });
@@ -156,8 +133,7 @@ const featureModel = createFeatureNliModel({ embedder: glove, sentenceEmbedder: 
 const { results } = await featureModel.classify({ pairs: test.map((example) => ({ premise: example.pair.premise, hypothesis: example.pair.hypothesis })) });
 const predicted = results.map((result) => result.label ?? 'none');
 const rows = [...SOURCES, 'all'].map((source) => {
-  const indexes = test.map((example, index) => (source === 'all' || sourceOf(example.pair) === source ? index : -1)).filter((index) => index >= 0);
-  return { source, ...score(indexes.map((index) => (test[index] as Example).pair.label), indexes.map((index) => predicted[index] as string)) };
+  return { source, ...scoreAt(test, predicted, positionsOf(test, source as (typeof SOURCES)[number] | 'all')) };
 });
 const training = {
   script: 'examples/nli-classifier: pnpm --filter nli-classifier train-all (… embed-sentences.ts, train-use-lite.ts)',

@@ -20,26 +20,21 @@
  * per-source table). The package's held-out test rebuilds the same held-out pairs from the data root
  * (heldOutPairs of @factkit/test-utils/nli-pairs) and recomputes the scores.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NliLabel, NliModel } from '@factkit/core';
-import { NLI_LABELS } from '@factkit/core';
+import type { NliModel } from '@factkit/core';
 import { createGloveEmbedder } from '@factkit/glove';
-import { computeClassificationReport } from '@factkit/metrics';
 import type { FeatureNliWeights } from '@factkit/nli-models';
-import { NLI_FEATURE_NAMES, buildNliFeatureVector, computeLexicalFeatures, createFeatureNliModel, createLexicalNliModel, embedForNli, nliInputSize } from '@factkit/nli-models';
+import { NLI_FEATURE_NAMES, buildNliFeatureVector, createFeatureNliModel, createLexicalNliModel, embedForNli, nliInputSize } from '@factkit/nli-models';
+import { majorityClass, tuneLexicalThresholds } from './baselines.js';
+import { LABELS, SEED, SOURCES, macroF1PerSource, meanOverSources, positionsOf, round, score, scoreAt, sourceOf, splitExamples } from './evaluation.js';
 import type { LabelledPair } from './shared.js';
 import { OUTPUT_DIR, REPO_DIR, readJsonl } from './shared.js';
 import { type SoftmaxModel, fitSoftmaxRegression, predictSoftmax } from './softmax-regression.js';
 
-const SEED = 20251122;
 const EPOCHS = 40;
 const BATCH = 64;
 const LEARNING_RATE = 0.01;
-const LABELS: readonly NliLabel[] = ['entailment', 'neutral', 'contradiction'];
-const SOURCES = ['fever', 'climate-fever', 'scifact', 'vitaminc', 'mnli'] as const;
-const sourceOf = (pair: LabelledPair) => pair.source.split(':')[0] as (typeof SOURCES)[number];
 /** Settings compared on the validation split: layout (interactions, pair encoding) and L2 strengths (named / the rest). */
 /**
  * `sourceBalance` b weights each pair by (share of its source)^-b (then renormalised), so small sources (VitaminC,
@@ -77,8 +72,7 @@ function columnsOf(setting: { interactions: boolean; pairEmbedding: boolean }): 
   if (setting.pairEmbedding) for (let i = 0; i < 2 * DIMENSIONS; i += 1) out.push(named + products + i);
   return Int32Array.from(out);
 }
-const train = examples.filter((example) => example.pair.split === 'train');
-const test = examples.filter((example) => example.pair.split === 'test');
+const { train, test, fitPart, validationPart } = splitExamples(examples);
 const NAMED = NLI_FEATURE_NAMES.length;
 log(`features ready (${NAMED} named, ${nliInputSize(FULL)} with products and pair encoding); train ${train.length}, held-out ${test.length}`);
 
@@ -107,28 +101,11 @@ function fit(data: readonly Example[], setting: (typeof GRID)[number]): Trained 
   return { ...model, columns };
 }
 
-const round = (value: number) => Number(value.toPrecision(6));
-const score = (gold: readonly string[], predicted: readonly string[]) => {
-  const report = computeClassificationReport(gold, predicted, { labels: NLI_LABELS });
-  return { n: gold.length, accuracy: round(report.accuracy), macroF1: round(report.macro.f1) };
-};
-/** Macro-F1 per source, averaged over sources (so the big sources do not drown VitaminC and MultiNLI). */
-const meanSourceMacroF1 = (data: readonly Example[], predicted: readonly string[]) => {
-  const values = SOURCES.map((source) => {
-    const indexes = data.map((example, index) => (sourceOf(example.pair) === source ? index : -1)).filter((index) => index >= 0);
-    return score(indexes.map((index) => (data[index] as Example).pair.label), indexes.map((index) => predicted[index] as string)).macroF1;
-  });
-  return values.reduce((sum, value) => sum + value, 0) / values.length;
-};
-
 // 1. Model selection on a validation split of the training claims.
-const isValidation = (group: string) => createHash('sha256').update(`factkit-nli-validation-v1:${group}`).digest().readUInt32BE(0) % 100 < 20;
-const fitPart = train.filter((example) => !isValidation(example.pair.group));
-const validationPart = train.filter((example) => isValidation(example.pair.group));
 const selection = GRID.map((setting) => {
   const model = fit(fitPart, setting);
   const predicted = validationPart.map((example) => LABELS[predict(model, example.full)] as string);
-  const value = round(meanSourceMacroF1(validationPart, predicted));
+  const value = round(meanOverSources(macroF1PerSource(validationPart, predicted)));
   log(`${JSON.stringify(setting)}: validation mean per-source macro-F1 ${value}`);
   return { setting, validationMeanSourceMacroF1: value };
 });
@@ -157,29 +134,8 @@ async function labelsOf(nli: NliModel, data: readonly Example[]): Promise<string
   const { results } = await nli.classify({ pairs: data.map((example) => ({ premise: example.pair.premise, hypothesis: example.pair.hypothesis })) });
   return results.map((result) => result.label ?? 'none');
 }
-// The lexical model's rule (createLexicalNliModel) applied to features computed once per pair, for a fast grid search.
-const lexicalTrain = train.map((example) => computeLexicalFeatures(example.pair.premise, example.pair.hypothesis));
-let bestLexical = { entailmentThreshold: 0.7, contradictionThreshold: 0.4, accuracy: -1 };
-for (let entail = 6; entail <= 20; entail += 1) {
-  for (let contradict = 2; contradict <= entail; contradict += 1) {
-    const options = { entailmentThreshold: entail / 20, contradictionThreshold: contradict / 20 };
-    let correct = 0;
-    lexicalTrain.forEach((features, index) => {
-      const mismatch = features.negationMismatch > 0 || features.numberMismatch > 0;
-      const label = features.hypothesisCoverage >= options.entailmentThreshold && !mismatch ? 'entailment' : features.hypothesisCoverage >= options.contradictionThreshold && mismatch ? 'contradiction' : 'neutral';
-      if (label === (train[index] as Example).pair.label) correct += 1;
-    });
-    const accuracy = correct / train.length;
-    if (accuracy > bestLexical.accuracy) bestLexical = { ...options, accuracy };
-  }
-}
-const majority = Object.fromEntries(
-  SOURCES.map((source) => {
-    const counts = new Map<string, number>();
-    for (const example of train) if (sourceOf(example.pair) === source) counts.set(example.pair.label, (counts.get(example.pair.label) ?? 0) + 1);
-    return [source, [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] as string];
-  }),
-);
+const bestLexical = tuneLexicalThresholds(train);
+const majority = majorityClass(train);
 
 // 4. Held-out evaluation through the package's own model with the real embedder.
 const featureModel = createFeatureNliModel({ embedder, weights: weightsFile });
@@ -188,11 +144,9 @@ const predictedFeature = await labelsOf(featureModel, test);
 const predictedLexical = await labelsOf(lexicalModel, test);
 const predictedTrain = train.map((example) => LABELS[predict(model, example.full)] as string);
 const rows = [...SOURCES, 'all'].map((source) => {
-  const indexes = test.map((example, index) => (source === 'all' || sourceOf(example.pair) === source ? index : -1)).filter((index) => index >= 0);
-  const gold = indexes.map((index) => (test[index] as Example).pair.label);
-  const pick = (labels: readonly string[]) => indexes.map((index) => labels[index] as string);
-  const majorityLabels = indexes.map((index) => majority[sourceOf((test[index] as Example).pair)] as string);
-  return { source, feature: score(gold, pick(predictedFeature)), lexical: score(gold, pick(predictedLexical)), majority: score(gold, majorityLabels) };
+  const positions = positionsOf(test, source as (typeof SOURCES)[number] | 'all');
+  const predictedMajority = test.map((example) => majority[sourceOf(example.pair)]);
+  return { source, feature: scoreAt(test, predictedFeature, positions), lexical: scoreAt(test, predictedLexical, positions), majority: scoreAt(test, predictedMajority, positions) };
 });
 const trainScore = score(train.map((example) => example.pair.label), predictedTrain);
 
