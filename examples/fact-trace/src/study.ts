@@ -84,7 +84,7 @@ async function loadOrBuildIndex(documents: readonly Document[], options: StudyOp
   }
   const labeller = labellerName === 'llm' && options.llm ? createLlmKeywordLabeller({ model: options.llm }) : createClassTfidfLabeller();
   let lastLine = 0;
-  const onProgress = ({ stage, done, total }: IndexProgress) => {
+  const onProgress = ({ stage, completed: done, total }: IndexProgress) => {
     const now = performance.now();
     if (now - lastLine > 2000 || done === total) {
       lastLine = now;
@@ -163,7 +163,7 @@ export async function runStudy(options: StudyOptions): Promise<StudyResult> {
       if (result.cost.bruteForce.estimatedTokens !== undefined) bruteForceTokens.push(result.cost.bruteForce.estimatedTokens);
       const candidateIds = result.judgements.map((judgement) => judgement.documentId);
       if (withUpperBound) upper.push(setPrf(candidateIds.filter((id) => query.gold.includes(id)), query.gold));
-      if (result.judgements.some((judgement) => judgement.supports === null)) {
+      if (result.unjudged.length > 0) {
         skipped.push(query.id); // a failure is never a result: the query is left out of this row
         continue;
       }

@@ -93,8 +93,8 @@ export async function runEnrichCommand(args: readonly string[], io: CliIo): Prom
     const model = createEndpointModel('enrich', baseURL, values, env);
     progress.update(0, chunks.length);
     const result = await annotateChunksWithModel(chunks, { model, questionCount, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
-    annotated = result.items;
-    failed = result.failed;
+    annotated = result.outcomes.flatMap((outcome) => (outcome.status === 'ok' ? [outcome.value] : []));
+    failed = result.outcomes.flatMap((outcome, index) => (outcome.status === 'failed' ? [{ chunkId: chunks[index]!.id, reason: outcome.problems[0]?.message ?? 'no usable reply' }] : []));
     method = `model ${values.model ?? env['FACTKIT_MODEL']}`;
   } else {
     const annotator = createOfflineAnnotator({ questionCount });

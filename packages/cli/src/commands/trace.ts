@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
-import { buildFastTrackIndex, createClassTfidfLabeller, createFastTrack, createLlmKeywordLabeller, createLlmSupportJudge, createNliSupportJudge, type TraceResult } from '@factkit/fasttrack';
+import { buildFastTrackIndex, createClassTfidfLabeller, createFastTrack, createLlmKeywordLabeller, createLlmSupportJudge, createNliSupportJudge, isSupporting, type TraceResult } from '@factkit/fasttrack';
 import { createLexicalNliModel } from '@factkit/nli-models';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
@@ -114,14 +114,14 @@ export async function runTraceCommand(args: readonly string[], io: CliIo): Promi
     maxLeafSize,
     seed,
     ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
-    onProgress: (event) => progress.update(event.done, event.total),
+    onProgress: (event) => progress.update(event.completed, event.total),
   });
   progress.end();
   const judge = model ? createLlmSupportJudge({ model }) : createNliSupportJudge({ model: createLexicalNliModel() });
   const fasttrack = createFastTrack({ index, embedder, judge });
   const results: TraceResult[] = [];
   for (const statement of statements) results.push(await fasttrack.trace(statement, io.abortSignal ? { abortSignal: io.abortSignal } : {}));
-  const unjudged = results.reduce((total, result) => total + result.problems.filter((problem) => problem.code === 'unjudged').length, 0);
+  const unjudged = results.reduce((total, result) => total + result.unjudged.length, 0);
   const summary = {
     corpus: documents.length,
     leaves: index.tree.leaves.length,
@@ -140,16 +140,16 @@ export async function runTraceCommand(args: readonly string[], io: CliIo): Promi
   let baselineUnjudged = 0;
   if (values.md || values.svg || values.html) {
     const baselines = values.baselines === undefined ? (model ? ['bm25'] : ['bm25', 'brute-force']) : baselineNames;
-    const runs: TraceMethodRun[] = [{ method: `FastTrack (${model ? 'paper prompts' : 'offline baselines'})`, perStatement: results.map((result) => ({ supporting: result.supporting.map((document) => document.documentId), judged: result.cost.candidatesJudged, incomplete: result.problems.some((problem) => problem.code === 'unjudged') })) }];
+    const runs: TraceMethodRun[] = [{ method: `FastTrack (${model ? 'paper prompts' : 'offline baselines'})`, perStatement: results.map((result) => ({ supporting: result.supporting.map((document) => document.documentId), judged: result.cost.candidatesJudged, incomplete: result.unjudged.length > 0 })) }];
     if (baselines.includes('brute-force')) {
       const progress = createProgress(io, 'trace brute force');
       const perStatement: TraceMethodRun['perStatement'][number][] = [];
       for (const [position, statement] of statements.entries()) {
         progress.update(position, statements.length);
         const { judgements } = await judge.judge({ query: statement, candidates: documents.map((document) => ({ documentId: document.id, text: document.text })), ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
-        const unjudged = judgements.filter((judgement) => judgement.supports === null).length;
+        const unjudged = judgements.filter((judgement) => judgement.status === 'failed').length;
         baselineUnjudged += unjudged;
-        perStatement.push({ supporting: judgements.filter((judgement) => judgement.supports === true).map((judgement) => judgement.documentId), judged: documents.length, incomplete: unjudged > 0 });
+        perStatement.push({ supporting: judgements.filter(isSupporting).map((judgement) => judgement.documentId), judged: documents.length, incomplete: unjudged > 0 });
       }
       progress.end();
       runs.push({ method: `brute force (${judge.id}, every document)`, perStatement });
