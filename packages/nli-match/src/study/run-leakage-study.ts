@@ -1,5 +1,5 @@
 import type { Claim, GenerationProvenance, ItemProblem, NliLabel, Query } from '@factkit/core';
-import { InvalidArgumentError, createPromptTemplate, isAbortReason, parseLabel, runPromptedStep, settleWithConcurrency } from '@factkit/core';
+import { assertPositiveInteger, createPromptTemplate, InvalidArgumentError, isAbortReason, parseLabel, runPromptedStep, settleWithConcurrency } from '@factkit/core';
 import { bootstrapTest, computeClassificationReport, computeMeanStandardError, computeNdcgAtK, computeRecallAtK, mannWhitneyU } from '@factkit/metrics';
 import { classifyNliPairs } from '../match/classify-nli-pairs.js';
 import type { GenerationMatch } from '../match/match-generation-to-evidence.js';
@@ -65,11 +65,11 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
     throw new InvalidArgumentError({ where: WHERE, argument: 'evidenceScorer', message: 'must have non-empty names and a score() function' });
   }
   if (!expander || typeof expander.expand !== 'function') throw new InvalidArgumentError({ where: WHERE, argument: 'expander', message: 'must be a QueryExpander' });
-  if (!Number.isInteger(repeats) || repeats < 1) throw new InvalidArgumentError({ where: WHERE, argument: 'repeats', message: `must be an integer >= 1 (got ${String(repeats)})` });
+  assertPositiveInteger('repeats', repeats, WHERE);
   if (!Array.isArray(ks) || ks.length === 0 || ks.some((k) => !Number.isInteger(k) || k < 1) || new Set(ks).size !== ks.length) {
     throw new InvalidArgumentError({ where: WHERE, argument: 'ks', message: `must be distinct positive integers (got ${JSON.stringify(ks)})` });
   }
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new InvalidArgumentError({ where: WHERE, argument: 'concurrency', message: `must be an integer >= 1 (got ${String(concurrency)})` });
+  assertPositiveInteger('concurrency', concurrency, WHERE);
   if (verdictModel !== undefined && typeof verdictModel.generate !== 'function') throw new InvalidArgumentError({ where: WHERE, argument: 'verdictModel', message: 'must be a LanguageModel' });
   if (verdictNli !== undefined && typeof verdictNli.classify !== 'function') throw new InvalidArgumentError({ where: WHERE, argument: 'verdictNli', message: 'must be an NliModel' });
   if (verdictModel !== undefined && verdictNli !== undefined) throw new InvalidArgumentError({ where: WHERE, argument: 'verdictNli', message: 'cannot be combined with verdictModel; give one of them' });
@@ -171,7 +171,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
     } catch (error) {
       if (isAbortReason(error, abortSignal)) throw error;
       runProblems.push({ code: 'retrieval-failed', message: errorMessage(error) });
-      return { retrieved, metrics, verdicts: undefined };
+      return { retrieved, metrics, verdicts: undefined, retrievalFailed: true };
     }
     if (!useVerdicts) return { retrieved, metrics, verdicts: undefined };
     const verdicts: Record<string, string | null> = {};
@@ -235,7 +235,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
       if (entry.status === 'fulfilled') return collect(entry.value);
       if (isAbortReason(entry.error, abortSignal)) throw entry.error;
       const claim = claims[index] as Claim;
-      return collect({ claimId: claim.id, sample: repeat, generations: [], retrieved: [], metrics: {}, problems: [{ code: 'claim-failed', message: errorMessage(entry.error) }] });
+      return collect({ claimId: claim.id, sample: repeat, generations: [], retrieved: [], metrics: {}, failedStage: 'claim', problems: [{ code: 'claim-failed', message: errorMessage(entry.error) }] });
     });
   };
 
@@ -244,8 +244,8 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   if (runBaseline && retriever) {
     baselineRuns = await settledRuns('baseline', -1, async (claim) => {
       const runProblems: ItemProblem[] = [];
-      const { retrieved, metrics, verdicts, verdictProvenance } = await retrieveAndJudge(claim, { id: claim.id, text: claim.text }, runProblems);
-      return { claimId: claim.id, sample: -1, generations: [], retrieved, metrics, ...(verdicts ? { verdicts } : {}), ...(verdictProvenance ? { verdictProvenance } : {}), problems: runProblems };
+      const { retrieved, metrics, verdicts, verdictProvenance, retrievalFailed } = await retrieveAndJudge(claim, { id: claim.id, text: claim.text }, runProblems);
+      return { claimId: claim.id, sample: -1, generations: [], retrieved, metrics, ...(verdicts ? { verdicts } : {}), ...(verdictProvenance ? { verdictProvenance } : {}), ...(retrievalFailed ? { failedStage: 'retrieval' as const } : {}), problems: runProblems };
     });
   }
 
@@ -260,11 +260,11 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
       } catch (error) {
         if (isAbortReason(error, abortSignal)) throw error;
         runProblems.push({ code: 'expansion-failed', message: errorMessage(error) });
-        return { claimId: claim.id, sample: repeat, generations: [], retrieved: [], metrics: {}, problems: runProblems };
+        return { claimId: claim.id, sample: repeat, generations: [], retrieved: [], metrics: {}, failedStage: 'expansion', problems: runProblems };
       }
       for (const problem of expanded.problems ?? []) runProblems.push({ ...problem, code: problem.code, message: `expander: ${problem.message}` });
       const generations = [...(expanded.generations ?? [])];
-      const { retrieved, metrics, verdicts, verdictProvenance } = await retrieveAndJudge(claim, expanded, runProblems);
+      const { retrieved, metrics, verdicts, verdictProvenance, retrievalFailed } = await retrieveAndJudge(claim, expanded, runProblems);
       let match: GenerationMatch | undefined;
       try {
         match = await matchWithResolvedOptions({ claim: claim.text, generation: generations.join('\n\n'), evidence: dataset.evidence[claim.id] ?? [] }, matchOptions);
@@ -283,6 +283,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
         ...(verdictProvenance ? { verdictProvenance } : {}),
         ...(match ? { match } : {}),
         ...(expanded.provenance ? { provenance: expanded.provenance } : {}),
+        ...(retrievalFailed ? { failedStage: 'retrieval' as const } : {}),
         problems: runProblems,
       };
     });
@@ -293,10 +294,10 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   // claim and condition (its mean over the repeats in that condition), never pooled claim × repeat values.
   const byRepeat: ClaimRun[][] = Array.from({ length: repeats }, () => []);
   for (const run of runs) byRepeat[run.sample]?.push(run);
-  const wasExpanded = (run: ClaimRun) => !run.problems.some((problem) => problem.code === 'expansion-failed' || problem.code === 'claim-failed');
+  const wasExpanded = (run: ClaimRun) => run.failedStage !== 'expansion' && run.failedStage !== 'claim';
   const isMatched = (run: ClaimRun) => run.match?.matched === true;
   const isUnmatched = (run: ClaimRun) => run.match?.matched === false;
-  const noEvidence = (run: ClaimRun) => run.match?.problems.some((problem) => problem.code === 'empty-evidence') === true;
+  const noEvidence = (run: ClaimRun) => run.match?.noEvidence === true;
   const isUnknown = (run: ClaimRun) => wasExpanded(run) && run.match?.matched !== true && run.match?.matched !== false && !noEvidence(run);
   const isAll = (run: ClaimRun) => wasExpanded(run);
 
@@ -404,7 +405,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
     unknown: runs.filter(isUnknown).length,
     undecidable: runs.filter((run) => wasExpanded(run) && noEvidence(run)).length,
     expansionFailed: runs.filter((run) => !wasExpanded(run)).length,
-    retrievalFailed: [...runs, ...(baselineRuns ?? [])].filter((run) => run.problems.some((problem) => problem.code === 'retrieval-failed')).length,
+    retrievalFailed: [...runs, ...(baselineRuns ?? [])].filter((run) => run.failedStage === 'retrieval').length,
     verdictFailed: [...runs, ...(baselineRuns ?? [])].reduce(
       (total, run) => total + (run.verdicts ? Object.values(run.verdicts).filter((label) => label === null).length : 0),
       0,
@@ -415,7 +416,7 @@ export async function runLeakageStudy(options: LeakageStudyOptions): Promise<Lea
   if (counts.unknown > 0) incomplete.push(`${counts.unknown} of ${runs.length} expanded claims have an unknown match (NLI failed; in neither M nor ¬M)`);
   if (counts.retrievalFailed > 0) incomplete.push(`${counts.retrievalFailed} retrievals failed (left out of Recall/NDCG)`);
   if (counts.verdictFailed > 0) incomplete.push(`${counts.verdictFailed} verdict predictions failed or were unreadable (left out of F1)`);
-  const failedClaims = problems.filter((problem) => problem.code === 'claim-failed').length;
+  const failedClaims = [...runs, ...(baselineRuns ?? [])].filter((run) => run.failedStage === 'claim').length;
   if (failedClaims > 0) incomplete.push(`${failedClaims} claim runs failed outright`);
 
   let baseline: Record<string, number> | undefined;
