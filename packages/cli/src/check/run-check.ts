@@ -2,7 +2,7 @@ import { readInputFile } from '../read-input-file.js';
 import { fileURLToPath } from 'node:url';
 import type { ClaimQueryGenerator, ClaimVerifier, DetectionResult, QaItem } from '@factkit/claim-query';
 import { createDrafterGenerator, createJointCqGenerator, createLlmVerifier, createNliVerifier, detectHallucinations } from '@factkit/claim-query';
-import type { Document, Embedder, ItemProblem, LanguageModel } from '@factkit/core';
+import type { Document, Embedder, ItemProblem, LanguageModel, ProgressCallback } from '@factkit/core';
 import { CorruptDataError, InvalidArgumentError, withCache, withRetry } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createLexicalNliModel } from '@factkit/nli-models';
@@ -40,7 +40,7 @@ export interface CheckAnswersOptions {
   /** Items checked at once. @default 4 */
   readonly concurrency?: number;
   readonly abortSignal?: AbortSignal;
-  readonly onProgress?: (progress: { done: number; total: number; failed: number }) => void;
+  readonly onProgress?: ProgressCallback;
 }
 
 export interface CheckAnswersResult {

@@ -115,7 +115,7 @@ export async function runCheckCommand(args: readonly string[], io: CliIo): Promi
     concurrency: positiveInteger('concurrency', values.concurrency),
     ...(endpoint ? { endpoint } : {}),
     ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
-    onProgress: ({ done, total, failed }) => progress.update(done, total, failed > 0 ? `${failed} failed` : undefined),
+    onProgress: ({ completed, total, failed = 0 }) => progress.update(completed, total, failed > 0 ? `${failed} failed` : undefined),
   });
   progress.end();
   for (const problem of problems.slice(0, 5)) io.stderr(`warning: corpus: ${problem.message}\n`);
@@ -136,7 +136,7 @@ export async function runCheckCommand(args: readonly string[], io: CliIo): Promi
   } else {
     io.stdout(`${results.map((result) => formatDetectionText(result)).join('\n')}\n`);
     const counts = new Map<string, number>();
-    for (const result of results) counts.set(result.responseLabel ?? `undecided (${result.status})`, (counts.get(result.responseLabel ?? `undecided (${result.status})`) ?? 0) + 1);
+    for (const result of results) counts.set(result.responseLabel ?? `undecided (${result.failedStage ?? result.status})`, (counts.get(result.responseLabel ?? `undecided (${result.failedStage ?? result.status})`) ?? 0) + 1);
     io.stdout(`${results.length} answer(s) checked against ${corpusName} (${corpusSize} passages) in ${((Date.now() - started) / 1000).toFixed(1)} s: ${[...counts].map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
     if (!endpoint) io.stdout('offline: LLM-free drafter baseline + BM25 + lexical NLI verifier (baselines, not the paper\'s JointCQ model; pass --base-url/--model for it)\n');
     if (htmlPath) io.stdout(`report: ${resolve(htmlPath)}\n`);
