@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
+import { assertNonEmptyString, CorruptDataError, InvalidArgumentError } from '@factkit/core';
 import { checkStoreVector } from '../stores/validate-records.js';
 import type { VectorRowSource } from './quantized-flat-index.js';
 
@@ -79,7 +79,7 @@ export function writeVectorFile(path: string, vectors: Iterable<Float32Array>, o
 export function createFileVectorSource(path: string, options: FileVectorSourceOptions): FileVectorSource {
   const where = 'createFileVectorSource';
   const dimensions = checkDimensions(options?.dimensions, where);
-  if (typeof path !== 'string' || path.length === 0) throw new InvalidArgumentError({ where, argument: 'path', message: 'must be a non-empty string' });
+  assertNonEmptyString('path', path, where);
   const rowBytes = dimensions * 4;
   const fd = openSync(path, 'r');
   let size: number;

@@ -1,4 +1,4 @@
-import { FactkitError, InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, FactkitError, InvalidArgumentError } from '@factkit/core';
 import { checkStoreMetric, checkStoreTopK, checkStoreVector } from '../stores/validate-records.js';
 import type { FlatIndex, FlatSearchHit, FlatSearchOptions, VectorMetric } from './flat-index.js';
 import { createInt8Kernel, INT8_KERNEL_MAX_BYTES, type Int8Kernel } from './kernel/load-int8-kernel.js';
@@ -153,13 +153,9 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
     prefilter = 'none',
     prefilterShortlist: defaultPrefilterShortlist = 4096,
   } = options ?? ({} as QuantizedFlatIndexOptions);
-  if (!Number.isInteger(dimensions) || dimensions < 1) {
-    throw new InvalidArgumentError({ where, argument: 'dimensions', message: `must be a positive integer (got ${String(dimensions)})` });
-  }
+  assertPositiveInteger('dimensions', dimensions, where);
   checkStoreMetric(metric, where);
-  if (!Number.isInteger(initialCapacity) || initialCapacity < 1) {
-    throw new InvalidArgumentError({ where, argument: 'initialCapacity', message: `must be a positive integer (got ${String(initialCapacity)})` });
-  }
+  assertPositiveInteger('initialCapacity', initialCapacity, where);
   if (preferredKernel !== 'auto' && preferredKernel !== 'wasm' && preferredKernel !== 'js') {
     throw new InvalidArgumentError({ where, argument: 'kernel', message: `must be 'auto', 'wasm' or 'js' (got ${String(preferredKernel)})` });
   }
@@ -181,9 +177,7 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
     return value;
   };
   checkShortlist(defaultShortlist, where);
-  if (!Number.isInteger(blockRows) || blockRows < 1) {
-    throw new InvalidArgumentError({ where, argument: 'blockRows', message: `must be a positive integer (got ${String(blockRows)})` });
-  }
+  assertPositiveInteger('blockRows', blockRows, where);
   if (prefilter !== 'none' && prefilter !== 'binary') {
     throw new InvalidArgumentError({ where, argument: 'prefilter', message: `must be 'none' or 'binary' (got ${String(prefilter)})` });
   }
