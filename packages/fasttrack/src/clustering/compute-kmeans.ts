@@ -1,4 +1,4 @@
-import { assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
+import { assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import { kmeans as mlKMeans } from 'ml-kmeans';
 import { runLloydKernel } from '../internal/lloyd-kernel.js';
 import { initializeKMeansPlusPlus } from './kmeans-plus-plus.js';
@@ -50,7 +50,7 @@ export function computeKMeans(matrix: VectorMatrix, options: KMeansOptions): KMe
   assertPositiveInteger('k', options.k, where);
   if (matrix.rows === 0) throw new InvalidArgumentError({ where, argument: 'matrix', message: 'must have at least one row' });
   assertPositiveInteger('maxIterations', maxIterations, where);
-  if (!(tolerance >= 0)) throw new InvalidArgumentError({ where, argument: 'tolerance', message: `must be >= 0 (got ${String(tolerance)})` });
+  assertNonNegativeNumber('tolerance', tolerance, where);
   if (engine !== 'lloyd' && engine !== 'ml-kmeans') throw new InvalidArgumentError({ where, argument: 'engine', message: `must be 'lloyd' or 'ml-kmeans' (got ${String(engine)})` });
   const d = matrix.dimensions;
   let start: Float64Array;

@@ -1,4 +1,4 @@
-import { embedInBatches, InvalidArgumentError, throwIfAborted, type Document, type Embedder, type GenerationProvenance, type ItemProblem, type Progress } from '@factkit/core';
+import { assertNonEmptyString, type Document, type Embedder, embedInBatches, type GenerationProvenance, InvalidArgumentError, type ItemProblem, type Progress, throwIfAborted } from '@factkit/core';
 import { addToClusterTree, buildClusterTree, type ClusterTree } from '../clustering/cluster-tree.js';
 import type { KMeansEngine } from '../clustering/compute-kmeans.js';
 import { packVectors, type VectorMatrix } from '../clustering/vector-matrix.js';
@@ -69,7 +69,7 @@ function checkDocuments(documents: readonly Document[], where: string, existing?
   const texts = new Map<string, number>();
   const problems: ItemProblem[] = [];
   documents.forEach((document, index) => {
-    if (typeof document?.id !== 'string' || document.id.length === 0) throw new InvalidArgumentError({ where, argument: `documents[${index}].id`, message: 'must be a non-empty string' });
+    assertNonEmptyString(`documents[${index}].id`, document?.id, where);
     if (typeof document.text !== 'string') throw new InvalidArgumentError({ where, argument: `documents[${index}].text`, message: 'must be a string' });
     if (ids.has(document.id)) throw new InvalidArgumentError({ where, argument: `documents[${index}].id`, message: `duplicates id "${document.id}"` });
     ids.add(document.id);
