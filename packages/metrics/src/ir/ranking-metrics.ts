@@ -1,4 +1,4 @@
-import { assertFiniteNumber, assertNonNegativeInteger, InvalidArgumentError } from '@factkit/core';
+import { assertFiniteNumber, assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import type { ParsedMeasure } from './metric-names.js';
 import { buildQueryFacts, measureValue } from './query-evaluation.js';
 
@@ -29,9 +29,7 @@ function compute(where: string, ranking: readonly string[], judgments: Readonly<
   }
   const level = relevanceLevel ?? 1;
   assertFiniteNumber('relevanceLevel', level, where);
-  if ('k' in measure && (!Number.isInteger(measure.k) || measure.k < 1)) {
-    throw new InvalidArgumentError({ where, argument: 'k', message: `must be a positive integer (got ${String(measure.k)})` });
-  }
+  if ('k' in measure) assertPositiveInteger('k', measure.k, where);
   return measureValue(measure, buildQueryFacts(ranking, judgments, level));
 }
 
