@@ -1,4 +1,4 @@
-import { assertNonNegativeNumber, InvalidArgumentError } from '@factkit/core';
+import { assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import { type Analyzer, createEnglishAnalyzer } from '../analysis/analyzer.js';
 import { BM25_VARIANTS, type Bm25Parameters } from './bm25-scoring.js';
 import type { Bm25FieldWeights, Bm25IndexOptions, Bm25SearchOptions } from './bm25-index.js';
@@ -71,6 +71,6 @@ export function resolveSearchParameters(parameters: Bm25Parameters, overrides: P
 /** Checks `topK` (default 10). */
 export function validateTopK(topK: unknown, where: string): number {
   if (topK === undefined) return 10;
-  if (typeof topK !== 'number' || !Number.isInteger(topK) || topK < 1) throw new InvalidArgumentError({ where, argument: 'topK', message: `must be a positive integer (got ${String(topK)})` });
+  assertPositiveInteger('topK', topK, where);
   return topK;
 }

@@ -1,4 +1,4 @@
-import { assertPositiveInteger, FactkitError, InvalidArgumentError } from '@factkit/core';
+import { assertNonEmptyString, assertPositiveInteger, FactkitError, InvalidArgumentError } from '@factkit/core';
 import { createDotKernel, type DotKernel } from './kernel/load-kernel.js';
 import { checkStoreMetric, checkStoreTopK, checkStoreVector } from '../stores/validate-records.js';
 import { scanRows, type ScanJob, type ScanPartial } from './scan-rows.js';
@@ -366,9 +366,7 @@ export function createFlatIndex(options: FlatIndexOptions): FlatIndex {
         if (!Array.isArray(entries)) throw new InvalidArgumentError({ where: 'FlatIndex.upsert', argument: 'entries', message: 'must be an array' });
         const seen = new Set<string>();
         entries.forEach((entry, index) => {
-          if (typeof entry?.id !== 'string' || entry.id.length === 0) {
-            throw new InvalidArgumentError({ where: 'FlatIndex.upsert', argument: `entries[${index}].id`, message: 'must be a non-empty string' });
-          }
+          assertNonEmptyString(`entries[${index}].id`, entry?.id, 'FlatIndex.upsert');
           if (seen.has(entry.id)) {
             throw new InvalidArgumentError({ where: 'FlatIndex.upsert', argument: `entries[${index}].id`, message: `duplicates id "${entry.id}" within one call` });
           }

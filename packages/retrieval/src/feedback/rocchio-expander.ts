@@ -1,4 +1,4 @@
-import { assertNonNegativeInteger, assertPositiveInteger, type Embedder, type ExpandedQuery, InvalidArgumentError, type ItemProblem, type QueryExpander, type Retriever } from '@factkit/core';
+import { assertNonNegativeInteger, assertNonNegativeNumber, assertPositiveInteger, type Embedder, type ExpandedQuery, InvalidArgumentError, type ItemProblem, type QueryExpander, type Retriever } from '@factkit/core';
 
 export interface RocchioExpanderOptions {
   /** Embeds the query (kind 'query') and, unless `getVector` knows them, the feedback documents (kind 'passage'). */
@@ -22,9 +22,7 @@ export interface RocchioExpanderOptions {
 }
 
 function checkWeight(value: number, argument: string): void {
-  if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
-    throw new InvalidArgumentError({ where: 'createRocchioExpander', argument, message: `must be a finite number >= 0 (got ${String(value)})` });
-  }
+  assertNonNegativeNumber(argument, value, 'createRocchioExpander');
 }
 
 /**
