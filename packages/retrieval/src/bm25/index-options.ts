@@ -1,4 +1,4 @@
-import { assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
+import { assertNonNegativeNumber, assertPositiveInteger, assertProbability, InvalidArgumentError } from '@factkit/core';
 import { type Analyzer, createEnglishAnalyzer } from '../analysis/analyzer.js';
 import { BM25_VARIANTS, type Bm25Parameters } from './bm25-scoring.js';
 import type { Bm25FieldWeights, Bm25IndexOptions, Bm25SearchOptions } from './bm25-index.js';
@@ -23,7 +23,7 @@ const WHERE = 'createBm25Index';
 
 export function validateParameters(where: string, k1: number, b: number, delta: number): void {
   assertNonNegativeNumber('k1', k1, where);
-  if (typeof b !== 'number' || !Number.isFinite(b) || b < 0 || b > 1) throw new InvalidArgumentError({ where, argument: 'b', message: `must be in [0, 1] (got ${String(b)})` });
+  assertProbability('b', b, where);
   assertNonNegativeNumber('delta', delta, where);
 }
 

@@ -70,7 +70,7 @@ function normalize(list: readonly ScoredId[], normalization: ScoreNormalization)
 function resolveOptions(options: FusionOptions, systems: number, where: string) {
   const { method = 'rrf', k = 60, weights, normalization = 'min-max', depth = Infinity } = options;
   if (!FUSION_METHODS.includes(method)) throw new InvalidArgumentError({ where, argument: 'method', message: `must be one of ${FUSION_METHODS.join(', ')} (got ${String(method)})` });
-  if (!(typeof k === 'number' && Number.isFinite(k) && k >= 0)) throw new InvalidArgumentError({ where, argument: 'k', message: `must be a finite number >= 0 (got ${String(k)})` });
+  assertNonNegativeNumber('k', k, where);
   if (normalization !== 'none' && normalization !== 'min-max' && normalization !== 'z-score') {
     throw new InvalidArgumentError({ where, argument: 'normalization', message: `must be 'none', 'min-max' or 'z-score' (got ${String(normalization)})` });
   }
