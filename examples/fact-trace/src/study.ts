@@ -94,7 +94,7 @@ async function loadOrBuildIndex(documents: readonly Document[], options: StudyOp
   }
   const labeller = labellerName === 'llm' && options.llm ? createLlmKeywordLabeller({ model: options.llm }) : createClassTfidfLabeller();
   let lastLine = 0;
-  const onProgress = ({ stage, done, total }: IndexProgress) => {
+  const onProgress = ({ stage, completed: done, total }: IndexProgress) => {
     const now = performance.now();
     if (now - lastLine > 2000 || done === total) {
       lastLine = now;
