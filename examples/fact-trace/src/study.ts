@@ -95,7 +95,7 @@ async function loadOrBuildIndex(documents: readonly Document[], options: StudyOp
   }
   const labeller = labellerName === 'llm' && options.llm ? createLlmKeywordLabeller({ model: options.llm }) : createClassTfidfLabeller();
   let lastLine = 0;
-  const onProgress = ({ stage, done, total }: FastTrackIndexProgress) => {
+  const onProgress = ({ stage, completed: done, total }: FastTrackIndexProgress) => {
     const now = performance.now();
     if (now - lastLine > 2000 || done === total) {
       lastLine = now;

@@ -430,7 +430,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
         total +
         entry.results.reduce((sum, { result }) => {
           const { counts } = result;
-          const claimFailures = result.problems.filter((problem) => problem.code === 'claim-failed').length;
+          const claimFailures = [...result.runs, ...(result.baselineRuns ?? [])].filter((run) => run.failedStage === 'claim').length;
           return sum + counts.expansionFailed + counts.unknown + counts.retrievalFailed + counts.verdictFailed + claimFailures;
         }, 0),
       0,

@@ -55,7 +55,6 @@ export { createFieldedBm25Retriever } from './indexing/fielded-bm25.js';
 // Model paths (core LLM-step kit)
 export type {
   ChunkAnnotationResult,
-  FailedChunkAnnotation,
   ModelAnnotatedChunk,
   ModelAnnotatorOptions,
   Text2TextAnnotatorOptions,

@@ -1,5 +1,5 @@
 import type { Document, Evidence, ItemProblem, RetrieveRequest, RetrieveResult, Retriever } from '@factkit/core';
-import { InvalidArgumentError, ResponseParseError } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, ResponseParseError } from '@factkit/core';
 import { buildSearchRequest } from './build-search-request.js';
 import { type BulkOptions, type IndexDocumentsOptions, type IndexDocumentsResult, resolveBulkOptions, runBulkIndexing } from './bulk-indexer.js';
 import { type IndexDefinition, type IndexDefinitionOptions, FACTKIT_BM25_B, FACTKIT_BM25_K1, SEARCH_CLUSTER_NAMES, buildIndexDefinition, resolveFields } from './index-definition.js';
@@ -164,7 +164,7 @@ export function createSearchClusterRetriever(options: SearchClusterRetrieverOpti
       request?.abortSignal?.throwIfAborted();
       if (typeof request !== 'object' || request === null) throw new InvalidArgumentError({ where: retrieveWhere, argument: 'request', message: 'must be a RetrieveRequest object' });
       const { query, topK = 10, abortSignal } = request;
-      if (!Number.isInteger(topK) || topK < 1) throw new InvalidArgumentError({ where: retrieveWhere, argument: 'topK', message: `must be a positive integer (got ${String(topK)})` });
+      assertPositiveInteger('topK', topK, retrieveWhere);
       const plan = buildSearchRequest(query, { topK, fields: resolvedFields, where: retrieveWhere });
       if (plan.body === undefined) return { evidence: [], problems: plan.problems };
       const response = await adapter.call('search', { index, ...(searchType ? { search_type: searchType } : {}) }, plan.body, abortSignal);

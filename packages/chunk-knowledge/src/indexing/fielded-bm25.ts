@@ -1,4 +1,4 @@
-import { InvalidArgumentError, throwIfAborted } from '@factkit/core';
+import { assertNonNegativeNumber, assertProbability, InvalidArgumentError, throwIfAborted } from '@factkit/core';
 import type { Evidence, Retriever } from '@factkit/core';
 import { bm25Idf, bm25TermScore, lexicalTerms, termFrequencies } from '../internal/lexical.js';
 import type { AnnotatedChunk } from '../knowledge/types.js';
@@ -22,8 +22,8 @@ export interface FieldedBm25Options {
 export function createFieldedBm25Retriever(items: readonly AnnotatedChunk[], options: FieldedBm25Options = {}): Retriever & { readonly fieldCount: number; readonly postingCount: number } {
   const { weights = { title: 1, questions: 1, chunk: 1 }, k1 = 1.2, b = 0.75 } = options;
   const where = 'createFieldedBm25Retriever';
-  if (!(k1 >= 0)) throw new InvalidArgumentError({ where, argument: 'k1', message: `must be >= 0 (got ${String(k1)})` });
-  if (!(b >= 0 && b <= 1)) throw new InvalidArgumentError({ where, argument: 'b', message: `must be in [0, 1] (got ${String(b)})` });
+  assertNonNegativeNumber('k1', k1, where);
+  assertProbability('b', b, where);
   const fields = (Object.entries(weights) as Array<[LayoutField, number]>).filter(([, weight]) => {
     if (typeof weight !== 'number' || !(weight >= 0)) throw new InvalidArgumentError({ where, argument: 'weights', message: `must be numbers >= 0 (got ${String(weight)})` });
     return weight > 0;

@@ -1,5 +1,5 @@
-import { InvalidArgumentError, embedInBatches, throwIfAborted } from '@factkit/core';
-import type { Embedder, Evidence, ItemProblem, Retriever, VectorRecord, VectorStore } from '@factkit/core';
+import { assertPositiveInteger, embedInBatches, InvalidArgumentError, throwIfAborted } from '@factkit/core';
+import type { Embedder, Evidence, ItemProblem, ProgressCallback, Retriever, VectorRecord, VectorStore } from '@factkit/core';
 import type { AnnotatedChunk } from '../knowledge/types.js';
 import type { LayoutField, PassageLayout, RenderPassageOptions } from './layouts.js';
 import { renderField, renderPassage } from './layouts.js';
@@ -51,7 +51,8 @@ export interface IndexAnnotatedChunksOptions {
   /** Texts per embed call. @default embedder.maxBatchSize ?? 64 */
   readonly batchSize?: number;
   readonly abortSignal?: AbortSignal;
-  readonly onProgress?: (progress: { completed: number; total: number }) => void;
+  /** Called after each embed call: `completed` counts passages embedded and stored. */
+  readonly onProgress?: ProgressCallback;
 }
 
 export interface IndexAnnotatedChunksResult {
@@ -108,7 +109,7 @@ export interface ChunkVectorRetrieverOptions {
 export function createChunkVectorRetriever(options: ChunkVectorRetrieverOptions): Retriever {
   const { embedder, store, fold = 'max', fanOut = 8 } = options;
   if (fold !== 'max' && fold !== 'sum') throw new InvalidArgumentError({ where: 'createChunkVectorRetriever', argument: 'fold', message: `must be 'max' or 'sum' (got ${String(fold)})` });
-  if (!Number.isInteger(fanOut) || fanOut < 1) throw new InvalidArgumentError({ where: 'createChunkVectorRetriever', argument: 'fanOut', message: `must be an integer >= 1 (got ${String(fanOut)})` });
+  assertPositiveInteger('fanOut', fanOut, 'createChunkVectorRetriever');
   return {
     id: `chunk-vectors(${embedder.id},${fold})`,
     async retrieve({ query, topK = 10, abortSignal }) {
