@@ -72,12 +72,14 @@ export async function studyCorpus(options: CorpusStudyOptions): Promise<CorpusSt
 
   if (withModel && process.env['OPENAI_BASE_URL']) {
     const model = await annotateWithModel(chunks, { cacheDirectory: `${cacheDirectory}/llm`, concurrency, onProgress: progress });
-    notes.push(`${name}: model ${model.modelId}: ${model.items.length} chunks annotated, ${model.failed.length} failed, ${model.problemCount} per-field problems.`);
-    if (model.failed.length > 0) {
+    const annotated = model.outcomes.flatMap((outcome) => (outcome.status === 'ok' ? [outcome.value] : []));
+    const failed = model.outcomes.flatMap((outcome) => (outcome.status === 'failed' ? [outcome] : []));
+    notes.push(`${name}: model ${model.modelId}: ${annotated.length} chunks annotated, ${failed.length} failed, ${model.problemCount} per-field problems.`);
+    if (failed.length > 0) {
       incomplete = true;
-      notes.push(`${name}: INCOMPLETE: ${model.failed.length} chunk(s) failed (first: ${model.failed[0]!.chunkId}: ${model.failed[0]!.reason}); the model rows below leave these chunks out of the index.`);
+      notes.push(`${name}: INCOMPLETE: ${failed.length} chunk(s) failed (first: ${failed[0]!.problems[0]?.id}: ${failed[0]!.problems[0]?.message}); the model rows below leave these chunks out of the index.`);
     }
-    rows.push(...(await runTable7({ ...common, items: model.items, variant: `${name} model ${model.modelId}` })));
+    rows.push(...(await runTable7({ ...common, items: annotated, variant: `${name} model ${model.modelId}` })));
     cache?.flush();
   }
   return { rows, notes, subset, incomplete };

@@ -1,5 +1,5 @@
 import type { Chunk } from '@factkit/core';
-import { withCache, withRetry } from '@factkit/core';
+import { countFailed, withCache, withRetry } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import type { ChunkAnnotationResult } from '@factkit/chunk-knowledge';
 import { annotateChunksWithModel } from '@factkit/chunk-knowledge';
@@ -25,7 +25,7 @@ export interface ModelAnnotationsOptions {
 /**
  * Model titles and questions for every chunk through an OpenAI-compatible endpoint: one call per chunk, bounded
  * concurrency, retries through core `withRetry`, every finished call kept in the on-disk cache (so a crash resumes there),
- * failures collected in `failed` (never turned into default annotations).
+ * failures kept as `failed` outcomes (never turned into default annotations).
  */
 export async function annotateWithModel(chunks: readonly Chunk[], options: ModelAnnotationsOptions): Promise<ChunkAnnotationResult & { modelId: string; problemCount: number }> {
   const { cacheDirectory, concurrency = 4, batchSize = 64, onProgress, abortSignal } = options;
@@ -37,19 +37,20 @@ export async function annotateWithModel(chunks: readonly Chunk[], options: Model
   if (!modelName) throw new Error('annotateWithModel: pass modelName or set FACTKIT_MODEL');
   const base = withRetry(provider.languageModel(modelName), { maxRetries: options.maxRetries ?? 2 });
   const model = withCache(base, createFileCache({ directory: cacheDirectory }));
-  const items: ChunkAnnotationResult['items'] = [];
-  const failed: ChunkAnnotationResult['failed'] = [];
+  const outcomes: ChunkAnnotationResult['outcomes'] = [];
+  let failedBefore = 0;
   for (let start = 0; start < chunks.length; start += batchSize) {
     const batch = chunks.slice(start, start + batchSize);
     const result = await annotateChunksWithModel(batch, {
       model,
       concurrency,
       ...(abortSignal ? { abortSignal } : {}),
-      onProgress: ({ done, failed: failedSoFar }) => onProgress?.(`model annotation: ${start + done}/${chunks.length} chunks (${failed.length + failedSoFar} failed)`),
+      onProgress: ({ completed, failed = 0 }) => onProgress?.(`model annotation: ${start + completed}/${chunks.length} chunks (${failedBefore + failed} failed)`),
     });
-    items.push(...result.items);
-    failed.push(...result.failed.map((entry) => ({ ...entry, index: entry.index + start })));
+    outcomes.push(...result.outcomes);
+    failedBefore = countFailed(outcomes);
   }
-  onProgress?.(`model annotation done: ${items.length} ok, ${failed.length} failed`);
-  return { items, failed, modelId: base.id, problemCount: items.reduce((sum, item) => sum + item.problems.length, 0) };
+  const items = outcomes.flatMap((outcome) => (outcome.status === 'ok' ? [outcome.value] : []));
+  onProgress?.(`model annotation done: ${items.length} ok, ${countFailed(outcomes)} failed`);
+  return { outcomes, modelId: base.id, problemCount: items.reduce((sum, item) => sum + item.problems.length, 0) };
 }

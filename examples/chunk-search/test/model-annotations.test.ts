@@ -30,7 +30,7 @@ afterEach(async () => {
 });
 
 describe('annotateWithModel against a scripted OpenAI-compatible server', () => {
-  it('keeps good and partial replies with per-field problems, puts refusals and failed calls in failed[], and resumes from the call cache', async () => {
+  it('keeps good and partial replies with per-field problems, keeps refusals and failed calls as failed outcomes, and resumes from the call cache', async () => {
     const server = await startScriptedOpenAIServer({ script: reply });
     cleanup.push(() => server.close());
     const cacheDirectory = mkdtempSync(join(tmpdir(), 'chunk-search-llm-'));
@@ -38,12 +38,14 @@ describe('annotateWithModel against a scripted OpenAI-compatible server', () => 
     const options = { cacheDirectory, baseUrl: server.url, modelName: 'scripted-model', apiKey: 'sk-test-secret-123456', maxRetries: 0, concurrency: 3, batchSize: 4 };
 
     const first = await annotateWithModel(chunks, options);
-    expect(first.items.map((item) => item.chunk.id)).toEqual(['d0#0', 'd1#0', 'd2#0', 'd3#0']);
-    expect(first.failed.map((entry) => entry.chunkId).sort()).toEqual(['d4#0', 'd5#0', 'd6#0']);
-    expect(first.failed.find((entry) => entry.chunkId === 'd4#0')?.problems.map((p) => p.code)).toContain('refusal');
-    for (const entry of first.failed) expect(JSON.stringify(entry)).not.toContain('sk-test-secret-123456');
+    const firstItems = first.outcomes.flatMap((outcome) => (outcome.status === 'ok' ? [outcome.value] : []));
+    const firstFailed = first.outcomes.flatMap((outcome) => (outcome.status === 'failed' ? [{ chunkId: outcome.problems[0]!.id, ...outcome }] : []));
+    expect(firstItems.map((item) => item.chunk.id)).toEqual(['d0#0', 'd1#0', 'd2#0', 'd3#0']);
+    expect(firstFailed.map((entry) => entry.chunkId).sort()).toEqual(['d4#0', 'd5#0', 'd6#0']);
+    expect(firstFailed.find((entry) => entry.chunkId === 'd4#0')?.problems.map((p) => p.code)).toContain('refusal');
+    for (const entry of firstFailed) expect(JSON.stringify(entry)).not.toContain('sk-test-secret-123456');
 
-    const [alpha, bravo, charlie, delta] = first.items;
+    const [alpha, bravo, charlie, delta] = firstItems;
     expect(alpha).toMatchObject({ title: 'Aspirin lowers fever.', titleSource: 'model', problems: [] });
     expect(bravo!.questions).toEqual(['Do statins lower cholesterol?', 'What do statins do?', 'Are statins effective?']);
     expect(charlie).toMatchObject({ title: 'CHARLIE vitamin D in winter.', titleSource: 'fallback' });
@@ -56,9 +58,10 @@ describe('annotateWithModel against a scripted OpenAI-compatible server', () => 
     // Resume: finished calls come from the cache; only the failed chunks are asked again.
     const requestsBefore = server.requests.filter((request) => request.path === '/v1/chat/completions').length;
     const second = await annotateWithModel(chunks, options);
+    const secondItems = second.outcomes.flatMap((outcome) => (outcome.status === 'ok' ? [outcome.value] : []));
     const newRequests = server.requests.filter((request) => request.path === '/v1/chat/completions').length - requestsBefore;
-    expect(second.items.map((item) => item.chunk.id)).toEqual(['d0#0', 'd1#0', 'd2#0', 'd3#0']);
-    expect(second.items.every((item) => item.provenance[0]!.cached)).toBe(true);
+    expect(secondItems.map((item) => item.chunk.id)).toEqual(['d0#0', 'd1#0', 'd2#0', 'd3#0']);
+    expect(secondItems.every((item) => item.provenance[0]!.cached)).toBe(true);
     expect(newRequests).toBe(3 - 1); // the refusal was a successful call, so it is cached too; malformed and 500 are asked again
   });
 });

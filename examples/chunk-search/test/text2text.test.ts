@@ -22,8 +22,8 @@ describe('text2text path through a local transformers.js seq2seq model', () => {
     const model = createTransformersText2TextModel({ modelPath: join(root, 'echo'), defaultMaxTokens: 8 });
     const text = 'aspirin fever aspirin';
     const result = await annotateChunksWithText2Text([{ id: 'd#0', documentId: 'd', text, ordinal: 0, start: 0, end: text.length }], { model, concurrency: 1 });
-    expect(result.failed).toEqual([]);
-    const [item] = result.items;
+    expect(result.outcomes.map((outcome) => outcome.status)).toEqual(['ok']);
+    const item = result.outcomes[0]?.status === 'ok' ? result.outcomes[0].value : undefined;
     expect(item).toMatchObject({ title: 'aspirin', questions: ['aspirin?'], titleSource: 'model', method: 'chunk-knowledge.text2text' });
     expect(item!.problems.map((problem) => problem.code)).toEqual(['count-mismatch']);
     expect(item!.provenance.map((entry) => entry.prompts[0])).toEqual(['title: aspirin fever aspirin', 'questions: aspirin fever aspirin']);

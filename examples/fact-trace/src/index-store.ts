@@ -36,11 +36,11 @@ export async function loadOrBuildIndex(documents: readonly Document[], options: 
   }
   const labeller = labellerName === 'llm' && options.llm ? createLlmKeywordLabeller({ model: options.llm }) : createClassTfidfLabeller();
   let lastLine = 0;
-  const onProgress = ({ stage, done, total }: FastTrackIndexProgress) => {
+  const onProgress = ({ stage, completed, total }: FastTrackIndexProgress) => {
     const now = performance.now();
-    if (now - lastLine > 2000 || done === total) {
+    if (now - lastLine > 2000 || completed === total) {
       lastLine = now;
-      options.log?.(`  ${stage}: ${done}/${total}`);
+      options.log?.(`  ${stage}: ${completed}/${total}`);
     }
   };
   const built = await buildFastTrackIndex(documents, { ...(embeddings ? { embeddings, embedderId: options.embedder.id } : { embedder: options.embedder }), labeller, seed: (options.seed ?? 0) + seedOffset, onProgress });

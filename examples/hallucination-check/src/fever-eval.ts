@@ -81,7 +81,7 @@ for (const [name, generator, systemVerifier] of systems) {
     retriever,
     verifier: systemVerifier,
     embedder,
-    onProgress: ({ done, total }) => {
+    onProgress: ({ completed: done, total }) => {
       if (done % 50 === 0 || done === total) process.stderr.write(`  ${name}: ${done}/${total}\n`);
     },
   });

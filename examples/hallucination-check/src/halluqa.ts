@@ -69,7 +69,7 @@ try {
     retriever,
     verifier: createLlmVerifier({ model: connect(verifierModelId) }),
     concurrency: 8,
-    onProgress: ({ done, total, failed }) => {
+    onProgress: ({ completed: done, total, failed }) => {
       if (done % 250 === 0 || done === total) process.stderr.write(`  ${done}/${total} (${failed} not ok)\n`);
     },
   });

@@ -54,7 +54,6 @@ export { CHUNK_KNOWLEDGE_ANALYZER, createFieldedBm25Retriever, toFieldedDocument
 // Model paths (core LLM-step kit)
 export type {
   ChunkAnnotationResult,
-  FailedChunkAnnotation,
   ModelAnnotatedChunk,
   ModelAnnotatorOptions,
   Text2TextAnnotatorOptions,

@@ -132,8 +132,9 @@ describe('LLM path against a scripted local server', () => {
     expect(byId.get('fail')?.responseLabel).toBeUndefined();
     expect(byId.get('fail')?.problems[0]?.code).toBe('call-failed');
     expect(byId.get('garbage')?.status).toBe('failed');
+    expect(byId.get('garbage')?.failedStage).toBe('generation');
     expect(byId.get('rate')?.claims[0]?.verdict).toBeDefined();
-    expect(byId.get('rate')?.status).not.toBe('failed');
+    expect(byId.get('rate')?.failedStage).not.toBe('generation');
 
     const evaluation = evaluateDetections(results, new Map(items.map((item) => [item.id, { response: item.id === 'acqua' }])));
     expect(evaluation.response.nFailed).toBe(3); // fail, garbage, rate (its verifier had no script: failed, never a label)
@@ -152,8 +153,8 @@ describe('LLM path against a scripted local server', () => {
       verifier: createLlmVerifier({ model: makeModel(server.url, directory) }),
       concurrency: 1,
       abortSignal: controller.signal,
-      onProgress: ({ done }) => {
-        if (done === 2) controller.abort(new Error('killed'));
+      onProgress: ({ completed }) => {
+        if (completed === 2) controller.abort(new Error('killed'));
       },
     });
     await expect(firstRun).rejects.toThrow('killed');

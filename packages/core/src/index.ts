@@ -37,6 +37,22 @@ export {
   throwIfAborted,
 } from './errors/factkit-error.js';
 export type { SafeResult } from './errors/safe.js';
+export {
+  assertFiniteNumber,
+  assertIntegerInRange,
+  assertNonEmptyString,
+  assertNonNegativeInteger,
+  assertNonNegativeNumber,
+  assertNumberInRange,
+  assertPositiveInteger,
+  assertPositiveNumber,
+  assertProbability,
+} from './errors/guards.js';
+
+// Per-item outcomes and progress
+export type { ItemFailed, ItemOk, ItemOutcome } from './outcome/item-outcome.js';
+export { countFailed, itemFailed, itemOk } from './outcome/item-outcome.js';
+export type { Progress, ProgressCallback } from './outcome/progress.js';
 
 // Text
 export type { SentenceProfile, SentenceSpan, SplitSentencesOptions } from './text/sentences.js';
@@ -58,8 +74,8 @@ export type { PromptTemplate, PromptTemplateOptions } from './prompt/prompt-temp
 export { createPromptTemplate, renderPrompt } from './prompt/prompt-template.js';
 
 // LLM steps: run a prompted step over a batch, parse replies
-export type { ParseOutcome, PromptedStepOptions, ReplyParser, StepItem } from './step/run-prompted-step.js';
-export { runPromptedStep } from './step/run-prompted-step.js';
+export type { ParseOutcome, PromptedStepOptions, ReplyParser, StepItem, StepProblemCode } from './step/run-prompted-step.js';
+export { runPromptedStep, stepOutcome } from './step/run-prompted-step.js';
 export type { LabelParse, LabelParseOptions, LabelParser } from './parse/parse-label.js';
 export { createLabelParser, parseLabel } from './parse/parse-label.js';
 export { isRefusal } from './parse/is-refusal.js';

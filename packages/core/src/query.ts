@@ -39,11 +39,15 @@ export interface SearchQuery {
   readonly claimId?: string;
 }
 
-/** A problem with one item of a batch; the batch keeps going. */
-export interface ItemProblem {
+/**
+ * A problem with one item of a batch; the batch keeps going. `Code` is the package's exported union of problem codes
+ * (e.g. `ClaimQueryProblemCode`): codes are for people and reports; code that must branch reads a typed field or an
+ * `ItemOutcome` instead of comparing codes.
+ */
+export interface ItemProblem<Code extends string = string> {
   readonly index?: number;
   readonly id?: string;
-  readonly code: string;
+  readonly code: Code;
   readonly message: string;
   readonly raw?: string;
 }

@@ -13,23 +13,26 @@ describe('expandQueries', () => {
       },
     });
     const expander = createQuery2docExpander({ model, repeats: 1 });
-    const progress: number[] = [];
+    const progress: Array<[number, number | undefined]> = [];
     const result = await expandQueries(expander, [{ id: 'a', text: 'first claim' }, { id: 'b', text: 'boom claim' }, { text: 'third claim' }], {
       samples: 2,
       concurrency: 2,
-      onProgress: ({ completed }) => progress.push(completed),
+      onProgress: ({ completed, failed }) => progress.push([completed, failed]),
     });
-    expect(result.records.map((record) => [record.queryIndex, record.sample, record.expanded.text])).toEqual([
+    expect(result.outcomes.map((outcome) => [outcome.queryIndex, outcome.sample, outcome.status === 'ok' ? outcome.value.text : outcome.status])).toEqual([
       [0, 0, 'first claim passage 0'],
       [0, 1, 'first claim passage 1'],
+      [1, 0, 'failed'],
+      [1, 1, 'failed'],
       [2, 0, 'third claim passage 0'],
       [2, 1, 'third claim passage 1'],
     ]);
-    expect(result.problems).toEqual([
+    expect(result.outcomes.flatMap((outcome) => (outcome.status === 'failed' ? outcome.problems : []))).toEqual([
       { index: 1, id: 'b', code: 'expansion-failed', message: 'sample 0: provider exploded' },
       { index: 1, id: 'b', code: 'expansion-failed', message: 'sample 1: provider exploded' },
     ]);
-    expect(progress).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(progress.map(([completed]) => completed)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(progress.at(-1)?.[1]).toBe(2);
   });
 
   it('rethrows the abort reason unchanged', async () => {

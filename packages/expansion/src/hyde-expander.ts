@@ -1,4 +1,5 @@
 import {
+  assertNonNegativeNumber,
   CorruptDataError,
   InvalidArgumentError,
   normalizeL2,
@@ -50,9 +51,7 @@ export function combineHydeVectors(
 ): Float32Array {
   const where = 'combineHydeVectors';
   const { queryWeight = 1 } = options;
-  if (!Number.isFinite(queryWeight) || queryWeight < 0) {
-    throw new InvalidArgumentError({ where, argument: 'queryWeight', message: `must be a finite number >= 0 (got ${queryWeight})` });
-  }
+  assertNonNegativeNumber('queryWeight', queryWeight, where);
   const weight = queryVector === undefined ? 0 : queryWeight;
   const total = weight + documentVectors.length;
   if (total <= 0) throw new InvalidArgumentError({ where, argument: 'documentVectors', message: 'is empty and the query has weight 0' });
@@ -114,9 +113,7 @@ export function createHydeExpander(options: HydeExpanderOptions): QueryExpander 
   if (!embedder || typeof embedder.embed !== 'function') {
     throw new InvalidArgumentError({ where, argument: 'embedder', message: 'must be an Embedder (an object with embed())' });
   }
-  if (!Number.isFinite(queryWeight) || queryWeight < 0) {
-    throw new InvalidArgumentError({ where, argument: 'queryWeight', message: `must be a finite number >= 0 (got ${queryWeight})` });
-  }
+  assertNonNegativeNumber('queryWeight', queryWeight, where);
   if (documentKind !== 'passage' && documentKind !== 'query') {
     throw new InvalidArgumentError({ where, argument: 'documentKind', message: `must be 'passage' or 'query' (got ${String(documentKind)})` });
   }

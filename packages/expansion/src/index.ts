@@ -16,5 +16,5 @@ export type { FuseRankings, MultiQueryExpanderOptions, ParsedSubQueries, Retriev
 export { createMultiQueryExpander, getSubQueries, parseSubQueries, retrieveWithSubQueries } from './multi-query-expander.js';
 
 // Batches
-export type { ExpandQueriesOptions, ExpandQueriesResult, ExpansionRecord } from './expand-queries.js';
+export type { ExpandQueriesOptions, ExpandQueriesProblemCode, ExpandQueriesResult, ExpansionOutcome } from './expand-queries.js';
 export { expandQueries } from './expand-queries.js';

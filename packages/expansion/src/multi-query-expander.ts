@@ -1,4 +1,5 @@
 import {
+  assertPositiveInteger,
   InvalidArgumentError,
   parseListItems,
   type Evidence,
@@ -81,9 +82,7 @@ export function createMultiQueryExpander(options: MultiQueryExpanderOptions): Qu
     maxTokens = 512,
   } = options ?? ({} as MultiQueryExpanderOptions);
   const template = prepareGeneration({ where, model, prompt, promptVariables, temperature, topP, maxTokens, n: 1 });
-  if (!Number.isInteger(count) || count < 1) {
-    throw new InvalidArgumentError({ where, argument: 'count', message: `must be an integer >= 1 (got ${count})` });
-  }
+  assertPositiveInteger('count', count, where);
   const setup: GenerationSetup = { step: 'multi-query', model, template, promptVariables, system, sampling: { temperature, topP, maxTokens, n: 1 } };
   return {
     id: `multi-query(${model.id})`,
@@ -144,10 +143,8 @@ export async function retrieveWithSubQueries(expanded: Query, options: RetrieveW
   const { perQueryTopK = topK } = options ?? {};
   if (!retriever || typeof retriever.retrieve !== 'function') throw new InvalidArgumentError({ where, argument: 'retriever', message: 'must be a Retriever' });
   if (typeof fuse !== 'function') throw new InvalidArgumentError({ where, argument: 'fuse', message: 'must be a function' });
-  if (!Number.isInteger(topK) || topK < 1) throw new InvalidArgumentError({ where, argument: 'topK', message: `must be an integer >= 1 (got ${topK})` });
-  if (!Number.isInteger(perQueryTopK) || perQueryTopK < 1) {
-    throw new InvalidArgumentError({ where, argument: 'perQueryTopK', message: `must be an integer >= 1 (got ${perQueryTopK})` });
-  }
+  assertPositiveInteger('topK', topK, where);
+  assertPositiveInteger('perQueryTopK', perQueryTopK, where);
   const rankings: Evidence[][] = [];
   for (const [index, text] of getSubQueries(expanded).entries()) {
     abortSignal?.throwIfAborted();

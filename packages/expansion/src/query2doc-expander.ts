@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type ExpandedQuery, type LanguageModel, type QueryExpander } from '@factkit/core';
+import { assertPositiveInteger, type ExpandedQuery, InvalidArgumentError, type LanguageModel, type QueryExpander } from '@factkit/core';
 import { buildExpandedQuery, generateForRequest, prepareGeneration, usableGenerations, type ExpanderSamplingOptions, type GenerationSetup } from './internal/generate.js';
 import { QUERY2DOC_PROMPT } from './prompts.js';
 
@@ -52,9 +52,7 @@ export function createQuery2docExpander(options: Query2docExpanderOptions): Quer
     keepFlagged = false,
   } = options ?? ({} as Query2docExpanderOptions);
   const template = prepareGeneration({ where, model, prompt, promptVariables, temperature, topP, maxTokens, n });
-  if (!Number.isInteger(repeats) || repeats < 1) {
-    throw new InvalidArgumentError({ where, argument: 'repeats', message: `must be an integer >= 1 (got ${repeats})` });
-  }
+  assertPositiveInteger('repeats', repeats, where);
   if (form !== 'sparse' && form !== 'dense') {
     throw new InvalidArgumentError({ where, argument: 'form', message: `must be 'sparse' or 'dense' (got ${String(form)})` });
   }

@@ -27,6 +27,7 @@ export { FASTTRACK_INDEX_FORMAT_VERSION, deserializeFastTrackIndex, serializeFas
 
 // Support judgement
 export type { JudgeCall, SupportCandidate, SupportJudge, SupportJudgement, SupportJudgeRequest, SupportJudgeResult } from './judge/support-judge.js';
+export { isSupporting, supportJudgement } from './judge/support-judge.js';
 export type { ParsedSupportScores } from './judge/parse-support-scores.js';
 export { parseSupportScores } from './judge/parse-support-scores.js';
 export type { LlmSupportJudgeOptions } from './judge/llm-support-judge.js';

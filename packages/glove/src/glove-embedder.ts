@@ -1,4 +1,4 @@
-import { checkEmbedTexts, InvalidArgumentError, l2Norm, throwIfAborted } from '@factkit/core';
+import { assertPositiveInteger, checkEmbedTexts, InvalidArgumentError, l2Norm, throwIfAborted } from '@factkit/core';
 import type { Embedder, EmbedRequest, EmbedResult, ItemProblem } from '@factkit/core';
 import type { GloveVectors } from './glove-vectors.js';
 import { loadGloveVectors } from './load-glove-vectors.js';
@@ -42,9 +42,7 @@ export interface GloveEmbedder extends Embedder {
  */
 export function createGloveEmbedder(options: GloveEmbedderOptions = {}): GloveEmbedder {
   const { vectors: given, normalize = true, stopWords = [], maxBatchSize = 1024, dimensions = given?.dimensions ?? 100, ...loadOptions } = options;
-  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
-    throw new InvalidArgumentError({ where: 'createGloveEmbedder', argument: 'maxBatchSize', message: `must be an integer >= 1 (got ${String(maxBatchSize)})` });
-  }
+  assertPositiveInteger('maxBatchSize', maxBatchSize, 'createGloveEmbedder');
   if (!Number.isInteger(dimensions) || dimensions < 1 || (given !== undefined && given.dimensions !== dimensions)) {
     throw new InvalidArgumentError({ where: 'createGloveEmbedder', argument: 'dimensions', message: `must be a positive integer matching the vectors (got ${String(dimensions)})` });
   }

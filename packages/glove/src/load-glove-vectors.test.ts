@@ -21,11 +21,11 @@ describe('loadGloveVectors', () => {
   it('converts the JSON once, then loads the binary cache', async () => {
     const { sourcePath, cacheDir } = await fixture();
     const events: GloveLoadEvent[] = [];
-    const first = await loadGloveVectors({ sourcePath, cacheDir, onProgress: (event) => events.push(event) });
+    const first = await loadGloveVectors({ sourcePath, cacheDir, onLoadEvent: (event) => events.push(event) });
     expect(events.map((event) => event.phase)).toEqual(['cache-miss', 'converted']);
     expect(await readdir(cacheDir)).toHaveLength(1);
 
-    const second = await loadGloveVectors({ sourcePath, cacheDir, onProgress: (event) => events.push(event) });
+    const second = await loadGloveVectors({ sourcePath, cacheDir, onLoadEvent: (event) => events.push(event) });
     expect(events.map((event) => event.phase)).toEqual(['cache-miss', 'converted', 'cache-hit']);
     expect(second.words).toEqual(first.words);
     expect([...second.matrix]).toEqual([...first.matrix]);
@@ -39,13 +39,13 @@ describe('loadGloveVectors', () => {
     const cachePath = join(cacheDir, name as string);
     await truncate(cachePath, 40);
     const events: GloveLoadEvent[] = [];
-    const vectors = await loadGloveVectors({ sourcePath, cacheDir, onProgress: (event) => events.push(event) });
+    const vectors = await loadGloveVectors({ sourcePath, cacheDir, onLoadEvent: (event) => events.push(event) });
     expect(events.map((event) => event.phase)).toEqual(['cache-corrupt', 'converted']);
     expect(CorruptDataError.isInstance((events[0] as { error: unknown }).error)).toBe(true);
     expect([...(vectors.vectorOf('dog') as Float32Array)]).toEqual([0, 1, 0, 0]);
     // The rebuilt file is valid again.
     const after: GloveLoadEvent[] = [];
-    await loadGloveVectors({ sourcePath, cacheDir, onProgress: (event) => after.push(event) });
+    await loadGloveVectors({ sourcePath, cacheDir, onLoadEvent: (event) => after.push(event) });
     expect(after.map((event) => event.phase)).toEqual(['cache-hit']);
   });
 

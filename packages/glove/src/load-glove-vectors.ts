@@ -25,8 +25,8 @@ export interface LoadGloveVectorsOptions {
   readonly cacheDir?: string;
   /** What to do when the cache file is truncated or corrupt. @default 'rebuild' */
   readonly onCorruptCache?: 'rebuild' | 'throw';
-  /** Called at each loading step (cache hit, miss, corrupt, conversion done). */
-  readonly onProgress?: (event: GloveLoadEvent) => void;
+  /** Called at each loading step (cache hit, miss, corrupt, conversion done): events, not a count, so not core `Progress`. */
+  readonly onLoadEvent?: (event: GloveLoadEvent) => void;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -74,7 +74,7 @@ function isMissingFile(error: unknown): boolean {
  * valid wink JSON, or when the cache is corrupt and `onCorruptCache` is 'throw'.
  */
 export async function loadGloveVectors(options: LoadGloveVectorsOptions = {}): Promise<GloveVectors> {
-  const { onCorruptCache = 'rebuild', onProgress, abortSignal } = options;
+  const { onCorruptCache = 'rebuild', onLoadEvent, abortSignal } = options;
   if (onCorruptCache !== 'rebuild' && onCorruptCache !== 'throw') {
     throw new InvalidArgumentError({ where: 'loadGloveVectors', argument: 'onCorruptCache', message: `must be 'rebuild' or 'throw' (got ${String(onCorruptCache)})` });
   }
@@ -92,14 +92,14 @@ export async function loadGloveVectors(options: LoadGloveVectorsOptions = {}): P
 
   try {
     const vectors = await readGloveCache(cachePath);
-    onProgress?.({ phase: 'cache-hit', cachePath });
+    onLoadEvent?.({ phase: 'cache-hit', cachePath });
     return vectors;
   } catch (error) {
     if (CorruptDataError.isInstance(error)) {
       if (onCorruptCache === 'throw') throw error;
-      onProgress?.({ phase: 'cache-corrupt', cachePath, error });
+      onLoadEvent?.({ phase: 'cache-corrupt', cachePath, error });
     } else if (isMissingFile(error)) {
-      onProgress?.({ phase: 'cache-miss', cachePath });
+      onLoadEvent?.({ phase: 'cache-miss', cachePath });
     } else {
       throw new FactkitError('load_failed', `glove: cannot read cache "${cachePath}": ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
@@ -116,6 +116,6 @@ export async function loadGloveVectors(options: LoadGloveVectorsOptions = {}): P
   const vectors = sortGloveVectors(parseWinkEmbeddings(text, sourcePath));
   throwIfAborted(abortSignal);
   await writeGloveCache(cachePath, vectors);
-  onProgress?.({ phase: 'converted', cachePath, words: vectors.words.length });
+  onLoadEvent?.({ phase: 'converted', cachePath, words: vectors.words.length });
   return vectors;
 }

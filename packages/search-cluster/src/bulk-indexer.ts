@@ -1,5 +1,5 @@
-import type { Document, ItemProblem } from '@factkit/core';
-import { InvalidArgumentError, ProviderCallError, abortableDelay } from '@factkit/core';
+import type { Document, ItemProblem, Progress } from '@factkit/core';
+import { abortableDelay, assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError, ProviderCallError } from '@factkit/core';
 import type { ClusterAdapter } from './search-cluster-client.js';
 
 export interface BulkOptions {
@@ -17,13 +17,17 @@ export interface BulkOptions {
   readonly maxRetryDelayMs?: number;
 }
 
-export interface IndexProgress {
+/**
+ * Core `Progress` of a bulk load (`completed` = documents settled, indexed or given up on; `total` = documents read so
+ * far, since the input is consumed lazily; `failed` = documents given up on), plus the indexer's own counts.
+ */
+export interface IndexProgress extends Progress {
+  /** Documents given up on (invalid, rejected, or out of attempts). */
+  readonly failed: number;
   /** Documents read from the input so far. */
   readonly read: number;
   /** Documents the cluster acknowledged. */
   readonly indexed: number;
-  /** Documents given up on (invalid, rejected, or out of attempts). */
-  readonly failed: number;
   /** Re-sent document attempts so far (a document retried twice counts twice). */
   readonly retried: number;
   /** `_bulk` responses received (retries included). */
@@ -40,7 +44,7 @@ export interface IndexDocumentsOptions {
   readonly abortSignal?: AbortSignal;
 }
 
-export interface IndexDocumentsResult extends Omit<IndexProgress, 'inFlight'> {
+export interface IndexDocumentsResult extends Omit<IndexProgress, 'inFlight' | 'completed' | 'total' | 'stage'> {
   /**
    * One entry per document not indexed (`index` = its position in the input, `id` when known) and per batch-level
    * event: `invalid-document`, `item-rejected` (the cluster refused it, e.g. a mapping error), `retries-exhausted`
@@ -63,14 +67,14 @@ interface Entry {
 export function resolveBulkOptions(options: BulkOptions, where: string): Required<BulkOptions> {
   const { batchSize = 500, maxBatchBytes = 5_000_000, concurrency = 2, maxAttempts = 5, retryDelayMs = 200, maxRetryDelayMs = 10_000 } = options;
   const positiveInteger = (value: number, argument: string) => {
-    if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError({ where, argument, message: `must be a positive integer (got ${String(value)})` });
+    assertPositiveInteger(argument, value, where);
   };
   positiveInteger(batchSize, 'batchSize');
   positiveInteger(maxBatchBytes, 'maxBatchBytes');
   positiveInteger(concurrency, 'concurrency');
   positiveInteger(maxAttempts, 'maxAttempts');
   for (const [value, argument] of [[retryDelayMs, 'retryDelayMs'], [maxRetryDelayMs, 'maxRetryDelayMs']] as const) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new InvalidArgumentError({ where, argument, message: `must be a finite number ≥ 0 (got ${String(value)})` });
+    assertNonNegativeNumber(argument, value, where);
   }
   return { batchSize, maxBatchBytes, concurrency, maxAttempts, retryDelayMs, maxRetryDelayMs };
 }
@@ -137,7 +141,7 @@ export async function runBulkIndexing(input: {
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
   // `settling` = the batch reporting is done and about to release its slot.
-  const report = (settling = false) => onProgress?.({ read, indexed, failed, retried, requests, inFlight: inFlight.size - (settling ? 1 : 0) });
+  const report = (settling = false) => onProgress?.({ completed: indexed + failed, total: read, read, indexed, failed, retried, requests, inFlight: inFlight.size - (settling ? 1 : 0) });
   const fail = (entries: readonly Entry[], code: string, message: string) => {
     for (const entry of entries) problems.push({ index: entry.position, id: entry.id, code, message });
     failed += entries.length;

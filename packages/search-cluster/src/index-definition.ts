@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@factkit/core';
+import { assertNonNegativeInteger, assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 
 /**
  * BM25 k1 of `@factkit/retrieval` (Anserini's default, `createBm25Index`'s `@default 0.9`). Copied, not imported:
@@ -63,7 +63,7 @@ export function resolveFields(fields: SearchClusterFields, where: string): Resol
   for (const name of ['title', 'text'] as const) {
     const weight = fields[name];
     if (weight === undefined) continue;
-    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) throw new InvalidArgumentError({ where, argument: `fields.${name}`, message: `must be a finite number ≥ 0 (got ${String(weight)})` });
+    assertNonNegativeNumber(`fields.${name}`, weight, where);
     if (weight > 0) searched.push([name, weight]);
   }
   if (searched.length === 0) throw new InvalidArgumentError({ where, argument: 'fields', message: 'must give title or text a weight > 0' });
@@ -89,8 +89,8 @@ export function buildIndexDefinition(options: IndexDefinitionOptions = {}): Inde
   const { k1 = FACTKIT_BM25_K1, b = FACTKIT_BM25_B, stopWords = LUCENE_ENGLISH_STOP_WORDS, fields = 'flat', numberOfShards = 1, numberOfReplicas = 0 } = options;
   checkUnitInterval(k1, 'k1', where, 0, Number.MAX_VALUE);
   checkUnitInterval(b, 'b', where, 0, 1);
-  if (!Number.isInteger(numberOfShards) || numberOfShards < 1) throw new InvalidArgumentError({ where, argument: 'numberOfShards', message: `must be a positive integer (got ${String(numberOfShards)})` });
-  if (!Number.isInteger(numberOfReplicas) || numberOfReplicas < 0) throw new InvalidArgumentError({ where, argument: 'numberOfReplicas', message: `must be an integer ≥ 0 (got ${String(numberOfReplicas)})` });
+  assertPositiveInteger('numberOfShards', numberOfShards, where);
+  assertNonNegativeInteger('numberOfReplicas', numberOfReplicas, where);
   if (!Array.isArray(stopWords) || stopWords.some((word) => typeof word !== 'string')) throw new InvalidArgumentError({ where, argument: 'stopWords', message: 'must be an array of strings' });
   const resolved = resolveFields(fields, where);
   const analyzedText = { type: 'text', analyzer: SEARCH_CLUSTER_NAMES.analyzer, similarity: SEARCH_CLUSTER_NAMES.similarity };

@@ -130,7 +130,8 @@ for (const under of CLIENTS) {
         expect(result).toMatchObject({ read: 57, indexed: 57, failed: 0, retried: rejected * 2, problems: [], complete: true });
         expect(server.storedIds('bulk').sort()).toEqual(many.map((document) => document.id));
         for (let index = 1; index < progress.length; index++) expect((progress[index] as IndexProgress).indexed).toBeGreaterThanOrEqual((progress[index - 1] as IndexProgress).indexed);
-        expect(progress.at(-1)).toMatchObject({ read: 57, indexed: 57, failed: 0, inFlight: 0 });
+        expect(progress.at(-1)).toMatchObject({ completed: 57, total: 57, read: 57, indexed: 57, failed: 0, inFlight: 0 });
+        for (const event of progress) expect(event.completed).toBeLessThanOrEqual(event.total);
         expect(server.requests.some((request) => request.path === '/bulk/_refresh')).toBe(true);
       });
     });

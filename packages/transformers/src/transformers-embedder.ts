@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { checkEmbedTexts, InvalidArgumentError, ProviderCallError, throwIfAborted } from '@factkit/core';
+import { assertPositiveInteger, checkEmbedTexts, InvalidArgumentError, ProviderCallError, throwIfAborted } from '@factkit/core';
 import type { Embedder, EmbedRequest, EmbedResult, ItemProblem } from '@factkit/core';
 import { inspectModelDirectory, lazyLocalPipeline } from './internal/local-model.js';
 import type { LocalModelOptions } from './local-model-options.js';
@@ -62,9 +62,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
   if (!['mean', 'cls', 'last_token'].includes(pooling)) {
     throw new InvalidArgumentError({ where: WHERE, argument: 'pooling', message: `must be 'mean', 'cls' or 'last_token' (got ${String(pooling)})` });
   }
-  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
-    throw new InvalidArgumentError({ where: WHERE, argument: 'maxBatchSize', message: `must be an integer >= 1 (got ${String(maxBatchSize)})` });
-  }
+  assertPositiveInteger('maxBatchSize', maxBatchSize, WHERE);
   const dimensions = options.dimensions ?? readDimensions(directory.config);
   if (dimensions === undefined || !Number.isInteger(dimensions) || dimensions < 1) {
     throw new InvalidArgumentError({ where: WHERE, argument: 'dimensions', message: 'must be given: config.json has no hidden_size/d_model/dim' });

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { InvalidArgumentError, ProviderCallError, throwIfAborted } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, ProviderCallError, throwIfAborted } from '@factkit/core';
 import type { NliLabel, NliModel, NliPrediction, NliRequest, NliResult } from '@factkit/core';
 import { inspectModelDirectory, lazyLocalPipeline } from './internal/local-model.js';
 import type { LocalModelOptions } from './local-model-options.js';
@@ -88,9 +88,7 @@ function aggregate(chunks: readonly Scores[]): { label: NliLabel; scores: Scores
 export function createTransformersNliModel(options: TransformersNliModelOptions): TransformersNliModel {
   const { labelMap, maxBatchSize = 8, splitLongPremises = true } = options;
   const directory = inspectModelDirectory(WHERE, options, ['model']);
-  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
-    throw new InvalidArgumentError({ where: WHERE, argument: 'maxBatchSize', message: `must be an integer >= 1 (got ${String(maxBatchSize)})` });
-  }
+  assertPositiveInteger('maxBatchSize', maxBatchSize, WHERE);
   if (options.maxInputLength !== undefined && (!Number.isInteger(options.maxInputLength) || options.maxInputLength < 4)) {
     throw new InvalidArgumentError({ where: WHERE, argument: 'maxInputLength', message: `must be an integer >= 4 (got ${String(options.maxInputLength)})` });
   }

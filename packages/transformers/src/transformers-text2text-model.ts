@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { InvalidArgumentError, throwIfAborted } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, throwIfAborted } from '@factkit/core';
 import type { GenerateRequest, GenerateResult, LanguageModel } from '@factkit/core';
 import { inspectModelDirectory, lazyLocalPipeline } from './internal/local-model.js';
 import type { LocalModelOptions } from './local-model-options.js';
@@ -56,9 +56,7 @@ function cutAtStop(text: string, stop: readonly string[] | undefined): { text: s
 export function createTransformersText2TextModel(options: TransformersText2TextModelOptions): LanguageModel {
   const { defaultMaxTokens = 256 } = options;
   const directory = inspectModelDirectory(WHERE, options, ['encoder_model', 'decoder_model_merged']);
-  if (!Number.isInteger(defaultMaxTokens) || defaultMaxTokens < 1) {
-    throw new InvalidArgumentError({ where: WHERE, argument: 'defaultMaxTokens', message: `must be an integer >= 1 (got ${String(defaultMaxTokens)})` });
-  }
+  assertPositiveInteger('defaultMaxTokens', defaultMaxTokens, WHERE);
   if (directory.config['is_encoder_decoder'] === false) {
     throw new InvalidArgumentError({ where: WHERE, argument: 'modelPath', message: `is not an encoder-decoder model (config.json is_encoder_decoder: false) in ${directory.path}` });
   }
@@ -73,10 +71,8 @@ export function createTransformersText2TextModel(options: TransformersText2TextM
       if (request.prompt === undefined && (request.messages === undefined || request.messages.length === 0)) {
         throw new InvalidArgumentError({ where: 'transformers generate', argument: 'prompt', message: 'or "messages" must be given' });
       }
-      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError({ where: 'transformers generate', argument: 'n', message: `must be an integer >= 1 (got ${String(n)})` });
-      if (!Number.isInteger(maxTokens) || maxTokens < 1) {
-        throw new InvalidArgumentError({ where: 'transformers generate', argument: 'maxTokens', message: `must be an integer >= 1 (got ${String(maxTokens)})` });
-      }
+      assertPositiveInteger('n', n, 'transformers generate');
+      assertPositiveInteger('maxTokens', maxTokens, 'transformers generate');
       throwIfAborted(abortSignal);
       const generator = await load();
       const input = renderText2TextInput(request);

@@ -1,4 +1,4 @@
-import { checkEmbedTexts, FactkitError, InvalidArgumentError, ProviderCallError, throwIfAborted } from '@factkit/core';
+import { assertNonNegativeInteger, assertPositiveInteger, checkEmbedTexts, FactkitError, InvalidArgumentError, ProviderCallError, throwIfAborted } from '@factkit/core';
 import type { Embedder, EmbedRequest, EmbedResult } from '@factkit/core';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -129,19 +129,13 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
   if (backend !== 'wasm' && backend !== 'onnx') {
     throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'backend', message: `must be 'wasm' or 'onnx' (got ${JSON.stringify(backend)})` });
   }
-  if (!Number.isInteger(threads) || threads < 1) {
-    throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'threads', message: `must be an integer >= 1 (got ${String(threads)})` });
-  }
+  assertPositiveInteger('threads', threads, 'createUseLiteEmbedder');
   if (backend === 'onnx' && workers > 0) {
     // onnxruntime-node 1.21 aborts the process when sessions run on two threads (microsoft/onnxruntime#24486).
     throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'workers', message: `applies to backend 'wasm' only (onnxruntime-node cannot run in worker threads); with backend 'onnx' use threads (got workers ${String(workers)})` });
   }
-  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
-    throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'maxBatchSize', message: `must be an integer >= 1 (got ${String(maxBatchSize)})` });
-  }
-  if (!Number.isInteger(workers) || workers < 0) {
-    throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'workers', message: `must be an integer >= 0 (got ${String(workers)})` });
-  }
+  assertPositiveInteger('maxBatchSize', maxBatchSize, 'createUseLiteEmbedder');
+  assertNonNegativeInteger('workers', workers, 'createUseLiteEmbedder');
   let loading: Promise<LoadedModel> | undefined;
   let pool: UseLiteWorkerPool | undefined;
   let onnxLoading: Promise<OnnxModel> | undefined;

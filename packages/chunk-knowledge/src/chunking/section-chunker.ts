@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@factkit/core';
+import { assertNonEmptyString, InvalidArgumentError } from '@factkit/core';
 import type { Document } from '@factkit/core';
 import { checkNonNegativeInteger, checkPositiveInteger, makeChunk, prepareDocument } from '../internal/prepare-document.js';
 import { packSentences } from '../internal/pack-sentences.js';
@@ -29,7 +29,7 @@ export function createSectionChunker(options: SectionChunkerOptions = {}): Chunk
   if (!(headingPattern instanceof RegExp) || headingPattern.global || headingPattern.sticky) {
     throw new InvalidArgumentError({ where: WHERE, argument: 'headingPattern', message: 'must be a RegExp without the g or y flag' });
   }
-  if (typeof pageSeparator !== 'string' || pageSeparator.length === 0) throw new InvalidArgumentError({ where: WHERE, argument: 'pageSeparator', message: 'must be a non-empty string' });
+  assertNonEmptyString('pageSeparator', pageSeparator, WHERE);
   const id = `sections(${maxTokens},${overlapSentences})`;
   return {
     id,

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, throwIfAborted } from '@factkit/core';
+import { assertNonNegativeNumber, assertProbability, InvalidArgumentError, throwIfAborted } from '@factkit/core';
 import type { FieldedDocument, Retriever, RetrieverFactory } from '@factkit/core';
 import { chunkOrigin } from '../internal/chunk-origin.js';
 import { lexicalTerms } from '../internal/lexical.js';

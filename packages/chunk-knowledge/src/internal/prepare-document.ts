@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@factkit/core';
+import { assertNonEmptyString, assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import type { Chunk, Document, ItemProblem } from '@factkit/core';
 import type { TextChunk } from '../chunking/types.js';
 import { replaceLoneSurrogates } from './token-spans.js';
@@ -8,9 +8,7 @@ export function prepareDocument(document: Document, where: string): { text: stri
   if (typeof document !== 'object' || document === null) {
     throw new InvalidArgumentError({ where, argument: 'document', message: `must be an object with string "id" and "text" (got ${document === null ? 'null' : typeof document})` });
   }
-  if (typeof document.id !== 'string' || document.id.length === 0) {
-    throw new InvalidArgumentError({ where, argument: 'document.id', message: `must be a non-empty string (got ${JSON.stringify(document.id)})` });
-  }
+  assertNonEmptyString('document.id', document.id, where);
   if (typeof document.text !== 'string') {
     throw new InvalidArgumentError({ where, argument: 'document.text', message: `must be a string (got ${typeof document.text}) for document "${document.id}"` });
   }
@@ -49,9 +47,9 @@ export function makeChunk(
 }
 
 export function checkPositiveInteger(value: number, argument: string, where: string): void {
-  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError({ where, argument, message: `must be an integer >= 1 (got ${String(value)})` });
+  assertPositiveInteger(argument, value, where);
 }
 
 export function checkNonNegativeInteger(value: number, argument: string, where: string): void {
-  if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError({ where, argument, message: `must be an integer >= 0 (got ${String(value)})` });
+  assertNonNegativeInteger(argument, value, where);
 }

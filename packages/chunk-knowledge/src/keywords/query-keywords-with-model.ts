@@ -1,5 +1,5 @@
-import { InvalidArgumentError, isRefusal, runPromptedStep } from '@factkit/core';
-import type { GenerationProvenance, ItemProblem, LanguageModel } from '@factkit/core';
+import { InvalidArgumentError, isRefusal, itemFailed, itemOk, runPromptedStep } from '@factkit/core';
+import type { GenerationProvenance, ItemOutcome, LanguageModel, ProgressCallback } from '@factkit/core';
 import { parseQueryKeywordReply } from '../knowledge/parse-chunk-knowledge.js';
 import { QUERY_KEYWORDS_PROMPT } from '../knowledge/prompts.js';
 import type { QueryKeywords } from './query-keywords.js';
@@ -18,19 +18,22 @@ export interface QueryKeywordsWithModelOptions {
   /** @default 4 */
   readonly concurrency?: number;
   readonly abortSignal?: AbortSignal;
-  readonly onProgress?: (progress: { readonly done: number; readonly total: number; readonly failed: number }) => void;
+  /** Called as queries finish (`failed` counts failed calls so far). */
+  readonly onProgress?: ProgressCallback;
 }
 
 export interface QueryKeywordsWithModelResult {
-  /** One per query that got a usable reply, in input order, with the call's provenance. */
-  readonly items: Array<QueryKeywords & { readonly index: number; readonly provenance: GenerationProvenance }>;
-  readonly failed: Array<{ readonly index: number; readonly query: string; readonly reason: string; readonly problems: readonly ItemProblem[] }>;
+  /**
+   * One outcome per query, in input order: `ok` with the keywords and the call's provenance, or `failed` (call failed,
+   * empty reply, refusal) with problems carrying the query's `index`, and `raw` = the reply when there was one.
+   */
+  readonly outcomes: ItemOutcome<QueryKeywords & { readonly provenance: GenerationProvenance }>[];
 }
 
 /**
  * Query keywords (§3.1) from a language model: the model lists keywords copied from the query; each is located in
  * the query as a span and the tokens are BIO-tagged (KB / KI / O). Keywords the query does not contain are reported
- * (`keyword-not-in-query`), never tagged. Failed calls, empty replies and refusals go to `failed`.
+ * (`keyword-not-in-query`), never tagged. Failed calls, empty replies and refusals are `failed` outcomes.
  */
 export async function extractQueryKeywordsWithModel(queries: readonly string[], options: QueryKeywordsWithModelOptions): Promise<QueryKeywordsWithModelResult> {
   const { model, prompt = QUERY_KEYWORDS_PROMPT, temperature = 0, maxTokens = 100, concurrency = 4, abortSignal, onProgress } = options;
@@ -54,15 +57,13 @@ export async function extractQueryKeywordsWithModel(queries: readonly string[], 
     ...(abortSignal ? { abortSignal } : {}),
     ...(onProgress ? { onProgress } : {}),
   });
-  const items: QueryKeywordsWithModelResult['items'] = [];
-  const failed: QueryKeywordsWithModelResult['failed'] = [];
-  steps.forEach((step, index) => {
+  const outcomes = steps.map((step, index): QueryKeywordsWithModelResult['outcomes'][number] => {
     const query = queries[index]!;
     if (step.status === 'failed' || step.value === undefined) {
-      failed.push({ index, query, reason: step.problems[0]?.message ?? 'no usable reply', problems: step.problems });
-      return;
+      const problems = (step.problems.length > 0 ? step.problems : [{ code: 'no-usable-reply', message: 'no usable reply' }]).map((problem) => ({ ...problem, index }));
+      return itemFailed(problems, step.raw.find((reply) => reply !== ''));
     }
-    items.push({ ...buildQueryKeywords(query, step.value, QUERY_KEYWORDS_STEP, step.problems), index, provenance: step.provenance });
+    return itemOk({ ...buildQueryKeywords(query, step.value, QUERY_KEYWORDS_STEP, step.problems), provenance: step.provenance });
   });
-  return { items, failed };
+  return { outcomes };
 }

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import { RAKE_ENGLISH_STOP_WORDS } from './stop-words.js';
 
 /** A keyword phrase found in a text, with its character span (first occurrence) and score. */
@@ -49,8 +49,8 @@ export function findWordTokens(text: string): WordToken[] {
 export function extractRakeKeywords(text: string, options: RakeOptions = {}): KeywordSpan[] {
   const { stopWords = RAKE_ENGLISH_STOP_WORDS, maxWords = 4, topK } = options;
   if (typeof text !== 'string') throw new InvalidArgumentError({ where: 'extractRakeKeywords', argument: 'text', message: `must be a string (got ${typeof text})` });
-  if (!Number.isInteger(maxWords) || maxWords < 1) throw new InvalidArgumentError({ where: 'extractRakeKeywords', argument: 'maxWords', message: `must be an integer >= 1 (got ${String(maxWords)})` });
-  if (topK !== undefined && (!Number.isInteger(topK) || topK < 1)) throw new InvalidArgumentError({ where: 'extractRakeKeywords', argument: 'topK', message: `must be an integer >= 1 (got ${String(topK)})` });
+  assertPositiveInteger('maxWords', maxWords, 'extractRakeKeywords');
+  if (topK !== undefined) assertPositiveInteger('topK', topK, 'extractRakeKeywords');
   const tokens = findWordTokens(text);
   const phrases: WordToken[][] = [];
   let run: WordToken[] = [];

@@ -1,5 +1,5 @@
-import { InvalidArgumentError, isRefusal, runPromptedStep } from '@factkit/core';
-import type { Chunk, GenerationProvenance, ItemProblem, LanguageModel, ParseOutcome, StepItem } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, isRefusal, itemFailed, itemOk, runPromptedStep } from '@factkit/core';
+import type { Chunk, GenerationProvenance, ItemOutcome, ItemProblem, LanguageModel, ParseOutcome, ProgressCallback, StepItem } from '@factkit/core';
 import { computeBaselineTitle } from './offline-annotator.js';
 import { parseChunkKnowledge } from './parse-chunk-knowledge.js';
 import { CHUNK_KNOWLEDGE_PROMPT, TEXT2TEXT_QUESTIONS_PREFIX, TEXT2TEXT_TITLE_PREFIX } from './prompts.js';
@@ -11,18 +11,18 @@ export interface ModelAnnotatedChunk extends AnnotatedChunk {
   readonly raw: readonly string[];
 }
 
-/** A chunk the model gave nothing usable for: the call failed, or the reply was empty or a refusal. */
-export interface FailedChunkAnnotation {
-  readonly index: number;
-  readonly chunkId: string;
-  readonly reason: string;
-  readonly problems: readonly ItemProblem[];
+export interface ChunkAnnotationResult {
+  /**
+   * One outcome per chunk, in input order: `ok` with the annotated chunk, or `failed` when the model gave nothing usable
+   * (the call failed, or the reply was empty or a refusal); a failed outcome's problems carry the chunk's `index` and
+   * `id`, and `raw` is the reply when there was one.
+   */
+  readonly outcomes: ItemOutcome<ModelAnnotatedChunk>[];
 }
 
-export interface ChunkAnnotationResult {
-  /** Annotated chunks, in input order, without the failed ones. */
-  readonly items: ModelAnnotatedChunk[];
-  readonly failed: FailedChunkAnnotation[];
+function failedChunk(chunk: Chunk, index: number, problems: readonly ItemProblem[], raw: readonly string[]): ItemOutcome<ModelAnnotatedChunk> {
+  const tagged = (problems.length > 0 ? problems : [{ code: 'no-usable-reply', message: 'no usable reply' }]).map((problem) => ({ ...problem, index, id: chunk.id }));
+  return itemFailed(tagged, raw.find((reply) => reply !== ''));
 }
 
 export interface ModelAnnotatorOptions {
@@ -41,7 +41,8 @@ export interface ModelAnnotatorOptions {
   /** A reply without a title gets the baseline lead-sentence title (`titleSource: 'fallback'`) or an empty one. @default 'baseline' */
   readonly titleFallback?: 'baseline' | 'none';
   readonly abortSignal?: AbortSignal;
-  readonly onProgress?: (progress: { readonly done: number; readonly total: number; readonly failed: number }) => void;
+  /** Called as chunks finish (`failed` counts chunks the model gave nothing usable for so far). */
+  readonly onProgress?: ProgressCallback;
 }
 
 export const MODEL_ANNOTATION_STEP = 'chunk-knowledge.annotate';
@@ -53,7 +54,7 @@ function checkCommon(chunks: readonly Chunk[], model: LanguageModel, questionCou
     if (typeof chunk?.text !== 'string' || typeof chunk.id !== 'string') throw new InvalidArgumentError({ where, argument: `chunks[${index}]`, message: 'must be a Chunk with string id and text' });
   });
   if (typeof model?.generate !== 'function') throw new InvalidArgumentError({ where, argument: 'model', message: 'must be a LanguageModel' });
-  if (!Number.isInteger(questionCount) || questionCount < 1) throw new InvalidArgumentError({ where, argument: 'questionCount', message: `must be an integer >= 1 (got ${String(questionCount)})` });
+  assertPositiveInteger('questionCount', questionCount, where);
 }
 
 function unusable(reply: string): ItemProblem | undefined {
@@ -86,8 +87,8 @@ function finish(
  * The paper's chunk knowledge through a chat/completion model: ONE call per chunk returns a one-sentence title and
  * `questionCount` candidate questions (`CHUNK_KNOWLEDGE_PROMPTS.chunkKnowledge`, parsed by `parseChunkKnowledge`). Runs in batches
  * with bounded concurrency (core `runPromptedStep`); wrap `model` with core `withCache` to resume a stopped run from
- * the call cache and `withRetry` for transient errors. Failed calls, empty replies and refusals go to `failed`, never
- * into `items`; partial replies keep per-field problems (a missing title falls back to the baseline's).
+ * the call cache and `withRetry` for transient errors. Failed calls, empty replies and refusals are `failed` outcomes,
+ * never annotations; partial replies keep per-field problems (a missing title falls back to the baseline's).
  */
 export async function annotateChunksWithModel(chunks: readonly Chunk[], options: ModelAnnotatorOptions): Promise<ChunkAnnotationResult> {
   const { model, questionCount = 3, prompt = CHUNK_KNOWLEDGE_PROMPT, system, temperature = 0, maxTokens = 400, concurrency = 4, titleFallback = 'baseline', abortSignal, onProgress } = options;
@@ -109,17 +110,12 @@ export async function annotateChunksWithModel(chunks: readonly Chunk[], options:
     ...(abortSignal ? { abortSignal } : {}),
     ...(onProgress ? { onProgress } : {}),
   });
-  const items: ModelAnnotatedChunk[] = [];
-  const failed: FailedChunkAnnotation[] = [];
-  steps.forEach((step, index) => {
+  const outcomes = steps.map((step, index) => {
     const chunk = chunks[index]!;
-    if (step.status === 'failed' || step.value === undefined) {
-      failed.push({ index, chunkId: chunk.id, reason: step.problems[0]?.message ?? 'no usable reply', problems: step.problems });
-      return;
-    }
-    items.push(finish(chunk, step.value, [...step.problems], MODEL_ANNOTATION_STEP, titleFallback, { provenance: [step.provenance], raw: step.raw }));
+    if (step.status === 'failed' || step.value === undefined) return failedChunk(chunk, index, step.problems, step.raw);
+    return itemOk(finish(chunk, step.value, [...step.problems], MODEL_ANNOTATION_STEP, titleFallback, { provenance: [step.provenance], raw: step.raw }));
   });
-  return { items, failed };
+  return { outcomes };
 }
 
 export interface Text2TextAnnotatorOptions extends Omit<ModelAnnotatorOptions, 'prompt' | 'system'> {
@@ -158,7 +154,7 @@ export async function annotateChunksWithText2Text(chunks: readonly Chunk[], opti
   const total = chunks.length * 2;
   const titles: StepItem<string>[] = await runPromptedStep(chunks, {
     ...common,
-    onProgress: ({ done, failed }) => onProgress?.({ done, total, failed }),
+    onProgress: ({ completed, failed }) => onProgress?.({ completed, total, failed: failed ?? 0 }),
     step: `${TEXT2TEXT_ANNOTATION_STEP}.title`,
     template: `${escape(titlePrefix)}{{chunk}}`,
     parse: (reply) => {
@@ -168,6 +164,7 @@ export async function annotateChunksWithText2Text(chunks: readonly Chunk[], opti
       return { ...(parsed.value.title === undefined ? {} : { value: parsed.value.title }), problems: parsed.problems.filter((problem) => problem.code !== 'missing-questions') };
     },
   });
+  const titlesFailed = titles.filter((title) => title.status === 'failed').length;
   const questions: StepItem<string[]>[] = await runPromptedStep(chunks, {
     ...common,
     step: `${TEXT2TEXT_ANNOTATION_STEP}.questions`,
@@ -178,19 +175,16 @@ export async function annotateChunksWithText2Text(chunks: readonly Chunk[], opti
       const parsed = parseChunkKnowledge(splitGeneratedQuestions(reply).map((question, i) => `${i + 1}. ${question.endsWith('?') ? question : `${question}?`}`).join('\n'), { questionCount });
       return { value: [...parsed.value.questions], problems: parsed.problems.filter((problem) => problem.code !== 'missing-title') };
     },
-    onProgress: ({ done, failed }) => onProgress?.({ done: chunks.length + done, total, failed }),
+    onProgress: ({ completed, failed }) => onProgress?.({ completed: chunks.length + completed, total, failed: titlesFailed + (failed ?? 0) }),
   });
-  const items: ModelAnnotatedChunk[] = [];
-  const failed: FailedChunkAnnotation[] = [];
-  chunks.forEach((chunk, index) => {
+  const outcomes = chunks.map((chunk, index) => {
     const title = titles[index]!;
     const question = questions[index]!;
     if (question.status === 'failed' || question.value === undefined || question.value.length === 0 || title.status === 'failed') {
-      failed.push({ index, chunkId: chunk.id, reason: [...title.problems, ...question.problems][0]?.message ?? 'no usable reply', problems: [...title.problems, ...question.problems] });
-      return;
+      return failedChunk(chunk, index, [...title.problems, ...question.problems], [...question.raw, ...title.raw]);
     }
     const fields: ChunkKnowledgeFields = { ...(title.value === undefined ? {} : { title: title.value }), questions: question.value };
-    items.push(finish(chunk, fields, [...title.problems, ...question.problems], TEXT2TEXT_ANNOTATION_STEP, titleFallback, { provenance: [title.provenance, question.provenance], raw: [...title.raw, ...question.raw] }));
+    return itemOk(finish(chunk, fields, [...title.problems, ...question.problems], TEXT2TEXT_ANNOTATION_STEP, titleFallback, { provenance: [title.provenance, question.provenance], raw: [...title.raw, ...question.raw] }));
   });
-  return { items, failed };
+  return { outcomes };
 }

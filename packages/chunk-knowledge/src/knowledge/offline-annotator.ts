@@ -1,4 +1,4 @@
-import { InvalidArgumentError, segmentSentences } from '@factkit/core';
+import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError, segmentSentences } from '@factkit/core';
 import type { Chunk, ItemProblem } from '@factkit/core';
 import { extractRakeKeywords } from '../keywords/rake.js';
 import type { AnnotatedChunk } from './types.js';
@@ -44,8 +44,8 @@ export function computeBaselineTitle(text: string, options: Pick<OfflineAnnotato
 export function createOfflineAnnotator(options: OfflineAnnotatorOptions = {}): { readonly id: string; annotate(chunk: Chunk): AnnotatedChunk } {
   const { questionCount = 3, titleFrom = 'lead-sentence', maxTitleWords = 24, questionTemplates = BASELINE_QUESTION_TEMPLATES } = options;
   const where = 'createOfflineAnnotator';
-  if (!Number.isInteger(questionCount) || questionCount < 0) throw new InvalidArgumentError({ where, argument: 'questionCount', message: `must be an integer >= 0 (got ${String(questionCount)})` });
-  if (!Number.isInteger(maxTitleWords) || maxTitleWords < 1) throw new InvalidArgumentError({ where, argument: 'maxTitleWords', message: `must be an integer >= 1 (got ${String(maxTitleWords)})` });
+  assertNonNegativeInteger('questionCount', questionCount, where);
+  assertPositiveInteger('maxTitleWords', maxTitleWords, where);
   if (!Array.isArray(questionTemplates) || questionTemplates.length === 0) throw new InvalidArgumentError({ where, argument: 'questionTemplates', message: 'must be a non-empty array of strings' });
   return {
     id: OFFLINE_ANNOTATOR_METHOD,

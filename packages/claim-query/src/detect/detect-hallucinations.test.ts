@@ -71,7 +71,8 @@ describe('detectHallucinations', () => {
       verifier: broken,
       embedder: createBagOfWordsEmbedder(),
     });
-    expect(result?.status).toBe('incomplete');
+    expect(result?.status).toBe('failed');
+    expect(result?.failedStage).toBe('verification');
     expect(result?.responseLabel).toBeUndefined();
     expect(result?.claims[0]?.verdict).toMatchObject({ status: 'failed' });
     expect(result?.sentences[0]?.incomplete).toBe(true);

@@ -1,5 +1,5 @@
-import type { Claim, ClaimLabel, Embedder, Evidence, GenerationProvenance, ItemProblem, Retriever, SearchQuery } from '@factkit/core';
-import { InvalidArgumentError, mapWithConcurrency, segmentSentences } from '@factkit/core';
+import type { Claim, ClaimLabel, Embedder, Evidence, GenerationProvenance, ItemOutcome, ItemProblem, ProgressCallback, Retriever, SearchQuery } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, mapWithConcurrency, segmentSentences } from '@factkit/core';
 import { alignClaimsToSentences } from '../align/align-claims-to-sentences.js';
 import { labelFromClaims } from '../align/label-segments.js';
 import { detectPromptLanguage } from '../prompts/language.js';
@@ -23,7 +23,8 @@ export interface DetectHallucinationsOptions {
   /** Items processed at once. @default 4 */
   readonly concurrency?: number;
   readonly abortSignal?: AbortSignal;
-  readonly onProgress?: (progress: { done: number; total: number; failed: number }) => void;
+  /** Called as items finish (`failed` counts items whose detection failed). */
+  readonly onProgress?: ProgressCallback;
 }
 
 /** Everything the detector did for one QA item: sentence → claim → query → evidence → verdict. JSON-serialisable. */
@@ -32,8 +33,13 @@ export interface DetectionResult {
   readonly question: string;
   readonly answer: string;
   readonly language: PromptLanguage;
-  /** 'failed': the generator call failed; 'incomplete': some verifier calls failed and the label cannot be decided. */
-  readonly status: 'ok' | 'failed' | 'incomplete';
+  /** As a core `ItemOutcome`: 'ok' when the response label was decided, 'failed' otherwise (see `failedStage`). */
+  readonly status: ItemOutcome<SegmentLabel>['status'];
+  /**
+   * Why the item failed: 'generation' (the generator call failed: no sentences or claims) or 'verification' (some
+   * verifier calls failed and the label cannot be decided; the sentences and claims are kept). Absent when 'ok'.
+   */
+  readonly failedStage?: 'generation' | 'verification';
   /** Response label (hallucinated if any claim is; unverifiable if no claim is verifiable); undefined unless decidable. */
   readonly responseLabel?: SegmentLabel;
   readonly sentences: readonly CheckedSentence[];
@@ -90,7 +96,7 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
   const problems: ItemProblem[] = [...generated.problems];
   if (answer.trim().length === 0) problems.push({ code: 'empty-answer', message: 'the answer is empty' });
   if (generated.status === 'failed') {
-    return { ...base, status: 'failed', sentences: [], claims: [], problems };
+    return { ...base, status: 'failed', failedStage: 'generation', sentences: [], claims: [], problems };
   }
 
   // The chain's core types: claim k is `<id>:c<k>`, its query points back to it.
@@ -191,8 +197,7 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
   if (failedVerdicts > 0) problems.push({ code: 'verifier-failed', message: `${failedVerdicts} of ${claims.length} claim verification(s) failed` });
   return {
     ...base,
-    status: responseLabel === undefined ? 'incomplete' : 'ok',
-    ...(responseLabel === undefined ? {} : { responseLabel }),
+    ...(responseLabel === undefined ? { status: 'failed' as const, failedStage: 'verification' as const } : { status: 'ok' as const, responseLabel }),
     sentences,
     claims,
     problems,
@@ -213,8 +218,8 @@ export async function detectHallucinations(options: DetectHallucinationsOptions)
   if (!generator || typeof generator.generate !== 'function') throw new InvalidArgumentError({ where, argument: 'generator', message: 'must be a ClaimQueryGenerator' });
   if (!retriever || typeof retriever.retrieve !== 'function') throw new InvalidArgumentError({ where, argument: 'retriever', message: 'must be a Retriever' });
   if (!verifier || typeof verifier.verify !== 'function') throw new InvalidArgumentError({ where, argument: 'verifier', message: 'must be a ClaimVerifier' });
-  if (!(Number.isInteger(topK) && topK >= 1)) throw new InvalidArgumentError({ where, argument: 'topK', message: `must be an integer >= 1 (got ${String(topK)})` });
-  if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new InvalidArgumentError({ where, argument: 'concurrency', message: `must be an integer >= 1 (got ${String(concurrency)})` });
+  assertPositiveInteger('topK', topK, where);
+  assertPositiveInteger('concurrency', concurrency, where);
 
   let done = 0;
   let failed = 0;
@@ -237,7 +242,7 @@ export async function detectHallucinations(options: DetectHallucinationsOptions)
       const result = await checkItem(item, index, generated, options);
       done += 1;
       if (result.status !== 'ok') failed += 1;
-      onProgress?.({ done, total: items.length, failed });
+      onProgress?.({ completed: done, total: items.length, failed });
       return result;
     },
     { concurrency, ...(abortSignal ? { abortSignal } : {}) },

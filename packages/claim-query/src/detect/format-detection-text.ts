@@ -23,7 +23,7 @@ export function formatDetectionText(result: DetectionResult, snippetsPerClaim = 
   lines.push(`[${result.id}] Question: ${result.question || '(none)'}`);
   lines.push(`Answer:   ${result.answer}`);
   lines.push(`Pipeline: ${result.generatorId} → ${result.retrieverId} → ${result.verifierId}`);
-  lines.push(`Response: ${result.responseLabel ? result.responseLabel.toUpperCase() : `undecided (${result.status})`}`);
+  lines.push(`Response: ${result.responseLabel ? result.responseLabel.toUpperCase() : `undecided (${result.failedStage ?? result.status})`}`);
   for (const sentence of result.sentences) {
     lines.push(`  [S${sentence.index + 1}] ${sentence.label}${sentence.incomplete ? ' (incomplete)' : ''}: ${sentence.text}`);
     for (const claim of result.claims.filter((c) => c.sentenceIndex === sentence.index)) lines.push(...formatClaim(claim, snippetsPerClaim));

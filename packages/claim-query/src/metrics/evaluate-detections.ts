@@ -35,7 +35,7 @@ export function evaluateDetections(results: readonly DetectionResult[], gold: Re
     responses.push({ gold: truth.response, ...(result.status === 'ok' && result.responseLabel ? { predicted: result.responseLabel } : {}) });
     if (!truth.sentences) continue;
     anySentenceGold = true;
-    if (result.status === 'failed') {
+    if (result.failedStage === 'generation') {
       for (const g of truth.sentences) sentences.push({ gold: g });
       continue;
     }

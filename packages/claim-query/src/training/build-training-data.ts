@@ -1,5 +1,5 @@
-import type { ItemProblem, LanguageModel } from '@factkit/core';
-import { InvalidArgumentError } from '@factkit/core';
+import type { ItemProblem, LanguageModel, Progress } from '@factkit/core';
+import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import type { CriterionCheck, CriterionResult } from '../criteria/check-criteria.js';
 import { checkCriteria } from '../criteria/check-criteria.js';
 import type { ClaimQueryGenerator, QaItem } from '../detect/generator.js';
@@ -27,7 +27,8 @@ export interface BuildTrainingDataOptions {
   /** QA pairs synthesised and evaluated per batch (progress and checkpoints between batches). @default 16 */
   readonly batchSize?: number;
   readonly abortSignal?: AbortSignal;
-  readonly onProgress?: (progress: { done: number; total: number; passed: number }) => void;
+  /** Called after each batch: core `Progress` over QA items, plus `passed` = samples kept so far. */
+  readonly onProgress?: (progress: Progress & { readonly passed: number }) => void;
 }
 
 /** Counts per stage (the paper's funnel, Table 6). Criterion counts are over the units each criterion judges. */
@@ -66,8 +67,8 @@ export async function buildTrainingData(options: BuildTrainingDataOptions): Prom
   const { items, synthesizer, evaluator, totalPerLanguage, perGroupCap, testFraction = 0.1, seed = 0, batchSize = 16, abortSignal, onProgress } = options;
   const where = 'buildTrainingData';
   if (!Array.isArray(items)) throw new InvalidArgumentError({ where, argument: 'items', message: 'must be an array of QA pairs' });
-  if (!(Number.isInteger(totalPerLanguage) && totalPerLanguage >= 0)) throw new InvalidArgumentError({ where, argument: 'totalPerLanguage', message: `must be an integer >= 0 (got ${String(totalPerLanguage)})` });
-  if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw new InvalidArgumentError({ where, argument: 'batchSize', message: `must be an integer >= 1 (got ${String(batchSize)})` });
+  assertNonNegativeInteger('totalPerLanguage', totalPerLanguage, where);
+  assertPositiveInteger('batchSize', batchSize, where);
 
   const judged = zeroCounts();
   const passed = zeroCounts();
@@ -128,7 +129,7 @@ export async function buildTrainingData(options: BuildTrainingDataOptions): Prom
       if (failed.size === 0 && !open) kept.push(sample);
       else rejected.push({ id: sample.id, failed: [...failed], problems });
     });
-    onProgress?.({ done: Math.min(start + batchSize, items.length), total: items.length, passed: kept.length });
+    onProgress?.({ completed: Math.min(start + batchSize, items.length), total: items.length, passed: kept.length });
   }
 
   const train: TrainingSample[] = [];

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, createSeededRandom } from '@factkit/core';
+import { assertNonNegativeInteger, assertProbability, createSeededRandom } from '@factkit/core';
 import type { PromptLanguage } from '../prompts/prompts.js';
 import { CLAIM_QUERY_PROMPTS, NO_CLAIMS_TEXT, NO_QUERY_TEXT } from '../prompts/prompts.js';
 import { renderPaperPrompt } from '../prompts/paper-template.js';
@@ -38,7 +38,7 @@ export interface StratifyOptions {
  */
 export function stratifyByClaimCount<T extends { pairs: readonly unknown[] }>(samples: readonly T[], options: StratifyOptions): { selected: T[]; perGroup: Record<number, number> } {
   const { total, seed = 0 } = options;
-  if (!(Number.isInteger(total) && total >= 0)) throw new InvalidArgumentError({ where: 'stratifyByClaimCount', argument: 'total', message: `must be an integer >= 0 (got ${String(total)})` });
+  assertNonNegativeInteger('total', total, 'stratifyByClaimCount');
   const random = createSeededRandom(seed);
   const shuffle = <U>(items: U[]): U[] => {
     for (let i = items.length - 1; i > 0; i -= 1) {
@@ -54,7 +54,7 @@ export function stratifyByClaimCount<T extends { pairs: readonly unknown[] }>(sa
   }
   const keys = [...groups.keys()].sort((a, b) => a - b);
   const cap = options.perGroupCap ?? Math.ceil(total / Math.max(1, keys.length));
-  if (!(Number.isInteger(cap) && cap >= 0)) throw new InvalidArgumentError({ where: 'stratifyByClaimCount', argument: 'perGroupCap', message: `must be an integer >= 0 (got ${String(cap)})` });
+  assertNonNegativeInteger('perGroupCap', cap, 'stratifyByClaimCount');
   const selected: T[] = [];
   const rest: T[] = [];
   for (const key of keys) {
@@ -73,7 +73,7 @@ export function stratifyByClaimCount<T extends { pairs: readonly unknown[] }>(sa
 /** Seeded train/test split (the paper: 9:1 per language). */
 export function splitTrainTest<T>(samples: readonly T[], options: { testFraction?: number; seed?: number } = {}): { train: T[]; test: T[] } {
   const { testFraction = 0.1, seed = 0 } = options;
-  if (!(testFraction >= 0 && testFraction <= 1)) throw new InvalidArgumentError({ where: 'splitTrainTest', argument: 'testFraction', message: `must be in [0, 1] (got ${String(testFraction)})` });
+  assertProbability('testFraction', testFraction, 'splitTrainTest');
   const order = samples.map((_, index) => index);
   const random = createSeededRandom(seed);
   for (let i = order.length - 1; i > 0; i -= 1) {

@@ -1,5 +1,5 @@
 import type { Embedder } from '@factkit/core';
-import { InvalidArgumentError, cosineSimilarity, createSeededRandom, embedInBatches, l2Norm } from '@factkit/core';
+import { assertNonNegativeInteger, cosineSimilarity, createSeededRandom, embedInBatches, InvalidArgumentError, l2Norm } from '@factkit/core';
 
 /** A hand-written in-context example for claim synthesis (question, answer, claims). */
 export interface ClaimExample {
@@ -39,7 +39,7 @@ export async function selectClaimExamples(targets: readonly { question: string; 
   const where = 'selectClaimExamples';
   if (!Array.isArray(pool) || pool.length === 0) throw new InvalidArgumentError({ where, argument: 'pool', message: 'must be a non-empty array of examples' });
   for (const [argument, value] of [['semanticCount', semanticCount], ['lengthCount', lengthCount], ['sampleCount', sampleCount]] as const) {
-    if (!(Number.isInteger(value) && value >= 0)) throw new InvalidArgumentError({ where, argument, message: `must be an integer >= 0 (got ${String(value)})` });
+    assertNonNegativeInteger(argument, value, where);
   }
   if (targets.length === 0) return [];
   const text = (item: { question: string; answer: string }): string => `${item.question}\n${item.answer}`;

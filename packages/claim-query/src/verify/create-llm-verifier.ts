@@ -1,5 +1,5 @@
 import type { ClaimLabel, ItemProblem, LanguageModel } from '@factkit/core';
-import { InvalidArgumentError, runPromptedStep } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, runPromptedStep } from '@factkit/core';
 import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
@@ -49,7 +49,7 @@ export function createLlmVerifier(options: LlmVerifierOptions): ClaimVerifier {
   const { model, prompts = {}, temperature = 0, samples = 1, maxTokens = 1024, maxReferenceChars = 4000, concurrency = 4 } = options;
   const where = 'createLlmVerifier';
   if (!model || typeof model.generate !== 'function') throw new InvalidArgumentError({ where, argument: 'model', message: 'must be a LanguageModel' });
-  if (!(Number.isInteger(samples) && samples >= 1)) throw new InvalidArgumentError({ where, argument: 'samples', message: `must be an integer >= 1 (got ${String(samples)})` });
+  assertPositiveInteger('samples', samples, where);
   const templates = {
     en: createPaperPromptTemplate(prompts.en ?? VERIFIER_PROMPT_EN),
     zh: createPaperPromptTemplate(prompts.zh ?? VERIFIER_PROMPT_ZH),

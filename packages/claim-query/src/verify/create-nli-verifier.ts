@@ -1,5 +1,5 @@
 import type { Claim, ClaimLabel, Evidence, ItemProblem, NliLabel, NliModel, SearchQuery } from '@factkit/core';
-import { InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import type { ClaimVerdictRecord } from '../types.js';
 
 /** One claim to verify against the evidence its query found. */
@@ -76,9 +76,7 @@ export function decideNliLabels(labels: readonly (NliLabel | null)[], aggregatio
 export function createNliVerifier(options: NliVerifierOptions): ClaimVerifier {
   const { nli, topSnippets = 10, aggregation = 'decisive-majority' } = options;
   if (!nli || typeof nli.classify !== 'function') throw new InvalidArgumentError({ where: 'createNliVerifier', argument: 'nli', message: 'must be an NliModel' });
-  if (!(Number.isInteger(topSnippets) && topSnippets >= 1)) {
-    throw new InvalidArgumentError({ where: 'createNliVerifier', argument: 'topSnippets', message: `must be an integer >= 1 (got ${String(topSnippets)})` });
-  }
+  assertPositiveInteger('topSnippets', topSnippets, 'createNliVerifier');
   const id = `nli-verifier(${nli.id},${aggregation},top${topSnippets})`;
   return {
     id,

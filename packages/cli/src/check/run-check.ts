@@ -1,6 +1,6 @@
 import type { ClaimQueryGenerator, ClaimVerifier, DetectionResult, QaItem } from '@factkit/claim-query';
 import { createDrafterGenerator, createJointCqGenerator, createLlmVerifier, createNliVerifier, detectHallucinations } from '@factkit/claim-query';
-import type { Embedder, ItemProblem, Retriever } from '@factkit/core';
+import type { Embedder, ItemProblem, ProgressCallback, Retriever } from '@factkit/core';
 import { createLexicalNliModel } from '@factkit/nli-models';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { WORDNET_SOURCE } from '@factkit/retrieval/node';
@@ -35,7 +35,7 @@ export interface CheckAnswersOptions {
   /** Items checked at once. @default 4 */
   readonly concurrency?: number;
   readonly abortSignal?: AbortSignal;
-  readonly onProgress?: (progress: { done: number; total: number; failed: number }) => void;
+  readonly onProgress?: ProgressCallback;
 }
 
 export interface CheckAnswersResult {

@@ -80,7 +80,7 @@ async function runCheck(values: CommandValues<typeof CHECK_OPTIONS>, io: CliIo):
     concurrency: integerFlag('check', 'concurrency', values.concurrency),
     ...(endpoint ? { endpoint } : {}),
     ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
-    onProgress: ({ done, total, failed }) => progress.update(done, total, failed > 0 ? `${failed} failed` : undefined),
+    onProgress: ({ completed, total, failed = 0 }) => progress.update(completed, total, failed > 0 ? `${failed} failed` : undefined),
   });
   progress.end();
   reportDroppedLines(io, problems);
@@ -102,7 +102,7 @@ async function runCheck(values: CommandValues<typeof CHECK_OPTIONS>, io: CliIo):
   } else {
     io.stdout(`${results.map((result) => formatDetectionText(result)).join('\n')}\n`);
     const counts = new Map<string, number>();
-    for (const result of results) counts.set(result.responseLabel ?? `undecided (${result.status})`, (counts.get(result.responseLabel ?? `undecided (${result.status})`) ?? 0) + 1);
+    for (const result of results) counts.set(result.responseLabel ?? `undecided (${result.failedStage ?? result.status})`, (counts.get(result.responseLabel ?? `undecided (${result.failedStage ?? result.status})`) ?? 0) + 1);
     io.stdout(`${results.length} answer(s) checked against ${corpusName} (${corpusSize} passages) in ${((Date.now() - started) / 1000).toFixed(1)} s: ${[...counts].map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
     if (accuracy && values.labels) io.stdout(`${formatLabelAccuracy(accuracy, values.labels)}\n`);
     if (!endpoint) io.stdout('offline: LLM-free drafter baseline + BM25 + lexical NLI verifier (baselines, not the paper\'s JointCQ model; pass --base-url/--model for it)\n');

@@ -77,8 +77,8 @@ async function runEnrich(values: CommandValues<typeof ENRICH_OPTIONS>, io: CliIo
     const model = connectLanguageModel(endpoint, 'enrich');
     progress.update(0, chunks.length);
     const result = await annotateChunksWithModel(chunks, { model, questionCount, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
-    annotated = result.items;
-    failed = result.failed;
+    annotated = result.outcomes.flatMap((outcome) => (outcome.status === 'ok' ? [outcome.value] : []));
+    failed = result.outcomes.flatMap((outcome, index) => (outcome.status === 'failed' ? [{ chunkId: chunks[index]!.id, reason: outcome.problems[0]?.message ?? 'no usable reply' }] : []));
     method = `model ${endpoint.model}`;
   } else {
     const annotator = createOfflineAnnotator({ questionCount });

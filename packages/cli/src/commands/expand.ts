@@ -62,9 +62,10 @@ async function runExpand(values: CommandValues<typeof EXPAND_OPTIONS>, io: CliIo
     expander = method === 'query2doc' ? createQuery2docExpander({ model }) : method === 'hyde' ? createHydeExpander({ model, embedder: createUseLiteEmbedder() }) : createMultiQueryExpander({ model });
   }
   const progress = createProgress(io, 'expand');
-  const { records, problems } = await expandQueries(expander, queries, { samples, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}), onProgress: ({ completed, total }) => progress.update(completed, total) });
+  const { outcomes } = await expandQueries(expander, queries, { samples, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}), onProgress: ({ completed, total }) => progress.update(completed, total) });
   progress.end();
-  const rows = records.map(({ queryIndex, sample, expanded }) => ({
+  const problems = outcomes.flatMap((outcome) => (outcome.status === 'failed' ? outcome.problems : []));
+  const rows = outcomes.flatMap((outcome) => (outcome.status === 'ok' ? [{ queryIndex: outcome.queryIndex, sample: outcome.sample, expanded: outcome.value }] : [])).map(({ queryIndex, sample, expanded }) => ({
     id: queries[queryIndex]!.id,
     sample,
     original: queries[queryIndex]!.text,

@@ -89,7 +89,7 @@ async function runTrace(values: CommandValues<typeof TRACE_OPTIONS>, io: CliIo):
     maxLeafSize,
     seed,
     ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
-    onProgress: (event) => progress.update(event.done, event.total),
+    onProgress: (event) => progress.update(event.completed, event.total),
   });
   progress.end();
   const judge = model ? createLlmSupportJudge({ model }) : createNliSupportJudge({ model: createLexicalNliModel() });

@@ -77,7 +77,7 @@ ${reasoning}${raw}${provenance}${problems.length > 0 ? `<ul class="problems">${p
 }
 
 function renderItem(result: DetectionResult, position: number): string {
-  const responseLabel = result.responseLabel ?? `undecided-${result.status}`;
+  const responseLabel = result.responseLabel ?? `undecided-${result.failedStage ?? result.status}`;
   const bySentence = result.sentences.map((sentence) => {
     const claims = result.claims.filter((claim) => claim.sentenceIndex === sentence.index);
     const label = sentence.incomplete ? 'incomplete' : sentence.label;
@@ -110,11 +110,11 @@ export function renderCheckReport(results: readonly DetectionResult[], options: 
   const { title = 'factkit check', corpus, generatedAt = new Date(), inputProblems = [] } = options;
   const counts = new Map<string, number>();
   for (const result of results) {
-    const key = result.responseLabel ?? `undecided (${result.status})`;
+    const key = result.responseLabel ?? `undecided (${result.failedStage ?? result.status})`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const summaryRows = results
-    .map((result, position) => `<tr><td><a href="#item-${position}">${escapeHtml(result.id)}</a></td><td>${badge(result.responseLabel ?? `undecided-${result.status}`, 'response')}</td><td>${result.claims.length}</td><td>${result.claims.filter((c) => c.verdict.status === 'ok' && c.verdict.label === 'hallucinated').length}</td><td>${escapeHtml(result.status)}</td></tr>`)
+    .map((result, position) => `<tr><td><a href="#item-${position}">${escapeHtml(result.id)}</a></td><td>${badge(result.responseLabel ?? `undecided-${result.failedStage ?? result.status}`, 'response')}</td><td>${result.claims.length}</td><td>${result.claims.filter((c) => c.verdict.status === 'ok' && c.verdict.label === 'hallucinated').length}</td><td>${escapeHtml(result.status)}</td></tr>`)
     .join('');
   const body = `<header><h1>${escapeHtml(title)}</h1>
 <p class="meta">${results.length} answer${results.length === 1 ? '' : 's'} checked${corpus ? ` against <code>${escapeHtml(corpus)}</code>` : ''} · ${escapeHtml(generatedAt.toISOString())} · ${[...counts].map(([k, v]) => `${escapeHtml(k)}: ${v}`).join(' · ')}</p>

@@ -1,11 +1,12 @@
-import { InvalidArgumentError } from '../errors/factkit-error.js';
+import { assertPositiveInteger } from '../errors/guards.js';
+import type { ProgressCallback } from '../outcome/progress.js';
 
 export interface ConcurrencyOptions {
   /** Most tasks running at once. @default 4 */
   readonly concurrency?: number;
   readonly abortSignal?: AbortSignal;
-  /** Called after each item finishes (success or failure). */
-  readonly onProgress?: (progress: { completed: number; total: number }) => void;
+  /** Called after each item finishes; `failed` counts the items whose task threw. */
+  readonly onProgress?: ProgressCallback;
 }
 
 export type Settled<T> = { readonly status: 'fulfilled'; readonly value: T } | { readonly status: 'rejected'; readonly error: unknown };
@@ -20,13 +21,12 @@ export async function settleWithConcurrency<T, R>(
   options: ConcurrencyOptions = {},
 ): Promise<Settled<R>[]> {
   const { concurrency = 4, abortSignal, onProgress } = options;
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new InvalidArgumentError({ where: 'settleWithConcurrency', argument: 'concurrency', message: `must be an integer >= 1 (got ${concurrency})` });
-  }
+  assertPositiveInteger('concurrency', concurrency, 'settleWithConcurrency');
   abortSignal?.throwIfAborted();
   const results: Settled<R>[] = new Array(items.length);
   let next = 0;
   let completed = 0;
+  let failed = 0;
   const worker = async () => {
     while (next < items.length) {
       if (abortSignal?.aborted) return;
@@ -36,9 +36,10 @@ export async function settleWithConcurrency<T, R>(
         results[index] = { status: 'fulfilled', value: await task(items[index] as T, index) };
       } catch (error) {
         results[index] = { status: 'rejected', error };
+        failed += 1;
       }
       completed += 1;
-      onProgress?.({ completed, total: items.length });
+      onProgress?.({ completed, total: items.length, failed });
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));

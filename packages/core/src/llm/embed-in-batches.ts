@@ -1,5 +1,7 @@
 import type { Embedder, EmbeddingKind } from '../embedder.js';
 import { InvalidArgumentError } from '../errors/factkit-error.js';
+import { assertPositiveInteger } from '../errors/guards.js';
+import type { ProgressCallback } from '../outcome/progress.js';
 import { mapWithConcurrency } from './concurrency.js';
 
 export interface EmbedInBatchesOptions {
@@ -9,15 +11,14 @@ export interface EmbedInBatchesOptions {
   /** @default 1 */
   readonly concurrency?: number;
   readonly abortSignal?: AbortSignal;
-  readonly onProgress?: (progress: { completed: number; total: number }) => void;
+  /** Called after each batch: `completed` counts texts embedded so far. */
+  readonly onProgress?: ProgressCallback;
 }
 
 /** Embeds many texts in batches with bounded concurrency; returns vectors in input order. */
 export async function embedInBatches(embedder: Embedder, texts: readonly string[], options: EmbedInBatchesOptions): Promise<Float32Array[]> {
   const { kind, batchSize = embedder.maxBatchSize ?? 64, concurrency = 1, abortSignal, onProgress } = options;
-  if (!Number.isInteger(batchSize) || batchSize < 1) {
-    throw new InvalidArgumentError({ where: 'embedInBatches', argument: 'batchSize', message: `must be an integer >= 1 (got ${batchSize})` });
-  }
+  assertPositiveInteger('batchSize', batchSize, 'embedInBatches');
   const batches: string[][] = [];
   for (let i = 0; i < texts.length; i += batchSize) batches.push(texts.slice(i, i + batchSize));
   let done = 0;

@@ -1,7 +1,8 @@
 import type { LanguageModel } from '../language-model.js';
 import type { Embedder } from '../embedder.js';
-import { FactkitError, InvalidArgumentError, ProviderCallError } from '../errors/factkit-error.js';
+import { FactkitError, ProviderCallError } from '../errors/factkit-error.js';
 import { abortableDelay } from './abortable-delay.js';
+import { assertNonNegativeInteger } from '../errors/guards.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt. @default 2 */
@@ -35,9 +36,7 @@ export async function retryWithBackoff<T>(
   options: RetryOptions & { abortSignal?: AbortSignal } = {},
 ): Promise<T> {
   const { maxRetries = 2, initialDelayMs = 500, maxDelayMs = 30_000, backoffFactor = 2, random = Math.random, onRetry, abortSignal } = options;
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-    throw new InvalidArgumentError({ where: 'retryWithBackoff', argument: 'maxRetries', message: `must be an integer >= 0 (got ${maxRetries})` });
-  }
+  assertNonNegativeInteger('maxRetries', maxRetries, 'retryWithBackoff');
   for (let attempt = 0; ; attempt += 1) {
     abortSignal?.throwIfAborted();
     try {

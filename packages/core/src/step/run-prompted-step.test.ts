@@ -6,7 +6,8 @@ import { createMemoryCache } from '../llm/cache-stores.js';
 import { withCache } from '../llm/with-cache.js';
 import { parseLabel } from '../parse/parse-label.js';
 import { createMockLanguageModel } from '../testing/index.js';
-import { runPromptedStep, type ReplyParser } from './run-prompted-step.js';
+import type { Progress } from '../outcome/progress.js';
+import { runPromptedStep, stepOutcome, type ReplyParser } from './run-prompted-step.js';
 
 const TEMPLATE = 'Claim: {{claim}}\nAnswer with Supported or Refuted.';
 const LABELS = { labels: ['Supported', 'Refuted'] as const };
@@ -58,7 +59,7 @@ describe('runPromptedStep', () => {
         return 'Refuted';
       },
     });
-    const progress: { done: number; total: number; failed: number }[] = [];
+    const progress: Progress[] = [];
     const items = await runPromptedStep([{ text: 'a' }, { text: 'boom' }, { text: 'c' }], {
       step: 'verdict',
       model,
@@ -80,10 +81,35 @@ describe('runPromptedStep', () => {
     expect(JSON.stringify(failed)).not.toContain('"error"');
     expect(failed?.provenance.prompts).toEqual(['Claim: boom\nAnswer with Supported or Refuted.']);
     expect(progress).toEqual([
-      { done: 1, total: 3, failed: 0 },
-      { done: 2, total: 3, failed: 1 },
-      { done: 3, total: 3, failed: 1 },
+      { completed: 1, total: 3, failed: 0 },
+      { completed: 2, total: 3, failed: 1 },
+      { completed: 3, total: 3, failed: 1 },
     ]);
+  });
+
+  it('stepOutcome: ok only with a value; a failed call or an unparsed reply is failed with its problems and raw reply', async () => {
+    const model = createMockLanguageModel({
+      responses: (request) => {
+        if (request.prompt?.includes('boom')) throw new ProviderCallError({ provider: 'x', message: 'down', statusCode: 503 });
+        return request.prompt?.includes('mumble') ? 'I cannot say' : 'Supported';
+      },
+    });
+    const items = await runPromptedStep([{ text: 'a' }, { text: 'boom' }, { text: 'mumble' }], {
+      step: 'verdict',
+      model,
+      template: TEMPLATE,
+      variables: (claim) => ({ claim: claim.text }),
+      parse: parseVerdict,
+      concurrency: 1,
+    });
+    const [ok, callFailed, unparsed] = items.map(stepOutcome);
+    expect(ok).toEqual({ status: 'ok', value: 'Supported' });
+    expect(callFailed?.status).toBe('failed');
+    expect(callFailed?.status === 'failed' && callFailed.problems.map((problem) => problem.code)).toEqual(['call-failed']);
+    expect(callFailed && 'raw' in callFailed).toBe(false);
+    expect(items[2]?.status).toBe('ok');
+    expect(unparsed).toMatchObject({ status: 'failed', raw: 'I cannot say' });
+    expect(unparsed?.status === 'failed' && unparsed.problems.length).toBeGreaterThan(0);
   });
 
   it('reports a prompt that cannot be rendered as a failed item, not a crash', async () => {
@@ -185,10 +211,10 @@ describe('runPromptedStep properties (seeded fast-check)', () => {
             return { texts: [planned.text], usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } };
           },
         };
-        const progress: { done: number; failed: number }[] = [];
+        const progress: { completed: number; failed: number | undefined }[] = [];
         const items = await runPromptedStep(
           outcomes.map((_, index) => index),
-          { step: 's', model, template: 'Claim #{{index}}', variables: (index) => ({ index }), parse: (reply) => parseLabel(reply, LABELS), concurrency, onProgress: ({ done, failed }) => progress.push({ done, failed }) },
+          { step: 's', model, template: 'Claim #{{index}}', variables: (index) => ({ index }), parse: (reply) => parseLabel(reply, LABELS), concurrency, onProgress: ({ completed, failed }) => progress.push({ completed, failed }) },
         );
         expect(items.map((item) => item.index)).toEqual(outcomes.map((_, index) => index));
         items.forEach((item, index) => {
@@ -206,7 +232,7 @@ describe('runPromptedStep properties (seeded fast-check)', () => {
           }
         });
         const failures = outcomes.filter((planned) => planned.kind === 'throw').length;
-        expect(progress.map((entry) => entry.done)).toEqual(outcomes.map((_, index) => index + 1));
+        expect(progress.map((entry) => entry.completed)).toEqual(outcomes.map((_, index) => index + 1));
         expect(progress.at(-1)?.failed ?? 0).toBe(failures);
       }),
       { numRuns: 60 },

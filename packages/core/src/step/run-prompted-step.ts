@@ -2,9 +2,12 @@ import { InvalidArgumentError, isAbortReason, ProviderCallError, redactSecrets }
 import type { GenerateRequest, GenerateResult, LanguageModel } from '../language-model.js';
 import { settleWithConcurrency } from '../llm/concurrency.js';
 import { createPromptTemplate, type PromptTemplate } from '../prompt/prompt-template.js';
+import type { ItemOutcome } from '../outcome/item-outcome.js';
+import type { ProgressCallback } from '../outcome/progress.js';
 import type { GenerationProvenance, GenerationSampling } from '../provenance.js';
 import type { ItemProblem } from '../query.js';
 import { EMPTY_USAGE } from '../usage.js';
+import { assertNonEmptyString, assertPositiveInteger } from '../errors/guards.js';
 
 /** What a reply parser read: the value (possibly partial) and what was wrong. */
 export interface ParseOutcome<T> {
@@ -42,8 +45,8 @@ export interface PromptedStepOptions<I, T> {
   /** Model calls running at once. @default 4 */
   readonly concurrency?: number;
   readonly abortSignal?: AbortSignal;
-  /** Called after each input finishes (`failed` counts inputs whose call failed). */
-  readonly onProgress?: (progress: { readonly done: number; readonly total: number; readonly failed: number }) => void;
+  /** Called after each input finishes (`failed` counts inputs whose item is `status: 'failed'`). */
+  readonly onProgress?: ProgressCallback;
 }
 
 /** The result of a prompted step for one input. */
@@ -51,7 +54,7 @@ export interface StepItem<T> {
   /** Position of the input in the batch. */
   readonly index: number;
   /** 'failed' = the model call failed (after the caller's retry wrapper) or the prompt could not be rendered; `value` is then undefined. */
-  readonly status: 'ok' | 'failed';
+  readonly status: ItemOutcome<T>['status'];
   /** The first reply's parsed value (may be present with problems: parsed as far as possible). With `n > 1`, read `replies`. */
   readonly value?: T;
   /**
@@ -98,16 +101,14 @@ function checkOptions<I, T>(inputs: readonly I[], options: PromptedStepOptions<I
   if (!Array.isArray(inputs)) throw new InvalidArgumentError({ where, argument: 'inputs', message: 'must be an array' });
   if (!options || typeof options !== 'object') throw new InvalidArgumentError({ where, argument: 'options', message: 'must be an object' });
   const { step, model, template, variables, parse, n = 1, concurrency = 4 } = options;
-  if (typeof step !== 'string' || step.length === 0) throw new InvalidArgumentError({ where, argument: 'step', message: 'must be a non-empty string' });
+  assertNonEmptyString('step', step, where);
   if (!model || typeof model.generate !== 'function') {
     throw new InvalidArgumentError({ where, argument: 'model', message: 'must be a LanguageModel (an object with generate())' });
   }
   if (typeof variables !== 'function') throw new InvalidArgumentError({ where, argument: 'variables', message: 'must be a function (input, index) => values' });
   if (typeof parse !== 'function') throw new InvalidArgumentError({ where, argument: 'parse', message: 'must be a function (reply, input) => { value, problems }' });
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError({ where, argument: 'n', message: `must be an integer >= 1 (got ${n})` });
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new InvalidArgumentError({ where, argument: 'concurrency', message: `must be an integer >= 1 (got ${concurrency})` });
-  }
+  assertPositiveInteger('n', n, where);
+  assertPositiveInteger('concurrency', concurrency, where);
   if (typeof template === 'string') return createPromptTemplate(template);
   if (!template || typeof template.render !== 'function') {
     throw new InvalidArgumentError({ where, argument: 'template', message: 'must be a prompt string or a PromptTemplate' });
@@ -238,10 +239,27 @@ export async function runPromptedStep<I, T>(inputs: readonly I[], options: Promp
   const settled = await settleWithConcurrency(inputs, runOne, {
     concurrency,
     ...(abortSignal === undefined ? {} : { abortSignal }),
-    onProgress: ({ completed, total }) => onProgress?.({ done: completed, total, failed }),
+    onProgress: ({ completed, total }) => onProgress?.({ completed, total, failed }),
   });
   return settled.map((entry) => {
     if (entry.status === 'rejected') throw entry.error;
     return entry.value;
   });
+}
+
+/** The problem codes `runPromptedStep` itself reports (a parser adds its own). */
+export type StepProblemCode = 'call-failed' | 'invalid-input' | 'missing-reply' | 'parse-failed';
+
+/**
+ * The {@link ItemOutcome} of a step item: `ok` when the call succeeded and the first reply parsed to a value (its
+ * problems kept), `failed` otherwise, with every problem and the first raw reply. Use it where a value is needed.
+ * @example
+ * const outcomes = (await runPromptedStep(inputs, options)).map(stepOutcome);
+ */
+export function stepOutcome<T>(item: StepItem<T>): ItemOutcome<T> {
+  if (item.status === 'ok' && item.value !== undefined) {
+    return item.problems.length === 0 ? { status: 'ok', value: item.value } : { status: 'ok', value: item.value, problems: item.problems };
+  }
+  const problems = item.problems.length > 0 ? item.problems : [{ index: item.index, code: 'parse-failed', message: 'the reply gave no value' }];
+  return item.raw[0] === undefined ? { status: 'failed', problems } : { status: 'failed', problems, raw: item.raw[0] };
 }

@@ -12,6 +12,7 @@ import type { VectorMatch, VectorRecord, VectorStore } from '../vector-store.js'
 import { InvalidArgumentError } from '../errors/factkit-error.js';
 import { tokenizeWords } from '../text/tokenize.js';
 import { cosineSimilarity, normalizeL2 } from '../vector/vector-math.js';
+import { assertNonNegativeInteger, assertPositiveInteger } from '../errors/guards.js';
 
 export { createMemoryCache as createMockCache } from '../llm/cache-stores.js';
 
@@ -80,9 +81,7 @@ function hashEmbed(text: string, dimensions: number): Float32Array {
 /** A deterministic Embedder (feature hashing) that records calls. Not a semantic model: for tests and examples only. */
 export function createMockEmbedder(options: { dimensions?: number; id?: string } = {}): Embedder & { readonly calls: EmbedRequest[] } {
   const { dimensions = 64, id = 'mock:hash-embedder' } = options;
-  if (!Number.isInteger(dimensions) || dimensions < 1) {
-    throw new InvalidArgumentError({ where: 'createMockEmbedder', argument: 'dimensions', message: `must be a positive integer (got ${dimensions})` });
-  }
+  assertPositiveInteger('dimensions', dimensions, 'createMockEmbedder');
   const calls: EmbedRequest[] = [];
   return {
     id,
@@ -221,7 +220,7 @@ export function createMockQueryExpander(options: MockQueryExpanderOptions = {}):
         throw new InvalidArgumentError({ where, argument: 'request.query', message: 'must be a Query with non-empty text' });
       }
       const sample = request.sample ?? 0;
-      if (!Number.isInteger(sample) || sample < 0) throw new InvalidArgumentError({ where, argument: 'request.sample', message: `must be an integer >= 0 (got ${sample})` });
+      assertNonNegativeInteger('request.sample', sample, where);
       calls.push(request);
       const generations = [...generate(query, sample)];
       const now = new Date().toISOString();

@@ -1,4 +1,8 @@
 import {
+  assertNonEmptyString,
+  assertNonNegativeInteger,
+  assertNonNegativeNumber,
+  assertPositiveInteger,
   createPromptTemplate,
   InvalidArgumentError,
   ProviderCallError,
@@ -46,9 +50,7 @@ export function prepareGeneration(options: {
   if (!model || typeof model.generate !== 'function') {
     throw new InvalidArgumentError({ where, argument: 'model', message: 'must be a LanguageModel (an object with generate())' });
   }
-  if (typeof prompt !== 'string' || prompt.length === 0) {
-    throw new InvalidArgumentError({ where, argument: 'prompt', message: 'must be a non-empty string' });
-  }
+  assertNonEmptyString('prompt', prompt, where);
   const template = createPromptTemplate(prompt);
   if (!template.variables.includes('query')) {
     throw new InvalidArgumentError({ where, argument: 'prompt', message: 'must contain the {{query}} placeholder' });
@@ -61,18 +63,12 @@ export function prepareGeneration(options: {
       message: `must give ${missing.map((name) => `"${name}"`).join(', ')} (used by the prompt)`,
     });
   }
-  if (!Number.isFinite(temperature) || temperature < 0) {
-    throw new InvalidArgumentError({ where, argument: 'temperature', message: `must be a number >= 0 (got ${temperature})` });
-  }
+  assertNonNegativeNumber('temperature', temperature, where);
   if (!Number.isFinite(topP) || topP <= 0 || topP > 1) {
     throw new InvalidArgumentError({ where, argument: 'topP', message: `must be in (0, 1] (got ${topP})` });
   }
-  if (!Number.isInteger(maxTokens) || maxTokens < 1) {
-    throw new InvalidArgumentError({ where, argument: 'maxTokens', message: `must be an integer >= 1 (got ${maxTokens})` });
-  }
-  if (!Number.isInteger(n) || n < 1) {
-    throw new InvalidArgumentError({ where, argument: 'n', message: `must be an integer >= 1 (got ${n})` });
-  }
+  assertPositiveInteger('maxTokens', maxTokens, where);
+  assertPositiveInteger('n', n, where);
   return template;
 }
 
@@ -85,9 +81,7 @@ export function checkRequest(where: string, request: ExpandRequest): number {
     throw new InvalidArgumentError({ where, argument: 'request.query.text', message: 'must not be empty' });
   }
   const sample = request.sample ?? 0;
-  if (!Number.isInteger(sample) || sample < 0) {
-    throw new InvalidArgumentError({ where, argument: 'request.sample', message: `must be an integer >= 0 (got ${sample})` });
-  }
+  assertNonNegativeInteger('request.sample', sample, where);
   request.abortSignal?.throwIfAborted();
   return sample;
 }

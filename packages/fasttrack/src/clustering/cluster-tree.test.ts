@@ -63,7 +63,7 @@ describe('buildClusterTree', () => {
 
   it('reports progress and rejects bad options', () => {
     const progress: number[] = [];
-    buildClusterTree(randomMatrix(5, 300, 4), { maxLeafSize: 50, onProgress: ({ done }) => progress.push(done) });
+    buildClusterTree(randomMatrix(5, 300, 4), { maxLeafSize: 50, onProgress: ({ completed }) => progress.push(completed) });
     expect(progress.at(-1)).toBe(300);
     expect(() => buildClusterTree(randomMatrix(5, 10, 4), { k: 1 })).toThrow(InvalidArgumentError);
     expect(() => buildClusterTree(randomMatrix(5, 10, 4), { maxLeafSize: 0 })).toThrow(/"maxLeafSize"/);

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, throwIfAborted } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, throwIfAborted, type Progress } from '@factkit/core';
 import { computeKMeans, type KMeansEngine } from './compute-kmeans.js';
 import { selectRows, type VectorMatrix } from './vector-matrix.js';
 
@@ -30,10 +30,8 @@ export interface ClusterTree {
   readonly leaves: readonly number[];
 }
 
-export interface ClusterTreeProgress {
-  /** Documents that have settled into a leaf. */
-  readonly done: number;
-  readonly total: number;
+/** Core `Progress` over documents: `completed` counts documents that have settled into a leaf; `splits` k-means splits so far. */
+export interface ClusterTreeProgress extends Progress {
   readonly splits: number;
 }
 
@@ -105,7 +103,7 @@ export function buildClusterTree(matrix: VectorMatrix, options: BuildClusterTree
   const { k = 10, maxLeafSize = 100, seed = 0, engine = 'lloyd', maxIterations = 100, tolerance = 1e-6, onProgress, abortSignal } = options;
   const where = 'buildClusterTree';
   if (!Number.isInteger(k) || k < 2) throw new InvalidArgumentError({ where, argument: 'k', message: `must be an integer >= 2 (got ${String(k)})` });
-  if (!Number.isInteger(maxLeafSize) || maxLeafSize < 1) throw new InvalidArgumentError({ where, argument: 'maxLeafSize', message: `must be an integer >= 1 (got ${String(maxLeafSize)})` });
+  assertPositiveInteger('maxLeafSize', maxLeafSize, where);
   if (matrix.rows === 0) throw new InvalidArgumentError({ where, argument: 'matrix', message: 'must have at least one row' });
   const nodes: MutableNode[] = [];
   const all = Array.from({ length: matrix.rows }, (_, row) => row);
@@ -134,7 +132,7 @@ function splitDownward(
     const members = node.members as number[];
     if (members.length <= options.maxLeafSize) {
       state.done += members.length;
-      onProgress?.({ done: state.done, total: matrix.rows, splits: state.splits });
+      onProgress?.({ completed: state.done, total: matrix.rows, splits: state.splits });
       continue;
     }
     const groups = splitMembers(matrix, members, options, splitSeed(seed, id));

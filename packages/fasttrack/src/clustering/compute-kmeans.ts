@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@factkit/core';
+import { assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import { kmeans as mlKMeans } from 'ml-kmeans';
 import { runLloydKernel } from '../internal/lloyd-kernel.js';
 import { initializeKMeansPlusPlus } from './kmeans-plus-plus.js';
@@ -47,10 +47,10 @@ export interface KMeansResult {
 export function computeKMeans(matrix: VectorMatrix, options: KMeansOptions): KMeansResult {
   const { seed = 0, engine = 'lloyd', maxIterations = 100, tolerance = 1e-6 } = options;
   const where = 'computeKMeans';
-  if (!Number.isInteger(options.k) || options.k < 1) throw new InvalidArgumentError({ where, argument: 'k', message: `must be an integer >= 1 (got ${String(options.k)})` });
+  assertPositiveInteger('k', options.k, where);
   if (matrix.rows === 0) throw new InvalidArgumentError({ where, argument: 'matrix', message: 'must have at least one row' });
-  if (!Number.isInteger(maxIterations) || maxIterations < 1) throw new InvalidArgumentError({ where, argument: 'maxIterations', message: `must be an integer >= 1 (got ${String(maxIterations)})` });
-  if (!(tolerance >= 0)) throw new InvalidArgumentError({ where, argument: 'tolerance', message: `must be >= 0 (got ${String(tolerance)})` });
+  assertPositiveInteger('maxIterations', maxIterations, where);
+  assertNonNegativeNumber('tolerance', tolerance, where);
   if (engine !== 'lloyd' && engine !== 'ml-kmeans') throw new InvalidArgumentError({ where, argument: 'engine', message: `must be 'lloyd' or 'ml-kmeans' (got ${String(engine)})` });
   const d = matrix.dimensions;
   let start: Float64Array;

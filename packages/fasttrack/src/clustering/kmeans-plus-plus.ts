@@ -1,4 +1,4 @@
-import { createSeededRandom, InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, createSeededRandom, InvalidArgumentError } from '@factkit/core';
 import type { VectorMatrix } from './vector-matrix.js';
 
 export interface KMeansPlusPlusOptions {
@@ -22,11 +22,11 @@ export interface KMeansPlusPlusOptions {
 export function initializeKMeansPlusPlus(matrix: VectorMatrix, options: KMeansPlusPlusOptions): { centroids: Float64Array; count: number; rows: number[] } {
   const { k, seed = 0 } = options;
   const where = 'initializeKMeansPlusPlus';
-  if (!Number.isInteger(k) || k < 1) throw new InvalidArgumentError({ where, argument: 'k', message: `must be an integer >= 1 (got ${String(k)})` });
+  assertPositiveInteger('k', k, where);
   const { rows: n, dimensions: d, data } = matrix;
   if (n === 0) throw new InvalidArgumentError({ where, argument: 'matrix', message: 'must have at least one row' });
   const localTrials = options.localTrials ?? 2 + Math.floor(Math.log(k));
-  if (!Number.isInteger(localTrials) || localTrials < 1) throw new InvalidArgumentError({ where, argument: 'localTrials', message: `must be an integer >= 1 (got ${String(localTrials)})` });
+  assertPositiveInteger('localTrials', localTrials, where);
   const random = createSeededRandom(seed);
   const chosen: number[] = [Math.min(n - 1, Math.floor(random() * n))];
   const closest = new Float64Array(n);

@@ -1,4 +1,4 @@
-import { embedInBatches, InvalidArgumentError, throwIfAborted, type Document, type Embedder, type GenerationProvenance, type ItemProblem } from '@factkit/core';
+import { assertNonEmptyString, type Document, type Embedder, embedInBatches, type GenerationProvenance, InvalidArgumentError, type ItemProblem, type Progress, throwIfAborted } from '@factkit/core';
 import { addToClusterTree, buildClusterTree, type ClusterTree } from '../clustering/cluster-tree.js';
 import type { KMeansEngine } from '../clustering/compute-kmeans.js';
 import { packVectors, type VectorMatrix } from '../clustering/vector-matrix.js';
@@ -26,10 +26,9 @@ export interface FastTrackIndex {
 /** Offline stages, as reported to `onProgress`. */
 export type IndexStage = 'embed' | 'cluster' | 'label';
 
-export interface FastTrackIndexProgress {
+/** Core `Progress` of one offline stage (always named). */
+export interface FastTrackIndexProgress extends Progress<IndexStage> {
   readonly stage: IndexStage;
-  readonly done: number;
-  readonly total: number;
 }
 
 export interface BuildFastTrackIndexOptions {
@@ -70,7 +69,7 @@ function checkDocuments(documents: readonly Document[], where: string, existing?
   const texts = new Map<string, number>();
   const problems: ItemProblem[] = [];
   documents.forEach((document, index) => {
-    if (typeof document?.id !== 'string' || document.id.length === 0) throw new InvalidArgumentError({ where, argument: `documents[${index}].id`, message: 'must be a non-empty string' });
+    assertNonEmptyString(`documents[${index}].id`, document?.id, where);
     if (typeof document.text !== 'string') throw new InvalidArgumentError({ where, argument: `documents[${index}].text`, message: 'must be a string' });
     if (ids.has(document.id)) throw new InvalidArgumentError({ where, argument: `documents[${index}].id`, message: `duplicates id "${document.id}"` });
     ids.add(document.id);
@@ -98,7 +97,7 @@ async function embedDocuments(documents: readonly Document[], options: BuildFast
     throwIfAborted(abortSignal);
     const part = await embedInBatches(embedder, texts.slice(start, start + chunk), { kind: 'passage', batchSize, concurrency: options.embedConcurrency ?? 1, ...(abortSignal ? { abortSignal } : {}) });
     vectors.push(...part);
-    onProgress?.({ stage: 'embed', done: vectors.length, total: texts.length });
+    onProgress?.({ stage: 'embed', completed: vectors.length, total: texts.length });
   }
   return vectors;
 }
@@ -115,7 +114,7 @@ async function labelLeaves(tree: ClusterTree, documents: readonly Document[], la
     clusters,
     ...(positions ? { targets: positions } : {}),
     ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
-    onProgress: ({ done, total }) => options.onProgress?.({ stage: 'label', done, total }),
+    onProgress: ({ completed, total, failed }) => options.onProgress?.({ stage: 'label', completed, total, ...(failed === undefined ? {} : { failed }) }),
   });
   const labels = new Map<number, LeafLabel>();
   const problems: ItemProblem[] = [];
@@ -128,7 +127,7 @@ async function labelLeaves(tree: ClusterTree, documents: readonly Document[], la
 
 /**
  * The paper's offline stage: embed the corpus, cluster it recursively (k = 10, c = 100) and label every leaf with
- * keywords. Reports each stage's wall time and progress (`stage`, done, total).
+ * keywords. Reports each stage's wall time and progress (core `Progress` with its `stage`).
  * @throws InvalidArgumentError for bad documents (missing/duplicate ids), a missing embedder or mismatched embeddings.
  */
 export async function buildFastTrackIndex(documents: readonly Document[], options: BuildFastTrackIndexOptions): Promise<BuildFastTrackIndexResult> {
@@ -143,7 +142,7 @@ export async function buildFastTrackIndex(documents: readonly Document[], option
   const embeddings = packVectors(vectors, where);
   timings.embed = performance.now() - started;
   started = performance.now();
-  const tree = buildClusterTree(embeddings, { k, maxLeafSize, seed, engine, ...(abortSignal ? { abortSignal } : {}), onProgress: ({ done, total }) => onProgress?.({ stage: 'cluster', done, total }) });
+  const tree = buildClusterTree(embeddings, { k, maxLeafSize, seed, engine, ...(abortSignal ? { abortSignal } : {}), onProgress: ({ completed, total }) => onProgress?.({ stage: 'cluster', completed, total }) });
   timings.cluster = performance.now() - started;
   started = performance.now();
   const labelled = await labelLeaves(tree, documents, labeller, undefined, { ...(onProgress ? { onProgress } : {}), ...(abortSignal ? { abortSignal } : {}) });

@@ -3,6 +3,7 @@ import { createMockLanguageModel } from '@factkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { SUPPORT_PROMPT, SUPPORT_PROMPT_CONTRASTIVE } from '../prompts.js';
 import { createLlmSupportJudge } from './llm-support-judge.js';
+import { isSupporting } from './support-judge.js';
 
 const candidates = Array.from({ length: 20 }, (_, index) => ({ documentId: `c${index}`, text: `candidate text ${index}` }));
 
@@ -20,7 +21,7 @@ describe('createLlmSupportJudge', () => {
     expect(model.calls.map((call) => batchOf(call.prompt ?? '').length)).toEqual([15, 5]);
     expect(model.calls[0]?.prompt?.startsWith(SUPPORT_PROMPT.slice(0, SUPPORT_PROMPT.indexOf('{{query}}')))).toBe(true);
     expect(model.calls[0]).toMatchObject({ temperature: 0, maxTokens: 1024 });
-    expect(result.judgements.filter((judgement) => judgement.supports).map((judgement) => judgement.documentId)).toEqual(['c0', 'c3', 'c6', 'c9', 'c12', 'c15', 'c18']);
+    expect(result.judgements.filter(isSupporting).map((judgement) => judgement.documentId)).toEqual(['c0', 'c3', 'c6', 'c9', 'c12', 'c15', 'c18']);
     expect(result.calls.map((call) => call.analysis)).toEqual(['ok', 'ok']);
     expect(result.usage.totalTokens).toBeGreaterThan(0);
   });
@@ -35,15 +36,15 @@ describe('createLlmSupportJudge', () => {
       },
     });
     const result = await createLlmSupportJudge({ model, batchSize: 5 }).judge({ query: 'q', candidates: candidates.slice(0, 5) });
-    expect(result.judgements.map((judgement) => judgement.supports)).toEqual([false, true, false, true, null]);
-    expect(result.judgements[4]?.problems.map((problem) => problem.code)).toEqual(['missing-section']);
+    expect(result.judgements.map((judgement) => (judgement.status === 'ok' ? judgement.value : null))).toEqual([false, true, false, true, null]);
+    expect(result.judgements[4]?.problems?.map((problem) => problem.code)).toEqual(['missing-section']);
     expect(result.calls.filter((call) => call.reasked)).toHaveLength(5);
   });
 
   it('re-asks only the unreadable items of an aligned batch', async () => {
     const model = createMockLanguageModel({ responses: (request) => (batchOf(request.prompt ?? '').length > 1 ? '#scores: 1, maybe, 0' : '#scores: 1') });
     const result = await createLlmSupportJudge({ model, template: SUPPORT_PROMPT_CONTRASTIVE }).judge({ query: 'q', candidates: candidates.slice(0, 3) });
-    expect(result.judgements.map((judgement) => judgement.supports)).toEqual([true, true, false]);
+    expect(result.judgements.map((judgement) => (judgement.status === 'ok' ? judgement.value : null))).toEqual([true, true, false]);
     expect(model.calls).toHaveLength(2);
   });
 
@@ -58,9 +59,9 @@ describe('createLlmSupportJudge', () => {
       },
     };
     const result = await createLlmSupportJudge({ model, batchSize: 15, concurrency: 1 }).judge({ query: 'q', candidates });
-    expect(result.judgements.slice(0, 15).every((judgement) => judgement.supports === null)).toBe(true);
-    expect(result.judgements.slice(15).every((judgement) => judgement.supports === true)).toBe(true);
-    expect(result.judgements[0]?.problems[0]?.code).toBe('call-failed');
+    expect(result.judgements.slice(0, 15).every((judgement) => judgement.status === 'failed')).toBe(true);
+    expect(result.judgements.slice(15).every((judgement) => isSupporting(judgement))).toBe(true);
+    expect(result.judgements[0]?.problems?.[0]?.code).toBe('call-failed');
     expect(JSON.stringify(result)).not.toContain('sk-abcdefghijklmnop');
   });
 

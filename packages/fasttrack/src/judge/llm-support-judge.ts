@@ -1,7 +1,7 @@
-import { addUsage, createPromptTemplate, EMPTY_USAGE, InvalidArgumentError, runPromptedStep, throwIfAborted, type ItemProblem, type LanguageModel, type StepItem, type Usage } from '@factkit/core';
+import { addUsage, assertPositiveInteger, createPromptTemplate, EMPTY_USAGE, InvalidArgumentError, type ItemProblem, type LanguageModel, runPromptedStep, type StepItem, throwIfAborted, type Usage } from '@factkit/core';
 import { renderCandidateTexts, SUPPORT_PROMPT } from '../prompts.js';
 import { parseSupportScores, type ParsedSupportScores } from './parse-support-scores.js';
-import type { JudgeCall, SupportJudge, SupportJudgement, SupportJudgeRequest, SupportJudgeResult } from './support-judge.js';
+import { supportJudgement, type JudgeCall, type SupportJudge, type SupportJudgement, type SupportJudgeRequest, type SupportJudgeResult } from './support-judge.js';
 
 export interface LlmSupportJudgeOptions {
   /** Wrap it with core `withCache` (resumable) and `withRetry`. */
@@ -30,7 +30,7 @@ export interface LlmSupportJudgeOptions {
 export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJudge {
   const { model, template = SUPPORT_PROMPT, batchSize = 15, temperature = 0, maxTokens = 1024, reaskMalformed = true, concurrency = 4 } = options;
   const where = 'createLlmSupportJudge';
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new InvalidArgumentError({ where, argument: 'batchSize', message: `must be an integer >= 1 (got ${String(batchSize)})` });
+  assertPositiveInteger('batchSize', batchSize, where);
   const prompt = createPromptTemplate(template);
   for (const name of ['query', 'texts']) {
     if (!prompt.variables.includes(name)) throw new InvalidArgumentError({ where, argument: 'template', message: `must contain {{${name}}}` });
@@ -100,7 +100,7 @@ export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJ
           else (problems[index] as ItemProblem[]).push(...parsed.problems);
         });
       }
-      const judgements: SupportJudgement[] = candidates.map((candidate, index) => ({ documentId: candidate.documentId, supports: supports[index] as boolean | null, problems: problems[index] as ItemProblem[] }));
+      const judgements: SupportJudgement[] = candidates.map((candidate, index) => supportJudgement(candidate.documentId, supports[index] ?? undefined, problems[index] as ItemProblem[]));
       return { judgements, calls, usage };
     },
   };

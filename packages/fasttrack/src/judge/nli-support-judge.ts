@@ -1,5 +1,5 @@
-import { EMPTY_USAGE, InvalidArgumentError, throwIfAborted, type NliModel } from '@factkit/core';
-import type { JudgeCall, SupportJudge, SupportJudgement, SupportJudgeRequest, SupportJudgeResult } from './support-judge.js';
+import { assertPositiveInteger, EMPTY_USAGE, InvalidArgumentError, type NliModel, throwIfAborted } from '@factkit/core';
+import { supportJudgement, type JudgeCall, type SupportJudge, type SupportJudgement, type SupportJudgeRequest, type SupportJudgeResult } from './support-judge.js';
 
 export interface NliSupportJudgeOptions {
   /** Any core NliModel (an offline model, or an LLM NLI judge). */
@@ -16,7 +16,7 @@ export interface NliSupportJudgeOptions {
 export function createNliSupportJudge(options: NliSupportJudgeOptions): SupportJudge {
   const { model } = options;
   const batchSize = options.batchSize ?? model.maxBatchSize ?? 32;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new InvalidArgumentError({ where: 'createNliSupportJudge', argument: 'batchSize', message: `must be an integer >= 1 (got ${String(batchSize)})` });
+  assertPositiveInteger('batchSize', batchSize, 'createNliSupportJudge');
   return {
     id: `nli-judge(${model.id})`,
     batchSize,
@@ -32,11 +32,11 @@ export function createNliSupportJudge(options: NliSupportJudgeOptions): SupportJ
         batch.forEach((candidate, position) => {
           const prediction = results[position];
           const label = prediction?.label ?? null;
-          judgements.push({
-            documentId: candidate.documentId,
-            supports: label === null ? null : label === 'entailment',
-            problems: label === null ? [{ code: 'no-label', message: prediction?.problem ?? 'the NLI model gave no label' }] : [],
-          });
+          judgements.push(
+            label === null
+              ? supportJudgement(candidate.documentId, undefined, [{ code: 'no-label', message: prediction?.problem ?? 'the NLI model gave no label' }])
+              : supportJudgement(candidate.documentId, label === 'entailment', []),
+          );
         });
         calls.push({ documentIds: batch.map((candidate) => candidate.documentId), status: 'ok', analysis: '', raw: '', problems: [], reasked: false });
       }

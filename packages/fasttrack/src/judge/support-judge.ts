@@ -1,4 +1,4 @@
-import type { GenerationProvenance, ItemProblem, Usage } from '@factkit/core';
+import { itemFailed, itemOk, type GenerationProvenance, type ItemOutcome, type ItemProblem, type Usage } from '@factkit/core';
 
 export interface SupportCandidate {
   readonly documentId: string;
@@ -12,11 +12,21 @@ export interface SupportJudgeRequest {
   readonly abortSignal?: AbortSignal;
 }
 
-/** Verdict on one candidate: `supports` is null when it could not be judged (failed call, unreadable score). */
-export interface SupportJudgement {
-  readonly documentId: string;
-  readonly supports: boolean | null;
-  readonly problems: readonly ItemProblem[];
+/**
+ * Verdict on one candidate, as an `ItemOutcome<boolean>`: `ok` with `value` true when the candidate supports the
+ * statement, false when it does not; `failed` when it could not be judged (failed call, unreadable score), with why.
+ */
+export type SupportJudgement = { readonly documentId: string } & ItemOutcome<boolean>;
+
+/** Builds a judgement: `supports` undefined means the candidate could not be judged (`problems` then say why). */
+export function supportJudgement(documentId: string, supports: boolean | undefined, problems: readonly ItemProblem[]): SupportJudgement {
+  if (supports !== undefined) return { documentId, ...itemOk(supports, problems) };
+  return { documentId, ...itemFailed(problems.length > 0 ? problems : [{ code: 'unjudged', message: 'the judge gave no verdict' }]) };
+}
+
+/** True when the judgement is `ok` and the candidate supports the statement. */
+export function isSupporting(judgement: SupportJudgement): boolean {
+  return judgement.status === 'ok' && judgement.value;
 }
 
 /** One model call of the judge (a batch of up to b candidates, or a single re-asked candidate). */

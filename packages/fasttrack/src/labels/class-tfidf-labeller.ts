@@ -1,4 +1,4 @@
-import { InvalidArgumentError, throwIfAborted } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, throwIfAborted } from '@factkit/core';
 import { ENGLISH_STOP_WORDS } from '../internal/english-stop-words.js';
 import type { ClusterLabel, KeywordLabeller, LabelRequest } from './keyword-labeller.js';
 
@@ -42,7 +42,7 @@ function countTerms(texts: readonly string[], ngramRange: readonly [number, numb
 export function createClassTfidfLabeller(options: ClassTfidfLabellerOptions = {}): KeywordLabeller {
   const { topN = 10, ngramRange = [1, 2], stopWords = ENGLISH_STOP_WORDS, minClusterFrequency = 1 } = options;
   const where = 'createClassTfidfLabeller';
-  if (!Number.isInteger(topN) || topN < 1) throw new InvalidArgumentError({ where, argument: 'topN', message: `must be an integer >= 1 (got ${String(topN)})` });
+  assertPositiveInteger('topN', topN, where);
   if (!Array.isArray(ngramRange) || !Number.isInteger(ngramRange[0]) || !Number.isInteger(ngramRange[1]) || ngramRange[0] < 1 || ngramRange[1] < ngramRange[0]) {
     throw new InvalidArgumentError({ where, argument: 'ngramRange', message: `must be [low, high] with 1 <= low <= high (got ${JSON.stringify(ngramRange)})` });
   }
@@ -84,7 +84,7 @@ export function createClassTfidfLabeller(options: ClassTfidfLabellerOptions = {}
         scored.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
         const keywords = scored.slice(0, topN).map(([term]) => term);
         labels.push({ leafId: cluster.leafId, status: 'ok', keywords, problems: keywords.length === 0 ? [{ code: 'no-keywords', message: 'the cluster has no terms left after stop words' }] : [] });
-        onProgress?.({ done: labels.length, total: targets.length, failed: 0 });
+        onProgress?.({ completed: labels.length, total: targets.length, failed: 0 });
       }
       return labels;
     },

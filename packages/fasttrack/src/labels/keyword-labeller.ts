@@ -1,4 +1,4 @@
-import type { GenerationProvenance, ItemProblem } from '@factkit/core';
+import type { GenerationProvenance, ItemProblem, ProgressCallback } from '@factkit/core';
 
 /** The texts of one leaf cluster, as a labeller sees them. */
 export interface LabelCluster {
@@ -13,7 +13,8 @@ export interface LabelRequest {
   /** Positions in `clusters` to label. @default all */
   readonly targets?: readonly number[];
   readonly abortSignal?: AbortSignal;
-  readonly onProgress?: (progress: { done: number; total: number; failed: number }) => void;
+  /** Called as clusters are labelled (`failed` counts clusters whose labelling failed). */
+  readonly onProgress?: ProgressCallback;
 }
 
 /** Keywords of one cluster. A failed call leaves `keywords` empty and `status: 'failed'` (never a default label). */

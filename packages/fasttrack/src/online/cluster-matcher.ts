@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type ItemProblem } from '@factkit/core';
+import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError, type ItemProblem } from '@factkit/core';
 import * as fuzzball from 'fuzzball';
 import type { FastTrackIndex } from '../index/fasttrack-index.js';
 
@@ -197,9 +197,9 @@ export function createClusterMatcher(indexes: readonly FastTrackIndex[], options
   const { scorer = 'WRatio', limit = 5, cutoff = 0, centroidLeaves = 0, fallback = 'centroid' } = options;
   const where = 'createClusterMatcher';
   if (!FUZZY_SCORER_NAMES.includes(scorer)) throw new InvalidArgumentError({ where, argument: 'scorer', message: `must be one of ${FUZZY_SCORER_NAMES.join(', ')} (got ${String(scorer)})` });
-  if (!Number.isInteger(limit) || limit < 1) throw new InvalidArgumentError({ where, argument: 'limit', message: `must be an integer >= 1 (got ${String(limit)})` });
+  assertPositiveInteger('limit', limit, where);
   if (!(cutoff >= 0 && cutoff <= 100)) throw new InvalidArgumentError({ where, argument: 'cutoff', message: `must be in [0, 100] (got ${String(cutoff)})` });
-  if (!Number.isInteger(centroidLeaves) || centroidLeaves < 0) throw new InvalidArgumentError({ where, argument: 'centroidLeaves', message: `must be an integer >= 0 (got ${String(centroidLeaves)})` });
+  assertNonNegativeInteger('centroidLeaves', centroidLeaves, where);
   if (fallback !== 'centroid' && fallback !== 'none') throw new InvalidArgumentError({ where, argument: 'fallback', message: `must be 'centroid' or 'none' (got ${String(fallback)})` });
   if (!Array.isArray(indexes) || indexes.length === 0) throw new InvalidArgumentError({ where, argument: 'indexes', message: 'must hold at least one index' });
   const score = fuzzball[scorer] as (a: string, b: string, options?: { full_process?: boolean }) => number;

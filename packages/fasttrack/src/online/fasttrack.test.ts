@@ -7,6 +7,7 @@ import { TOPIC_DOCUMENTS } from '../../test/fixtures.js';
 import { buildFastTrackIndex } from '../index/fasttrack-index.js';
 import { createLlmSupportJudge } from '../judge/llm-support-judge.js';
 import { createNliSupportJudge } from '../judge/nli-support-judge.js';
+import { isSupporting } from '../judge/support-judge.js';
 import { createClassTfidfLabeller } from '../labels/class-tfidf-labeller.js';
 import { createFastTrack } from './fasttrack.js';
 
@@ -32,7 +33,20 @@ describe('createFastTrack', () => {
       expect(document.text.toLowerCase()).toMatch(/kerala/);
       expect(document.clusterPaths[0]?.path).toEqual(index.tree.nodes[document.clusterPaths[0]?.leafId as number]?.path);
     }
-    expect(result.supporting.map((document) => document.documentId)).toEqual(result.judgements.filter((judgement) => judgement.supports).map((judgement) => judgement.documentId));
+    expect(result.supporting.map((document) => document.documentId)).toEqual(result.judgements.filter(isSupporting).map((judgement) => judgement.documentId));
+  });
+
+  it('lists the candidates the judge could not decide in `unjudged`, leaves them out of `supporting`, and keeps the rest', async () => {
+    const index = await build(1);
+    const model = createMockLanguageModel({ responses: () => { throw new Error('HTTP 503 from the mock'); } });
+    const fastTrack = createFastTrack({ index, judge: createLlmSupportJudge({ model }), embedder, limit: 2 });
+    const result = await fastTrack.trace('Kerala coronavirus cases');
+    expect(result.judgements.length).toBeGreaterThan(0);
+    expect(result.unjudged).toEqual(result.judgements.map((judgement) => judgement.documentId));
+    expect(result.judgements.every((judgement) => judgement.status === 'failed')).toBe(true);
+    expect(result.supporting).toEqual([]);
+    const nliResult = await createFastTrack({ index, judge: createNliSupportJudge({ model: createMockNliModel() }), embedder, limit: 2 }).trace('Kerala coronavirus cases');
+    expect(nliResult.unjudged).toEqual([]);
   });
 
   it('unions the candidates of an ensemble of clusterings without judging a document twice', async () => {
@@ -109,7 +123,7 @@ describeWithData('vitaminc-sample', 'VitaminC sample (contrastive: claim-relevan
       if (candidate) retrievedOwnEvidence++;
       if (row.label === 'SUPPORTS') expect(ids.includes(row.unique_id)).toBe(candidate);
       else expect(ids).not.toContain(row.unique_id);
-      expect(result.judgements.every((judgement) => judgement.supports !== null)).toBe(true);
+      expect(result.judgements.every((judgement) => judgement.status === 'ok')).toBe(true);
     }
     // Stage 1 brings the claim's own evidence into the candidates for most claims.
     expect(retrievedOwnEvidence).toBeGreaterThan(25);

@@ -1,6 +1,6 @@
-import { addUsage, EMPTY_USAGE, evidenceOrigin, InvalidArgumentError, throwIfAborted, type Document, type Embedder, type Evidence, type ItemProblem, type Retriever, type RetrieveRequest, type RetrieveResult, type Usage } from '@factkit/core';
+import { addUsage, assertPositiveInteger, EMPTY_USAGE, evidenceOrigin, InvalidArgumentError, throwIfAborted, type Document, type Embedder, type Evidence, type ItemProblem, type Retriever, type RetrieveRequest, type RetrieveResult, type Usage } from '@factkit/core';
 import type { FastTrackIndex } from '../index/fasttrack-index.js';
-import type { JudgeCall, SupportJudge } from '../judge/support-judge.js';
+import { isSupporting, type JudgeCall, type SupportJudge, type SupportJudgement } from '../judge/support-judge.js';
 import { createClusterMatcher, type ClusterMatcherOptions, type MatchedLeaf } from './cluster-matcher.js';
 
 export interface FastTrackOptions extends ClusterMatcherOptions {
@@ -39,7 +39,9 @@ export interface TraceResult {
   readonly query: string;
   readonly supporting: SupportingDocument[];
   /** Candidates (documents of the retrieved leaves, deduplicated across clusterings) with the judge's verdict. */
-  readonly judgements: ReadonlyArray<{ documentId: string; supports: boolean | null; problems: readonly ItemProblem[] }>;
+  readonly judgements: readonly SupportJudgement[];
+  /** Candidates the judge could not decide (their judgement is `failed`); the trace is incomplete when any. */
+  readonly unjudged: readonly string[];
   readonly clusters: readonly MatchedLeaf[];
   /** The judge's calls: analysis, raw reply, provenance. */
   readonly calls: readonly JudgeCall[];
@@ -106,9 +108,13 @@ export function createFastTrack(options: FastTrackOptions): FastTrack {
     const judged = await judge.judge({ query, candidates: candidateDocuments.map((document) => ({ documentId: document.id, text: document.text })), ...(abortSignal ? { abortSignal } : {}) });
     const problems: ItemProblem[] = [...stage1.problems];
     const supporting: SupportingDocument[] = [];
+    const unjudged: string[] = [];
     judged.judgements.forEach((judgement, position) => {
-      if (judgement.supports === null) problems.push({ id: judgement.documentId, code: 'unjudged', message: judgement.problems.map((problem) => `${problem.code}: ${problem.message}`).join('; ') || 'the judge gave no verdict' });
-      if (judgement.supports !== true) return;
+      if (judgement.status === 'failed') {
+        unjudged.push(judgement.documentId);
+        problems.push({ id: judgement.documentId, code: 'unjudged', message: judgement.problems.map((problem) => `${problem.code}: ${problem.message}`).join('; ') || 'the judge gave no verdict' });
+      }
+      if (!isSupporting(judgement)) return;
       const document = candidateDocuments[position] as Document;
       const row = rowById.get(document.id) as number;
       const clusterPaths = stage1.clusters
@@ -130,7 +136,7 @@ export function createFastTrack(options: FastTrackOptions): FastTrack {
         ...(judgedCount > 0 && usage.totalTokens > 0 ? { estimatedTokens: Math.round((usage.totalTokens / judgedCount) * documents.length) } : {}),
       },
     };
-    return { query, supporting, judgements: judged.judgements, clusters: stage1.clusters, calls: judged.calls, cost, problems };
+    return { query, supporting, judgements: judged.judgements, unjudged, clusters: stage1.clusters, calls: judged.calls, cost, problems };
   };
 
   const retriever: Retriever = {

@@ -3,7 +3,7 @@ import { EMPTY_USAGE, InvalidArgumentError } from '@factkit/core';
 import { createMockEmbedder } from '@factkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { buildFastTrackIndex } from '../index/fasttrack-index.js';
-import type { SupportJudge } from '../judge/support-judge.js';
+import { supportJudgement, type SupportJudge } from '../judge/support-judge.js';
 import { createClassTfidfLabeller } from '../labels/class-tfidf-labeller.js';
 import { createFastTrack } from '../online/fasttrack.js';
 import { runTraceStudy, scoreTraceMethod } from './run-trace-study.js';
@@ -22,11 +22,9 @@ const judge: SupportJudge = {
   async judge({ query, candidates }) {
     const stem = query.toLowerCase().slice(0, 3);
     return {
-      judgements: candidates.map((candidate) => ({
-        documentId: candidate.documentId,
-        supports: stem === 'bir' && candidate.documentId === 'd4' ? null : candidate.text.toLowerCase().includes(stem),
-        problems: [],
-      })),
+      judgements: candidates.map((candidate) =>
+        supportJudgement(candidate.documentId, stem === 'bir' && candidate.documentId === 'd4' ? undefined : candidate.text.toLowerCase().includes(stem), []),
+      ),
       calls: [],
       usage: EMPTY_USAGE,
     };

@@ -1,8 +1,8 @@
-import type { Document, ItemProblem, Retriever } from '@factkit/core';
+import type { Document, ItemProblem, Progress, Retriever } from '@factkit/core';
 import { InvalidArgumentError, isAbortReason } from '@factkit/core';
 import type { SetScores } from '@factkit/metrics';
 import { computeBestMeanF1OverTopK, computeMeanStandardError, computeSetScores } from '@factkit/metrics';
-import type { SupportJudge } from '../judge/support-judge.js';
+import { isSupporting, type SupportJudge } from '../judge/support-judge.js';
 import type { FastTrack, TraceResult } from '../online/fasttrack.js';
 
 const WHERE = 'runTraceStudy';
@@ -30,7 +30,8 @@ export interface TraceStudyOptions {
   readonly maxK?: number;
   /** Cutoff of the ranking baselines when no statement has gold ids. @default 10 */
   readonly defaultK?: number;
-  readonly onProgress?: (progress: { readonly stage: string; readonly completed: number; readonly total: number }) => void;
+  /** Called per statement of each method (core `Progress`, `stage` = the method's name). */
+  readonly onProgress?: (progress: Progress & { readonly stage: string }) => void;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -127,7 +128,7 @@ async function runTracer(options: TraceStudyOptions, name: string, fastTrack: Fa
     const started = performance.now();
     try {
       const result = await fastTrack.trace(statement.text, abortSignal ? { abortSignal } : {});
-      const incomplete = result.judgements.some((judgement) => judgement.supports === null);
+      const incomplete = result.unjudged.length > 0;
       runs.push({ supporting: result.supporting.map((document) => document.documentId), judged: result.cost.candidatesJudged, incomplete, result, latencyMs: performance.now() - started, problems: result.problems });
     } catch (error) {
       if (isAbortReason(error, abortSignal)) throw error;
@@ -155,8 +156,8 @@ async function runBruteForce(options: TraceStudyOptions, name: string, judge: Su
     onProgress?.({ stage: name, completed: position, total: statements.length });
     try {
       const { judgements } = await judge.judge({ query: statement.text, candidates, ...(abortSignal ? { abortSignal } : {}) });
-      const problems = judgements.flatMap((judgement) => judgement.problems);
-      runs.push({ supporting: judgements.filter((judgement) => judgement.supports === true).map((judgement) => judgement.documentId), judged: documents.length, incomplete: judgements.some((judgement) => judgement.supports === null), problems });
+      const problems = judgements.flatMap((judgement) => judgement.problems ?? []);
+      runs.push({ supporting: judgements.filter(isSupporting).map((judgement) => judgement.documentId), judged: documents.length, incomplete: judgements.some((judgement) => judgement.status === 'failed'), problems });
     } catch (error) {
       if (isAbortReason(error, abortSignal)) throw error;
       runs.push({ supporting: [], incomplete: true, problems: [{ index: position, code: 'judge-failed', message: errorMessage(error) }] });

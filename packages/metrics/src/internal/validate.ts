@@ -1,17 +1,5 @@
 import { InvalidArgumentError } from '@factkit/core';
 
-export function assertPositiveInteger(value: number, argument: string, where: string): void {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidArgumentError({ where, argument, message: `must be a positive integer (got ${String(value)})` });
-  }
-}
-
-export function assertFiniteNumber(value: unknown, argument: string, where: string): asserts value is number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new InvalidArgumentError({ where, argument, message: `must be a finite number (got ${String(value)})` });
-  }
-}
-
 export function assertFiniteArray(values: readonly number[], argument: string, where: string, minLength = 1): void {
   if (!Array.isArray(values)) throw new InvalidArgumentError({ where, argument, message: 'must be an array of numbers' });
   if (values.length < minLength) {

@@ -1,5 +1,5 @@
 import type { Qrels, Run } from '@factkit/core';
-import { InvalidArgumentError } from '@factkit/core';
+import { assertFiniteNumber, InvalidArgumentError } from '@factkit/core';
 import { compareCodePoints } from '../internal/compare.js';
 import { COUNT_MEASURES, parseMeasureNames } from './metric-names.js';
 import { buildQueryFacts, measureValue } from './query-evaluation.js';
@@ -54,9 +54,7 @@ function validateTable(table: unknown, argument: 'qrels' | 'run'): asserts table
 export function evaluateRun(qrels: Qrels, run: Run, options: EvaluateRunOptions): EvaluateRunResult {
   const { metrics, relevanceLevel = 1, completeQueries = false } = options;
   const measures = parseMeasureNames(metrics, 'evaluateRun');
-  if (typeof relevanceLevel !== 'number' || !Number.isFinite(relevanceLevel)) {
-    throw new InvalidArgumentError({ where: 'evaluateRun', argument: 'relevanceLevel', message: `must be a finite number (got ${String(relevanceLevel)})` });
-  }
+  assertFiniteNumber('relevanceLevel', relevanceLevel, 'evaluateRun');
   validateTable(qrels, 'qrels');
   validateTable(run, 'run');
 

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@factkit/core';
+import { assertFiniteNumber, assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import type { ParsedMeasure } from './metric-names.js';
 import { buildQueryFacts, measureValue } from './query-evaluation.js';
 
@@ -28,10 +28,8 @@ function compute(where: string, ranking: readonly string[], judgments: Readonly<
     }
   }
   const level = relevanceLevel ?? 1;
-  if (!Number.isFinite(level)) throw new InvalidArgumentError({ where, argument: 'relevanceLevel', message: `must be a finite number (got ${String(level)})` });
-  if ('k' in measure && (!Number.isInteger(measure.k) || measure.k < 1)) {
-    throw new InvalidArgumentError({ where, argument: 'k', message: `must be a positive integer (got ${String(measure.k)})` });
-  }
+  assertFiniteNumber('relevanceLevel', level, where);
+  if ('k' in measure) assertPositiveInteger('k', measure.k, where);
   return measureValue(measure, buildQueryFacts(ranking, judgments, level));
 }
 
@@ -80,7 +78,7 @@ export interface BestF1 {
  */
 export function computeBestF1OverTopK(ranking: readonly string[], judgments: Readonly<Record<string, number>>, options: RankingMetricOptions & { maxK?: number } = {}): BestF1 {
   const { maxK = ranking.length, relevanceLevel = 1 } = options;
-  if (!Number.isInteger(maxK) || maxK < 0) throw new InvalidArgumentError({ where: 'computeBestF1OverTopK', argument: 'maxK', message: `must be a non-negative integer (got ${String(maxK)})` });
+  assertNonNegativeInteger('maxK', maxK, 'computeBestF1OverTopK');
   const numRel = compute('computeBestF1OverTopK', ranking, judgments, { name: 'num_rel', family: 'num_rel' }, relevanceLevel);
   let best: BestF1 = { f1: 0, precision: 0, recall: 0, k: 0 };
   if (numRel === 0) return best;

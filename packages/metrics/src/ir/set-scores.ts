@@ -1,5 +1,4 @@
-import { InvalidArgumentError } from '@factkit/core';
-import { assertPositiveInteger } from '../internal/validate.js';
+import { assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 
 /** Precision, recall and F1 of a predicted set of ids against a gold set. */
 export interface SetScores {
@@ -48,7 +47,7 @@ export function computeBestMeanF1OverTopK(rankings: readonly (readonly string[])
     throw new InvalidArgumentError({ where, argument: 'golds', message: `must be an array as long as rankings (${Array.isArray(rankings) ? rankings.length : 'not an array'})` });
   }
   const { maxK = Math.max(1, ...rankings.map((ranking) => ranking.length)) } = options;
-  assertPositiveInteger(maxK, 'maxK', where);
+  assertPositiveInteger('maxK', maxK, where);
   if (rankings.length === 0) return undefined;
   let best: BestMeanF1 | undefined;
   for (let k = 1; k <= maxK; k++) {

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import { createRandom } from '../internal/random.js';
 import { assertFiniteArray } from '../internal/validate.js';
 
@@ -47,7 +47,7 @@ function resampleStatistics<T>(values: readonly T[], statistic: (sample: readonl
 
 function checkLevelAndResamples(where: string, confidenceLevel: number, resamples: number): void {
   if (!(confidenceLevel > 0 && confidenceLevel < 1)) throw new InvalidArgumentError({ where, argument: 'confidenceLevel', message: `must be in (0, 1) (got ${String(confidenceLevel)})` });
-  if (!Number.isInteger(resamples) || resamples < 1) throw new InvalidArgumentError({ where, argument: 'resamples', message: `must be a positive integer (got ${String(resamples)})` });
+  assertPositiveInteger('resamples', resamples, where);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import { createRandom } from '../internal/random.js';
 import type { Alternative } from './alternative.js';
 import { ALTERNATIVES } from './alternative.js';
@@ -32,7 +32,7 @@ export function pairedRandomizationTest(a: readonly number[], b: readonly number
   const { alternative = 'two-sided', resamples = 9999, seed = 0 } = options;
   const where = 'pairedRandomizationTest';
   if (!ALTERNATIVES.includes(alternative)) throw new InvalidArgumentError({ where, argument: 'alternative', message: `must be one of ${ALTERNATIVES.join(', ')}` });
-  if (!Number.isInteger(resamples) || resamples < 1) throw new InvalidArgumentError({ where, argument: 'resamples', message: `must be a positive integer (got ${String(resamples)})` });
+  assertPositiveInteger('resamples', resamples, where);
   const differences = pairedDifferences(a, b, where);
   const n = differences.length;
   const meanOf = (signs: (index: number) => number) => {

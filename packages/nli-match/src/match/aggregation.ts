@@ -1,5 +1,5 @@
 import type { NliLabel, NliPrediction } from '@factkit/core';
-import { InvalidArgumentError } from '@factkit/core';
+import { assertProbability, InvalidArgumentError } from '@factkit/core';
 
 /**
  * How the (evidence x sentence) label matrix becomes matched / unmatched.
@@ -39,7 +39,7 @@ export function resolveAggregation(aggregation: MatchAggregation | undefined, wh
       return resolved;
     case 'max': {
       const threshold = resolved.threshold ?? 0.5;
-      if (!(threshold >= 0 && threshold <= 1)) throw new InvalidArgumentError({ where, argument: 'aggregation.threshold', message: `must be in [0, 1] (got ${threshold})` });
+      assertProbability('aggregation.threshold', threshold, where);
       return { type: 'max', threshold };
     }
     case 'threshold':

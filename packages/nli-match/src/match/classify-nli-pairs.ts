@@ -1,5 +1,5 @@
-import type { NliLabel, NliModel, NliPair, NliPrediction } from '@factkit/core';
-import { InvalidArgumentError, isAbortReason, splitSentences, tokenizeWords } from '@factkit/core';
+import type { NliLabel, NliModel, NliPair, NliPrediction, ProgressCallback } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, isAbortReason, splitSentences, tokenizeWords } from '@factkit/core';
 
 export interface ClassifyNliPairsOptions {
   /** Pairs per `classify` call. @default nli.maxBatchSize ?? 32 */
@@ -12,7 +12,8 @@ export interface ClassifyNliPairsOptions {
   readonly maxPremiseWords?: number;
   readonly abortSignal?: AbortSignal;
   /** Called after each batch. */
-  readonly onProgress?: (progress: { completed: number; total: number }) => void;
+  /** Called after each NLI batch: `completed` counts pairs classified. */
+  readonly onProgress?: ProgressCallback;
 }
 
 /** Splits a premise into windows of consecutive sentences of at most `maxWords` words (a longer sentence is its own window). */
@@ -59,9 +60,7 @@ function combineWindows(predictions: readonly NliPrediction[]): NliPrediction {
  */
 export async function classifyNliPairs(nli: NliModel, pairs: readonly NliPair[], options: ClassifyNliPairsOptions = {}): Promise<NliPrediction[]> {
   const { maxBatchSize = nli.maxBatchSize ?? 32, maxPremiseWords = nli.maxInputLength ?? Number.POSITIVE_INFINITY, abortSignal, onProgress } = options;
-  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
-    throw new InvalidArgumentError({ where: 'classifyNliPairs', argument: 'maxBatchSize', message: `must be an integer >= 1 (got ${maxBatchSize})` });
-  }
+  assertPositiveInteger('maxBatchSize', maxBatchSize, 'classifyNliPairs');
   if (!(maxPremiseWords >= 1)) {
     throw new InvalidArgumentError({ where: 'classifyNliPairs', argument: 'maxPremiseWords', message: `must be >= 1 (got ${maxPremiseWords})` });
   }

@@ -110,6 +110,7 @@ describe('matchGenerationToEvidence: bad input becomes problems', () => {
   it('no gold evidence: matched is null (cannot decide) with a problem', async () => {
     const result = await matchGenerationToEvidence({ claim, generation: 'Anything at all.', evidence: ['', '  '], nli: wordNli() });
     expect(result.matched).toBeNull();
+    expect(result.noEvidence).toBe(true);
     expect(result.problems.map((problem) => problem.code)).toEqual(['blank-evidence-item', 'empty-evidence']);
   });
 

@@ -1,4 +1,4 @@
-import type { ItemProblem, NliLabel, NliModel, NliPair, NliPrediction } from '@factkit/core';
+import type { ItemProblem, NliLabel, NliModel, NliPair, NliPrediction, ProgressCallback } from '@factkit/core';
 import { InvalidArgumentError, isAbortReason, isRefusal, splitSentences } from '@factkit/core';
 import { isWrongLanguage } from './generation-checks.js';
 import { rouge2F } from '../internal/rouge.js';
@@ -50,6 +50,8 @@ export interface GenerationMatch {
    * failed or gave no label where their answer would decide it. An unknown claim is in neither M nor ¬M.
    */
   readonly matched: boolean | null;
+  /** True when the claim has no gold evidence, so `matched` is null whatever the generation says. */
+  readonly noEvidence?: boolean;
   /** Aggregate score (see {@link MatchAggregation}). */
   readonly score: number;
   /** Generated sentences S after removing claim reproductions, in order. */
@@ -133,7 +135,7 @@ export async function matchWithResolvedOptions(
   }
   if (evidence.length === 0) {
     problems.push({ code: 'empty-evidence', message: 'no gold evidence: the claim cannot be matched or unmatched' });
-    return { matched: null, score: 0, sentences, removedSentences: removed, labels: [], predictions: [], entailingPairs: [], problems };
+    return { matched: null, noEvidence: true, score: 0, sentences, removedSentences: removed, labels: [], predictions: [], entailingPairs: [], problems };
   }
 
   const pairs: NliPair[] = [];
@@ -203,7 +205,8 @@ export interface MatchItem {
 export interface MatchGenerationsRequest extends Omit<MatchGenerationRequest, 'claim' | 'generation' | 'evidence'> {
   readonly items: readonly MatchItem[];
   /** Called after each item. */
-  readonly onProgress?: (progress: { completed: number; total: number }) => void;
+  /** Called as items finish. */
+  readonly onProgress?: ProgressCallback;
 }
 
 export interface MatchGenerationsResult {

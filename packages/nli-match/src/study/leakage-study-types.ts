@@ -1,4 +1,4 @@
-import type { Claim, Document, ExpandedQuery, GenerationProvenance, ItemProblem, LanguageModel, NliLabel, NliModel, Qrels, QueryExpander, Retriever } from '@factkit/core';
+import type { Claim, Document, ExpandedQuery, GenerationProvenance, ItemProblem, LanguageModel, NliLabel, NliModel, Progress, Qrels, QueryExpander, Retriever } from '@factkit/core';
 import type { MatchAggregation } from '../match/aggregation.js';
 import type { GenerationMatch } from '../match/match-generation-to-evidence.js';
 
@@ -28,12 +28,11 @@ export interface EvidenceScorer {
 }
 
 /** Progress of {@link runLeakageStudy}: the baseline pass, then each repeat, item by item. */
-export interface LeakageStudyProgress {
+/** Core `Progress` of one stage of the study, plus the repeat it belongs to. */
+export interface LeakageStudyProgress extends Progress<'baseline' | 'repeat'> {
   readonly stage: 'baseline' | 'repeat';
   /** 0-based repeat index (stage 'repeat'). */
   readonly repeat?: number;
-  readonly completed: number;
-  readonly total: number;
 }
 
 export interface LeakageStudyOptions {
@@ -103,6 +102,11 @@ export interface ClaimRun {
   readonly match?: GenerationMatch;
   /** How the expansion was generated (model, exact prompt, sampling and seed, usage); absent for the baseline. */
   readonly provenance?: ExpandedQuery['provenance'];
+  /**
+   * The stage that failed, absent when none did: `claim` (the run threw), `expansion` (no generations: the run is left
+   * out of every row) or `retrieval` (left out of Recall/NDCG). Read this, not the problem codes.
+   */
+  readonly failedStage?: 'claim' | 'expansion' | 'retrieval';
   readonly problems: readonly ItemProblem[];
 }
 

@@ -1,5 +1,5 @@
 import type { Claim, ItemProblem, LanguageModel, NliLabel, NliModel, PromptTemplate, QueryExpander, Retriever } from '@factkit/core';
-import { InvalidArgumentError, createPromptTemplate } from '@factkit/core';
+import { assertPositiveInteger, createPromptTemplate, InvalidArgumentError } from '@factkit/core';
 import { resolveMatchOptions } from '../match/match-generation-to-evidence.js';
 import type { EvidenceScorer, LeakageDataset, LeakageStudyOptions, LeakageStudyProgress } from './leakage-study-types.js';
 import { VERDICT_PROMPT } from './verdict-prompt.js';
@@ -58,11 +58,11 @@ function validateVerdictModels(options: LeakageStudyOptions): void {
 }
 
 function validateCounts(repeats: number, ks: readonly number[], concurrency: number): void {
-  if (!Number.isInteger(repeats) || repeats < 1) throw invalid('repeats', `must be an integer >= 1 (got ${String(repeats)})`);
+  assertPositiveInteger('repeats', repeats, WHERE);
   if (!Array.isArray(ks) || ks.length === 0 || ks.some((k) => !Number.isInteger(k) || k < 1) || new Set(ks).size !== ks.length) {
     throw invalid('ks', `must be distinct positive integers (got ${JSON.stringify(ks)})`);
   }
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw invalid('concurrency', `must be an integer >= 1 (got ${String(concurrency)})`);
+  assertPositiveInteger('concurrency', concurrency, WHERE);
 }
 
 /**

@@ -18,6 +18,7 @@ interface Judged {
   readonly metrics: Record<string, number>;
   readonly verdicts?: Verdicts;
   readonly verdictProvenance?: Record<string, GenerationProvenance>;
+  readonly retrievalFailed?: boolean;
 }
 
 const hasQrels = (study: ResolvedLeakageStudy, claimId: string) => Object.values(study.dataset.qrels[claimId] ?? {}).some((level) => level > 0);
@@ -118,7 +119,7 @@ async function retrieveAndJudge(study: ResolvedLeakageStudy, claim: Claim, query
   } catch (error) {
     if (isAbortReason(error, abortSignal)) throw error;
     runProblems.push({ code: 'retrieval-failed', message: errorMessage(error) });
-    return { retrieved, metrics };
+    return { retrieved, metrics, retrievalFailed: true };
   }
   if (!study.useVerdicts) return { retrieved, metrics };
   if (study.verdictNli) return { retrieved, metrics, verdicts: await nliVerdicts(study, claim, texts, runProblems) };
@@ -126,7 +127,7 @@ async function retrieveAndJudge(study: ResolvedLeakageStudy, claim: Claim, query
   return { retrieved, metrics, ...(await modelVerdicts(study, claim, texts, runProblems)) };
 }
 
-const judgedFields = ({ retrieved, metrics, verdicts, verdictProvenance }: Judged) => ({ retrieved, metrics, ...(verdicts ? { verdicts } : {}), ...(verdictProvenance ? { verdictProvenance } : {}) });
+const judgedFields = ({ retrieved, metrics, verdicts, verdictProvenance, retrievalFailed }: Judged) => ({ retrieved, metrics, ...(verdicts ? { verdicts } : {}), ...(verdictProvenance ? { verdictProvenance } : {}), ...(retrievalFailed ? { failedStage: 'retrieval' as const } : {}) });
 
 /** One claim of one repeat: expand, retrieve and judge with the expansion, match the generation to the gold evidence. */
 async function runExpandedClaim(study: ResolvedLeakageStudy, claim: Claim, repeat: number): Promise<ClaimRun> {
@@ -138,7 +139,7 @@ async function runExpandedClaim(study: ResolvedLeakageStudy, claim: Claim, repea
   } catch (error) {
     if (isAbortReason(error, abortSignal)) throw error;
     runProblems.push({ code: 'expansion-failed', message: errorMessage(error) });
-    return { claimId: claim.id, sample: repeat, generations: [], retrieved: [], metrics: {}, problems: runProblems };
+    return { claimId: claim.id, sample: repeat, generations: [], retrieved: [], metrics: {}, failedStage: 'expansion', problems: runProblems };
   }
   for (const problem of expanded.problems ?? []) runProblems.push({ ...problem, code: problem.code, message: `expander: ${problem.message}` });
   const generations = [...(expanded.generations ?? [])];
@@ -174,7 +175,7 @@ async function settleClaims(study: ResolvedLeakageStudy, claims: readonly Claim[
     if (entry.status === 'fulfilled') return entry.value;
     if (isAbortReason(entry.error, abortSignal)) throw entry.error;
     const claim = claims[index] as Claim;
-    return { claimId: claim.id, sample: repeat, generations: [], retrieved: [], metrics: {}, problems: [{ code: 'claim-failed', message: errorMessage(entry.error) }] };
+    return { claimId: claim.id, sample: repeat, generations: [], retrieved: [], metrics: {}, failedStage: 'claim', problems: [{ code: 'claim-failed', message: errorMessage(entry.error) }] };
   });
 }
 

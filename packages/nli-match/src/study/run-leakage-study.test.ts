@@ -178,7 +178,25 @@ describe('runLeakageStudy on a hand-checked toy dataset', () => {
     const result = await runLeakageStudy({ dataset, retriever: createMockRetriever(corpus), expander: failing, nli, repeats: 1, ks: [1], baseline: false });
     expect(result.runs).toHaveLength(4);
     expect(result.problems).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'c2#0', code: 'expansion-failed', message: 'rate limited' })]));
+    expect(result.runs.map((run) => run.failedStage)).toEqual([undefined, 'expansion', undefined, undefined]);
+    expect(result.counts.expansionFailed).toBe(1);
     expect(result.baseline).toBeUndefined();
+  });
+
+  it('reads run state from typed fields: an expander problem that reuses a study code does not count as a failure', async () => {
+    const expander = scriptedExpander();
+    const noisy: QueryExpander = {
+      ...expander,
+      async expand(request) {
+        const expanded = await expander.expand(request);
+        return { ...expanded, problems: [...(expanded.problems ?? []), { code: 'expansion-failed', message: 'an expander note that only looks like a failure' }] };
+      },
+    };
+    const failingRetriever = { ...createMockRetriever(corpus), id: 'flaky', async retrieve(): Promise<never> { throw new Error('index offline'); } };
+    const result = await runLeakageStudy({ dataset, retriever: failingRetriever, expander: noisy, nli, repeats: 1, ks: [1], baseline: false });
+    expect(result.counts.expansionFailed).toBe(0);
+    expect(result.counts.retrievalFailed).toBe(4);
+    expect(result.runs.every((run) => run.failedStage === 'retrieval')).toBe(true);
   });
 
   it('runs matching only without a retriever, and scores evidence texts with an evidenceScorer (AVeriTeC)', async () => {

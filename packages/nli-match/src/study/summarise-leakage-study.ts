@@ -50,10 +50,10 @@ function mannWhitneyOverClaims(x: readonly number[], y: readonly number[], what:
 
 /** The run's outcome classes: ALL (expanded), M, ¬M, unknown (NLI failed) and undecidable (no gold evidence). */
 function conditions() {
-  const wasExpanded: RunFilter = (run) => !run.problems.some((problem) => problem.code === 'expansion-failed' || problem.code === 'claim-failed');
+  const wasExpanded: RunFilter = (run) => run.failedStage !== 'expansion' && run.failedStage !== 'claim';
   const isMatched: RunFilter = (run) => run.match?.matched === true;
   const isUnmatched: RunFilter = (run) => run.match?.matched === false;
-  const noEvidence: RunFilter = (run) => run.match?.problems.some((problem) => problem.code === 'empty-evidence') === true;
+  const noEvidence: RunFilter = (run) => run.match?.noEvidence === true;
   const isUnknown: RunFilter = (run) => wasExpanded(run) && run.match?.matched !== true && run.match?.matched !== false && !noEvidence(run);
   return { isAll: wasExpanded, isMatched, isUnmatched, isUnknown, isUndecidable: (run: ClaimRun) => wasExpanded(run) && noEvidence(run) };
 }
@@ -166,7 +166,7 @@ function countOutcomes(runs: readonly ClaimRun[], baselineRuns: readonly ClaimRu
     unknown: runs.filter(isUnknown).length,
     undecidable: runs.filter(isUndecidable).length,
     expansionFailed: runs.filter((run) => !isAll(run)).length,
-    retrievalFailed: everyRun.filter((run) => run.problems.some((problem) => problem.code === 'retrieval-failed')).length,
+    retrievalFailed: everyRun.filter((run) => run.failedStage === 'retrieval').length,
     verdictFailed: everyRun.reduce((total, run) => total + (run.verdicts ? Object.values(run.verdicts).filter((label) => label === null).length : 0), 0),
   };
   const incomplete: string[] = [];
@@ -174,7 +174,7 @@ function countOutcomes(runs: readonly ClaimRun[], baselineRuns: readonly ClaimRu
   if (counts.unknown > 0) incomplete.push(`${counts.unknown} of ${runs.length} expanded claims have an unknown match (NLI failed; in neither M nor ¬M)`);
   if (counts.retrievalFailed > 0) incomplete.push(`${counts.retrievalFailed} retrievals failed (left out of Recall/NDCG)`);
   if (counts.verdictFailed > 0) incomplete.push(`${counts.verdictFailed} verdict predictions failed or were unreadable (left out of F1)`);
-  const failedClaims = problems.filter((problem) => problem.code === 'claim-failed').length;
+  const failedClaims = everyRun.filter((run) => run.failedStage === 'claim').length;
   if (failedClaims > 0) incomplete.push(`${failedClaims} claim runs failed outright`);
   return { counts, incomplete };
 }

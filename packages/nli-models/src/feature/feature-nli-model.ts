@@ -1,5 +1,5 @@
 import type { Embedder, NliLabel, NliModel, NliPrediction } from '@factkit/core';
-import { InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import defaultWeightsJson from './glove-nli-weights.json';
 import useLiteWeightsJson from './glove-use-lite-nli-weights.json';
 import type { FeatureNliWeights } from './feature-nli-weights.js';
@@ -101,9 +101,7 @@ export function createFeatureNliModel(options: FeatureNliModelOptions): NliModel
   } else if (sentenceEmbedder !== undefined) {
     throw new InvalidArgumentError({ where: 'createFeatureNliModel', argument: 'sentenceEmbedder', message: 'was given but these weights use no second sentence encoder (use GLOVE_USE_LITE_NLI_WEIGHTS or leave it out)' });
   }
-  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
-    throw new InvalidArgumentError({ where: 'createFeatureNliModel', argument: 'maxBatchSize', message: `must be an integer >= 1 (got ${maxBatchSize})` });
-  }
+  assertPositiveInteger('maxBatchSize', maxBatchSize, 'createFeatureNliModel');
   const { mean, std, bias, labels, dimensions } = weights;
   const encoderDimensions = encoder?.dimensions ?? 0;
   const layout = { pairEmbedding: weights.pairEmbedding, interactions: weights.interactions, dimensions, sentenceEncoderDimensions: encoderDimensions };

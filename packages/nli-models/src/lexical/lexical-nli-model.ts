@@ -1,5 +1,5 @@
 import type { NliLabel, NliModel } from '@factkit/core';
-import { InvalidArgumentError } from '@factkit/core';
+import { assertProbability, InvalidArgumentError } from '@factkit/core';
 import { computeLexicalFeatures } from '../lexical/lexical-features.js';
 
 export interface LexicalNliModelOptions {
@@ -25,9 +25,7 @@ export function createLexicalNliModel(options: LexicalNliModelOptions = {}): Nli
     ['entailmentThreshold', entailmentThreshold],
     ['contradictionThreshold', contradictionThreshold],
   ] as const) {
-    if (!(typeof value === 'number' && value >= 0 && value <= 1)) {
-      throw new InvalidArgumentError({ where: 'createLexicalNliModel', argument, message: `must be a number in [0, 1] (got ${String(value)})` });
-    }
+    assertProbability(argument, value, 'createLexicalNliModel');
   }
   const label = (premise: string, hypothesis: string): NliLabel => {
     const features = computeLexicalFeatures(premise, hypothesis);

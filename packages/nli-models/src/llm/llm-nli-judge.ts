@@ -1,5 +1,5 @@
 import type { GenerationProvenance, ItemProblem, LanguageModel, NliLabel, NliModel, NliPrediction } from '@factkit/core';
-import { InvalidArgumentError, createPromptTemplate, parseLabel, runPromptedStep } from '@factkit/core';
+import { assertPositiveInteger, createPromptTemplate, InvalidArgumentError, parseLabel, runPromptedStep } from '@factkit/core';
 import { NLI_LABEL_PARSE_OPTIONS } from './nli-label.js';
 import { NLI_PROMPT } from './nli-prompt.js';
 
@@ -48,9 +48,7 @@ export function createLlmNliJudge(options: LlmNliJudgeOptions): NliModel {
       throw new InvalidArgumentError({ where: 'createLlmNliJudge', argument: 'prompt', message: `must contain the {{${name}}} placeholder` });
     }
   }
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new InvalidArgumentError({ where: 'createLlmNliJudge', argument: 'concurrency', message: `must be an integer >= 1 (got ${concurrency})` });
-  }
+  assertPositiveInteger('concurrency', concurrency, 'createLlmNliJudge');
   return {
     id: `llm-nli(${model.id})`,
     maxInputLength,

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** Sent as the bearer token to local endpoints (Ollama, vLLM, llama.cpp, LM Studio) that need no key. */
@@ -72,9 +72,7 @@ export function providerNameFor(baseUrl: string): string {
 
 /** Checks a timeout in ms: an integer >= 1. */
 export function validateTimeout(where: string, argument: string, value: unknown): void {
-  if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < 1)) {
-    throw new InvalidArgumentError({ where, argument, message: `must be an integer >= 1 (got ${String(value)})` });
-  }
+  if (value !== undefined) assertPositiveInteger(argument, value, where);
 }
 
 /**

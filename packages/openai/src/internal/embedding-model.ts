@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import type { Embedder, EmbedRequest, EmbedResult } from '@factkit/core';
 import type { OpenAICompatibleEmbeddingOptions } from '../openai-compatible-settings.js';
 import { callOnce } from './call-once.js';
@@ -32,12 +32,8 @@ export function createEmbeddingModel(where: string, connection: Connection, mode
   if (dimensions === undefined) {
     throw new InvalidArgumentError({ where, argument: 'dimensions', message: `is missing: give the vector length of model "${model}"` });
   }
-  if (!Number.isInteger(dimensions) || dimensions < 1) {
-    throw new InvalidArgumentError({ where, argument: 'dimensions', message: `must be an integer >= 1 (got ${String(dimensions)})` });
-  }
-  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
-    throw new InvalidArgumentError({ where, argument: 'maxBatchSize', message: `must be an integer >= 1 (got ${String(maxBatchSize)})` });
-  }
+  assertPositiveInteger('dimensions', dimensions, where);
+  assertPositiveInteger('maxBatchSize', maxBatchSize, where);
   const { timeoutMs } = connection;
 
   return {

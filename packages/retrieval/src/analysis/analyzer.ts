@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import { stemPorterLucene } from './porter-stemmer.js';
 import { forEachStandardToken, type TokenType } from './standard-tokenizer.js';
 
@@ -74,9 +74,7 @@ export function createEnglishAnalyzer(options: EnglishAnalyzerOptions = {}): Ana
   if (stemmer !== 'porter' && stemmer !== 'none') {
     throw new InvalidArgumentError({ where: 'createEnglishAnalyzer', argument: 'stemmer', message: `must be 'porter' or 'none' (got ${String(stemmer)})` });
   }
-  if (!Number.isInteger(maxTokenLength) || maxTokenLength < 1) {
-    throw new InvalidArgumentError({ where: 'createEnglishAnalyzer', argument: 'maxTokenLength', message: `must be a positive integer (got ${maxTokenLength})` });
-  }
+  assertPositiveInteger('maxTokenLength', maxTokenLength, 'createEnglishAnalyzer');
   const stopSet = new Set(stopWords);
   const stem = stemmer === 'porter';
   // raw token → final term ('' = dropped). Bounded; the analysis of a token never depends on its context.

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
-import { FactkitError, InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, FactkitError, InvalidArgumentError } from '@factkit/core';
 import { BM25_STRATEGIES, type Bm25Hit, type Bm25Index, type Bm25Query, type Bm25SearchOptions, type Bm25SearchResult } from './bm25-index.js';
 import { getIndexState } from './index-state.js';
 import type { PreparedQuery } from './query-preparation.js';
@@ -41,7 +41,7 @@ function resolveWorkerUrl(): URL {
 export async function createBm25WorkerPool(index: Bm25Index, options: Bm25WorkerPoolOptions = {}): Promise<Bm25WorkerPool> {
   const { threads = availableParallelism(), workerUrl = resolveWorkerUrl() } = options;
   const state = getIndexState(index, 'createBm25WorkerPool');
-  if (!Number.isInteger(threads) || threads < 1) throw new InvalidArgumentError({ where: 'createBm25WorkerPool', argument: 'threads', message: `must be a positive integer (got ${String(threads)})` });
+  assertPositiveInteger('threads', threads, 'createBm25WorkerPool');
   const { Worker: WorkerClass } = await import('node:worker_threads');
   const workers: Worker[] = Array.from({ length: threads }, () => new WorkerClass(workerUrl));
   let nextId = 0;
@@ -70,7 +70,7 @@ export async function createBm25WorkerPool(index: Bm25Index, options: Bm25Worker
       if (!BM25_STRATEGIES.includes(strategy)) throw new InvalidArgumentError({ where: 'Bm25WorkerPool.searchBatch', argument: 'strategy', message: `must be one of ${BM25_STRATEGIES.join(', ')}` });
       abortSignal?.throwIfAborted();
       if (!Array.isArray(queries)) throw new InvalidArgumentError({ where: 'Bm25WorkerPool.searchBatch', argument: 'queries', message: 'must be an array' });
-      if (!Number.isInteger(topK) || topK < 1) throw new InvalidArgumentError({ where: 'Bm25WorkerPool.searchBatch', argument: 'topK', message: `must be a positive integer (got ${String(topK)})` });
+      assertPositiveInteger('topK', topK, 'Bm25WorkerPool.searchBatch');
       if (queries.length === 0) return [];
       // Queries are analysed and prepared on this thread chunk by chunk, while the threads score earlier chunks
       // (pipelined). Chunks go to whichever thread is free (balances threads slowed by other load). Postings,

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@factkit/core';
+import { assertNonNegativeNumber, assertPositiveInteger, assertProbability, InvalidArgumentError } from '@factkit/core';
 import { type Analyzer, createEnglishAnalyzer } from '../analysis/analyzer.js';
 import { BM25_VARIANTS, type Bm25Parameters } from './bm25-scoring.js';
 import type { Bm25FieldWeights, Bm25IndexOptions, Bm25SearchOptions } from './bm25-index.js';
@@ -22,9 +22,9 @@ export const DEFAULT_MERGE_PENDING_AT = 2 ** 23;
 const WHERE = 'createBm25Index';
 
 export function validateParameters(where: string, k1: number, b: number, delta: number): void {
-  if (typeof k1 !== 'number' || !Number.isFinite(k1) || k1 < 0) throw new InvalidArgumentError({ where, argument: 'k1', message: `must be a finite number ≥ 0 (got ${String(k1)})` });
-  if (typeof b !== 'number' || !Number.isFinite(b) || b < 0 || b > 1) throw new InvalidArgumentError({ where, argument: 'b', message: `must be in [0, 1] (got ${String(b)})` });
-  if (typeof delta !== 'number' || !Number.isFinite(delta) || delta < 0) throw new InvalidArgumentError({ where, argument: 'delta', message: `must be a finite number ≥ 0 (got ${String(delta)})` });
+  assertNonNegativeNumber('k1', k1, where);
+  assertProbability('b', b, where);
+  assertNonNegativeNumber('delta', delta, where);
 }
 
 function resolveFields(fields: Bm25FieldWeights): { names: string[]; weights: number[] } {
@@ -72,6 +72,6 @@ export function resolveSearchParameters(parameters: Bm25Parameters, overrides: P
 /** Checks `topK` (default 10). */
 export function validateTopK(topK: unknown, where: string): number {
   if (topK === undefined) return 10;
-  if (typeof topK !== 'number' || !Number.isInteger(topK) || topK < 1) throw new InvalidArgumentError({ where, argument: 'topK', message: `must be a positive integer (got ${String(topK)})` });
+  assertPositiveInteger('topK', topK, where);
   return topK;
 }

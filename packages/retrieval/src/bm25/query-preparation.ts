@@ -1,5 +1,5 @@
 import type { ItemProblem } from '@factkit/core';
-import { InvalidArgumentError } from '@factkit/core';
+import { assertNonNegativeNumber, InvalidArgumentError } from '@factkit/core';
 import type { Analyzer } from '../analysis/analyzer.js';
 import { computeIdf, computeKey, computeWeight, scoreFromKey } from './bm25-scoring.js';
 import type { Bm25Query } from './bm25-index.js';
@@ -55,7 +55,7 @@ export function toWeightedQuery(analyzer: Analyzer, query: string | Bm25Query, w
   if (typeof query !== 'object' || query === null || !Array.isArray(query.terms)) throw new InvalidArgumentError({ where, argument: 'query', message: 'must be a string or { terms: [{ term, weight }] }' });
   query.terms.forEach((entry, index) => {
     if (typeof entry?.term !== 'string') throw new InvalidArgumentError({ where, argument: `query.terms[${index}].term`, message: 'must be a string' });
-    if (typeof entry.weight !== 'number' || !Number.isFinite(entry.weight) || entry.weight < 0) throw new InvalidArgumentError({ where, argument: `query.terms[${index}].weight`, message: `must be a finite number ≥ 0 (got ${String(entry.weight)})` });
+    assertNonNegativeNumber(`query.terms[${index}].weight`, entry.weight, where);
   });
   return query;
 }

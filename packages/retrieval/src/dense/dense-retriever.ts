@@ -1,4 +1,6 @@
 import {
+  assertNonNegativeInteger,
+  assertPositiveInteger,
   InvalidArgumentError,
   isAbortReason,
   ProviderCallError,
@@ -8,6 +10,7 @@ import {
   type ItemProblem,
   type Retriever,
   type VectorStore,
+  type ProgressCallback,
 } from '@factkit/core';
 import { createInMemoryVectorStore } from '../stores/in-memory-vector-store.js';
 import { evidenceFromMatch, storedDocumentMetadata } from './stored-document.js';
@@ -28,7 +31,8 @@ export interface DenseRetrieverOptions {
 export interface DenseIndexRequest {
   readonly documents: readonly Document[];
   readonly abortSignal?: AbortSignal;
-  readonly onProgress?: (progress: { completed: number; total: number }) => void;
+  /** Called after each embed call: `completed` counts documents embedded so far. */
+  readonly onProgress?: ProgressCallback;
 }
 
 export interface DenseIndexResult {
@@ -70,7 +74,7 @@ export function createDenseRetriever(options: DenseRetrieverOptions): DenseRetri
     throw new InvalidArgumentError({ where, argument: 'store', message: `has ${store.dimensions} dimensions but the embedder gives ${embedder.dimensions}` });
   }
   const { id = `dense(${embedder.id})`, batchSize = embedder.maxBatchSize ?? 64 } = options;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new InvalidArgumentError({ where, argument: 'batchSize', message: `must be an integer >= 1 (got ${batchSize})` });
+  assertPositiveInteger('batchSize', batchSize, where);
 
   const isWellFormed = (vector: unknown): vector is Float32Array =>
     vector instanceof Float32Array && vector.length === embedder.dimensions && vector.every((value) => Number.isFinite(value));
@@ -142,7 +146,7 @@ export function createDenseRetriever(options: DenseRetrieverOptions): DenseRetri
     },
     async retrieve({ query, topK = 10, abortSignal }) {
       abortSignal?.throwIfAborted();
-      if (!Number.isInteger(topK) || topK < 0) throw new InvalidArgumentError({ where: `${id}.retrieve`, argument: 'topK', message: `must be an integer >= 0 (got ${topK})` });
+      assertNonNegativeInteger('topK', topK, `${id}.retrieve`);
       let vector = query?.vector;
       if (vector !== undefined) {
         if (!isWellFormed(vector)) {

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
+import { assertNonEmptyString, assertPositiveInteger, CorruptDataError, InvalidArgumentError } from '@factkit/core';
 import { checkStoreVector } from '../stores/validate-records.js';
 import type { VectorRowSource } from './quantized-flat-index.js';
 
@@ -19,9 +19,7 @@ export interface FileVectorSourceOptions {
 }
 
 const checkDimensions = (dimensions: unknown, where: string): number => {
-  if (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1) {
-    throw new InvalidArgumentError({ where, argument: 'dimensions', message: `must be a positive integer (got ${String(dimensions)})` });
-  }
+  assertPositiveInteger('dimensions', dimensions, where);
   return dimensions;
 };
 
@@ -79,7 +77,7 @@ export function writeVectorFile(path: string, vectors: Iterable<Float32Array>, o
 export function createFileVectorSource(path: string, options: FileVectorSourceOptions): FileVectorSource {
   const where = 'createFileVectorSource';
   const dimensions = checkDimensions(options?.dimensions, where);
-  if (typeof path !== 'string' || path.length === 0) throw new InvalidArgumentError({ where, argument: 'path', message: 'must be a non-empty string' });
+  assertNonEmptyString('path', path, where);
   const rowBytes = dimensions * 4;
   const fd = openSync(path, 'r');
   let size: number;

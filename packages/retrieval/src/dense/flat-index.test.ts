@@ -190,7 +190,7 @@ describe('createFlatIndex', () => {
     expectInvalid(() => index.search(vec(Number.POSITIVE_INFINITY, 0, 0)), 'query', /NaN or Infinity/);
     expectInvalid(() => index.search(vec(1, 2, 3), { topK: -1 }), 'topK', />= 0/);
     expectInvalid(() => index.searchBatch([vec(1, 2, 3), vec(1, 2)]), 'queries[1]', /dimension/);
-    expectInvalid(() => createFlatIndex({ dimensions: 0 }), 'dimensions', /positive/);
+    expectInvalid(() => createFlatIndex({ dimensions: 0 }), 'dimensions', /an integer >= 1 \(got 0\)/);
     expectInvalid(() => createFlatIndex({ dimensions: 3, metric: 'l2' as VectorMetric }), 'metric', /cosine/);
     expectInvalid(() => createFlatIndex({ dimensions: 3, threads: 0 }), 'threads', /1 to 64/);
     // the failed calls changed nothing

@@ -1,4 +1,4 @@
-import { FactkitError, InvalidArgumentError } from '@factkit/core';
+import { assertNonEmptyString, assertPositiveInteger, FactkitError, InvalidArgumentError } from '@factkit/core';
 import { createDotKernel, type DotKernel } from './kernel/load-kernel.js';
 import { checkStoreMetric, checkStoreTopK, checkStoreVector } from '../stores/validate-records.js';
 import { scanRows, type ScanJob, type ScanPartial } from './scan-rows.js';
@@ -129,19 +129,13 @@ export function createFlatIndex(options: FlatIndexOptions): FlatIndex {
     blockRows = 2048,
     singleQueryScan = 'bfloat16',
   } = options;
-  if (!Number.isInteger(dimensions) || dimensions < 1) {
-    throw new InvalidArgumentError({ where, argument: 'dimensions', message: `must be a positive integer (got ${dimensions})` });
-  }
+  assertPositiveInteger('dimensions', dimensions, where);
   checkStoreMetric(metric, where);
-  if (!Number.isInteger(initialCapacity) || initialCapacity < 1) {
-    throw new InvalidArgumentError({ where, argument: 'initialCapacity', message: `must be a positive integer (got ${initialCapacity})` });
-  }
+  assertPositiveInteger('initialCapacity', initialCapacity, where);
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
     throw new InvalidArgumentError({ where, argument: 'threads', message: `must be an integer from 1 to 64 (got ${threads})` });
   }
-  if (!Number.isInteger(blockRows) || blockRows < 1) {
-    throw new InvalidArgumentError({ where, argument: 'blockRows', message: `must be a positive integer (got ${blockRows})` });
-  }
+  assertPositiveInteger('blockRows', blockRows, where);
   if (singleQueryScan !== 'bfloat16' && singleQueryScan !== 'float32') {
     throw new InvalidArgumentError({ where, argument: 'singleQueryScan', message: `must be 'bfloat16' or 'float32' (got ${String(singleQueryScan)})` });
   }
@@ -372,9 +366,7 @@ export function createFlatIndex(options: FlatIndexOptions): FlatIndex {
         if (!Array.isArray(entries)) throw new InvalidArgumentError({ where: 'FlatIndex.upsert', argument: 'entries', message: 'must be an array' });
         const seen = new Set<string>();
         entries.forEach((entry, index) => {
-          if (typeof entry?.id !== 'string' || entry.id.length === 0) {
-            throw new InvalidArgumentError({ where: 'FlatIndex.upsert', argument: `entries[${index}].id`, message: 'must be a non-empty string' });
-          }
+          assertNonEmptyString(`entries[${index}].id`, entry?.id, 'FlatIndex.upsert');
           if (seen.has(entry.id)) {
             throw new InvalidArgumentError({ where: 'FlatIndex.upsert', argument: `entries[${index}].id`, message: `duplicates id "${entry.id}" within one call` });
           }

@@ -1,4 +1,4 @@
-import { FactkitError, InvalidArgumentError, type VectorMatch, type VectorStore } from '@factkit/core';
+import { assertPositiveInteger, FactkitError, InvalidArgumentError, type VectorMatch, type VectorStore } from '@factkit/core';
 import { checkStoreIds, checkStoreMetric, checkStoreRecords, checkStoreTopK, checkStoreVector } from '../stores/validate-records.js';
 import type { VectorMetric } from './flat-index.js';
 
@@ -52,7 +52,7 @@ interface UsearchModule {
 export function createHnswVectorStore(options: HnswVectorStoreOptions): VectorStore {
   const where = 'createHnswVectorStore';
   const { dimensions, metric = 'cosine', connectivity = 16, expansionAdd = 128, expansionSearch = 64, threads = 0, id = 'hnsw(usearch)' } = options;
-  if (!Number.isInteger(dimensions) || dimensions < 1) throw new InvalidArgumentError({ where, argument: 'dimensions', message: `must be a positive integer (got ${dimensions})` });
+  assertPositiveInteger('dimensions', dimensions, where);
   checkStoreMetric(metric, where);
   for (const [argument, value, min] of [
     ['connectivity', connectivity, 2],

@@ -145,9 +145,9 @@ describe("createQuantizedFlatIndex({ prefilter: 'binary' })", () => {
       throw new Error('expected an InvalidArgumentError');
     };
     expectInvalid(() => createQuantizedFlatIndex({ dimensions: 3, prefilter: 'pq' as never }), 'prefilter', /'none' or 'binary'/);
-    expectInvalid(() => createQuantizedFlatIndex({ dimensions: 3, prefilterShortlist: 0 }), 'prefilterShortlist', /positive integer/);
-    expectInvalid(() => index.search(Float32Array.from([1, 1, 1]), { prefilterShortlist: 2.5 }), 'prefilterShortlist', /positive integer/);
-    expectInvalid(() => index.searchBatch([Float32Array.from([1, 1, 1])], { prefilterShortlist: -3 }), 'prefilterShortlist', /positive integer/);
+    expectInvalid(() => createQuantizedFlatIndex({ dimensions: 3, prefilterShortlist: 0 }), 'prefilterShortlist', /an integer >= 1/);
+    expectInvalid(() => index.search(Float32Array.from([1, 1, 1]), { prefilterShortlist: 2.5 }), 'prefilterShortlist', /an integer >= 1/);
+    expectInvalid(() => index.searchBatch([Float32Array.from([1, 1, 1])], { prefilterShortlist: -3 }), 'prefilterShortlist', /an integer >= 1/);
     expect(index.search(Float32Array.from([1, -1, 1]), { topK: 1 }).map((hit) => hit.id)).toEqual(['keep']);
   });
 });

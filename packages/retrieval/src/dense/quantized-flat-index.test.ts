@@ -273,14 +273,14 @@ describe('createQuantizedFlatIndex', () => {
     expectInvalid(() => createQuantizedFlatIndex({ dimensions: 3, floatVectors: 'drop', shortlist: 'exact' }), 'shortlist', /needs floatVectors 'keep'/);
     expectInvalid(() => index.searchBatch([vec(1, 2, 3), vec(1, 2)]), 'queries[1]', /dimension/);
     expectInvalid(() => index.delete('keep' as never), 'ids', /array/);
-    expectInvalid(() => createQuantizedFlatIndex({ dimensions: 0 }), 'dimensions', /positive/);
+    expectInvalid(() => createQuantizedFlatIndex({ dimensions: 0 }), 'dimensions', /an integer >= 1 \(got 0\)/);
     expectInvalid(() => createQuantizedFlatIndex({ dimensions: 200_000 }), 'dimensions', /at most 133136/);
     expectInvalid(() => createQuantizedFlatIndex({ dimensions: 3, metric: 'l2' as VectorMetric }), 'metric', /cosine/);
     expectInvalid(() => createQuantizedFlatIndex({ dimensions: 3, shortlist: 2.5 }), 'shortlist', /positive integer/);
     expectInvalid(() => createQuantizedFlatIndex({ dimensions: 3, floatVectors: 'disk' as never }), 'floatVectors', /'keep' or 'drop'/);
     expectInvalid(() => createQuantizedFlatIndex({ dimensions: 3, kernel: 'gpu' as never }), 'kernel', /'auto', 'wasm' or 'js'/);
-    expectInvalid(() => createQuantizedFlatIndex({ dimensions: 3, blockRows: 0 }), 'blockRows', /positive/);
-    expectInvalid(() => createQuantizedFlatIndex({ dimensions: 3, initialCapacity: -1 }), 'initialCapacity', /positive/);
+    expectInvalid(() => createQuantizedFlatIndex({ dimensions: 3, blockRows: 0 }), 'blockRows', /an integer >= 1/);
+    expectInvalid(() => createQuantizedFlatIndex({ dimensions: 3, initialCapacity: -1 }), 'initialCapacity', /an integer >= 1 \(got -1\)/);
     // the failed calls changed nothing
     expect(index.ids()).toEqual(['keep']);
     expect(index.search(vec(1, 1, 1), { topK: 1 })).toEqual([{ id: 'keep', score: expect.closeTo(1, 12) as unknown as number }]);

@@ -1,4 +1,4 @@
-import { FactkitError, InvalidArgumentError } from '@factkit/core';
+import { assertNonEmptyString, assertPositiveInteger, FactkitError, InvalidArgumentError } from '@factkit/core';
 import { checkStoreMetric, checkStoreTopK, checkStoreVector } from '../stores/validate-records.js';
 import type { FlatIndex, FlatSearchHit, FlatSearchOptions, VectorMetric } from './flat-index.js';
 import { createInt8Kernel, INT8_KERNEL_MAX_BYTES, type Int8Kernel } from './kernel/load-int8-kernel.js';
@@ -153,13 +153,9 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
     prefilter = 'none',
     prefilterShortlist: defaultPrefilterShortlist = 4096,
   } = options ?? ({} as QuantizedFlatIndexOptions);
-  if (!Number.isInteger(dimensions) || dimensions < 1) {
-    throw new InvalidArgumentError({ where, argument: 'dimensions', message: `must be a positive integer (got ${String(dimensions)})` });
-  }
+  assertPositiveInteger('dimensions', dimensions, where);
   checkStoreMetric(metric, where);
-  if (!Number.isInteger(initialCapacity) || initialCapacity < 1) {
-    throw new InvalidArgumentError({ where, argument: 'initialCapacity', message: `must be a positive integer (got ${String(initialCapacity)})` });
-  }
+  assertPositiveInteger('initialCapacity', initialCapacity, where);
   if (preferredKernel !== 'auto' && preferredKernel !== 'wasm' && preferredKernel !== 'js') {
     throw new InvalidArgumentError({ where, argument: 'kernel', message: `must be 'auto', 'wasm' or 'js' (got ${String(preferredKernel)})` });
   }
@@ -181,16 +177,12 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
     return value;
   };
   checkShortlist(defaultShortlist, where);
-  if (!Number.isInteger(blockRows) || blockRows < 1) {
-    throw new InvalidArgumentError({ where, argument: 'blockRows', message: `must be a positive integer (got ${String(blockRows)})` });
-  }
+  assertPositiveInteger('blockRows', blockRows, where);
   if (prefilter !== 'none' && prefilter !== 'binary') {
     throw new InvalidArgumentError({ where, argument: 'prefilter', message: `must be 'none' or 'binary' (got ${String(prefilter)})` });
   }
   const checkPrefilterShortlist = (value: unknown, at: string): number => {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-      throw new InvalidArgumentError({ where: at, argument: 'prefilterShortlist', message: `must be a positive integer (got ${String(value)})` });
-    }
+    assertPositiveInteger('prefilterShortlist', value, at);
     return value;
   };
   checkPrefilterShortlist(defaultPrefilterShortlist, where);
@@ -646,9 +638,7 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
       if (!Array.isArray(entries)) throw new InvalidArgumentError({ where: 'QuantizedFlatIndex.upsert', argument: 'entries', message: 'must be an array' });
       const seen = new Set<string>();
       entries.forEach((entry, position) => {
-        if (typeof entry?.id !== 'string' || entry.id.length === 0) {
-          throw new InvalidArgumentError({ where: 'QuantizedFlatIndex.upsert', argument: `entries[${position}].id`, message: 'must be a non-empty string' });
-        }
+        assertNonEmptyString(`entries[${position}].id`, entry?.id, 'QuantizedFlatIndex.upsert');
         if (seen.has(entry.id)) {
           throw new InvalidArgumentError({ where: 'QuantizedFlatIndex.upsert', argument: `entries[${position}].id`, message: `duplicates id "${entry.id}" within one call` });
         }

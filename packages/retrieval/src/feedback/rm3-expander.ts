@@ -1,5 +1,5 @@
 import type { ExpandRequest, ExpandedQuery, Query, QueryExpander } from '@factkit/core';
-import { InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, assertProbability, InvalidArgumentError } from '@factkit/core';
 import type { Bm25Index, Bm25WeightedTerm } from '../bm25/bm25-index.js';
 import { readWeightedTerms } from '../bm25/weighted-terms.js';
 
@@ -26,7 +26,7 @@ export interface Rm3Model {
 const byWeightThenTerm = (a: [string, number], b: [string, number]): number => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 function positiveInteger(value: number, argument: string): void {
-  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError({ where: 'createRm3Expander', argument, message: `must be a positive integer (got ${String(value)})` });
+  assertPositiveInteger(argument, value, 'createRm3Expander');
 }
 
 /**
@@ -84,7 +84,7 @@ export function createRm3Expander(options: Rm3ExpanderOptions): QueryExpander {
   if (typeof index !== 'object' || index === null || typeof index.search !== 'function') throw new InvalidArgumentError({ where: 'createRm3Expander', argument: 'index', message: 'must be a Bm25Index' });
   positiveInteger(fbDocs, 'fbDocs');
   positiveInteger(fbTerms, 'fbTerms');
-  if (typeof originalQueryWeight !== 'number' || !(originalQueryWeight >= 0 && originalQueryWeight <= 1)) throw new InvalidArgumentError({ where: 'createRm3Expander', argument: 'originalQueryWeight', message: `must be in [0, 1] (got ${String(originalQueryWeight)})` });
+  assertProbability('originalQueryWeight', originalQueryWeight, 'createRm3Expander');
   return {
     id: `rm3(fbDocs=${fbDocs},fbTerms=${fbTerms},originalQueryWeight=${originalQueryWeight})`,
     usesLanguageModel: false,

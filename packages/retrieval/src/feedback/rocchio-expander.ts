@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Embedder, type ExpandedQuery, type ItemProblem, type QueryExpander, type Retriever } from '@factkit/core';
+import { assertNonNegativeInteger, assertNonNegativeNumber, assertPositiveInteger, type Embedder, type ExpandedQuery, InvalidArgumentError, type ItemProblem, type QueryExpander, type Retriever } from '@factkit/core';
 
 export interface RocchioExpanderOptions {
   /** Embeds the query (kind 'query') and, unless `getVector` knows them, the feedback documents (kind 'passage'). */
@@ -22,9 +22,7 @@ export interface RocchioExpanderOptions {
 }
 
 function checkWeight(value: number, argument: string): void {
-  if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
-    throw new InvalidArgumentError({ where: 'createRocchioExpander', argument, message: `must be a finite number >= 0 (got ${String(value)})` });
-  }
+  assertNonNegativeNumber(argument, value, 'createRocchioExpander');
 }
 
 /**
@@ -46,8 +44,8 @@ export function createRocchioExpander(options: RocchioExpanderOptions): QueryExp
   checkWeight(alpha, 'alpha');
   checkWeight(beta, 'beta');
   checkWeight(gamma, 'gamma');
-  if (!Number.isInteger(feedbackDocuments) || feedbackDocuments < 1) throw new InvalidArgumentError({ where, argument: 'feedbackDocuments', message: `must be an integer >= 1 (got ${feedbackDocuments})` });
-  if (!Number.isInteger(nonRelevantDocuments) || nonRelevantDocuments < 0) throw new InvalidArgumentError({ where, argument: 'nonRelevantDocuments', message: `must be an integer >= 0 (got ${nonRelevantDocuments})` });
+  assertPositiveInteger('feedbackDocuments', feedbackDocuments, where);
+  assertNonNegativeInteger('nonRelevantDocuments', nonRelevantDocuments, where);
   if (gamma > 0 && nonRelevantDocuments === 0) throw new InvalidArgumentError({ where, argument: 'gamma', message: 'is > 0 but nonRelevantDocuments is 0, so there is nothing to subtract' });
   const { id = `rocchio(${retriever.id})` } = options;
   const dimensions = embedder.dimensions;

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Run } from '@factkit/core';
+import { assertFiniteNumber, assertNonEmptyString, assertNonNegativeNumber, InvalidArgumentError, type Run } from '@factkit/core';
 
 /** One retrieved item of one system: an id and its score (higher is better). */
 export interface ScoredId {
@@ -70,7 +70,7 @@ function normalize(list: readonly ScoredId[], normalization: ScoreNormalization)
 function resolveOptions(options: FusionOptions, systems: number, where: string) {
   const { method = 'rrf', k = 60, weights, normalization = 'min-max', depth = Infinity } = options;
   if (!FUSION_METHODS.includes(method)) throw new InvalidArgumentError({ where, argument: 'method', message: `must be one of ${FUSION_METHODS.join(', ')} (got ${String(method)})` });
-  if (!(typeof k === 'number' && Number.isFinite(k) && k >= 0)) throw new InvalidArgumentError({ where, argument: 'k', message: `must be a finite number >= 0 (got ${String(k)})` });
+  assertNonNegativeNumber('k', k, where);
   if (normalization !== 'none' && normalization !== 'min-max' && normalization !== 'z-score') {
     throw new InvalidArgumentError({ where, argument: 'normalization', message: `must be 'none', 'min-max' or 'z-score' (got ${String(normalization)})` });
   }
@@ -80,9 +80,7 @@ function resolveOptions(options: FusionOptions, systems: number, where: string) 
       throw new InvalidArgumentError({ where, argument: 'weights', message: `must have one weight per system (${systems}), got ${Array.isArray(weights) ? weights.length : typeof weights}` });
     }
     weights.forEach((weight, index) => {
-      if (!(typeof weight === 'number' && Number.isFinite(weight) && weight >= 0)) {
-        throw new InvalidArgumentError({ where, argument: `weights[${index}]`, message: `must be a finite number >= 0 (got ${String(weight)})` });
-      }
+      assertNonNegativeNumber(`weights[${index}]`, weight, where);
     });
   }
   return { method, k, weights: weights ?? new Array<number>(systems).fill(1), normalization, depth };
@@ -106,12 +104,8 @@ export function fuseScores(lists: readonly (readonly ScoredId[])[], options: Fus
     if (!Array.isArray(list)) throw new InvalidArgumentError({ where, argument: `lists[${system}]`, message: 'must be an array of { id, score }' });
     const seen = new Set<string>();
     list.forEach((item: ScoredId | undefined, position) => {
-      if (typeof item?.id !== 'string' || item.id.length === 0) {
-        throw new InvalidArgumentError({ where, argument: `lists[${system}][${position}].id`, message: 'must be a non-empty string' });
-      }
-      if (!(typeof item.score === 'number' && Number.isFinite(item.score))) {
-        throw new InvalidArgumentError({ where, argument: `lists[${system}][${position}].score`, message: `must be a finite number (got ${String(item.score)})` });
-      }
+      assertNonEmptyString(`lists[${system}][${position}].id`, item?.id, where);
+      assertFiniteNumber(`lists[${system}][${position}].score`, item.score, where);
       if (seen.has(item.id)) throw new InvalidArgumentError({ where, argument: `lists[${system}][${position}].id`, message: `duplicates id "${item.id}" in one list` });
       seen.add(item.id);
     });

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Retriever } from '@factkit/core';
+import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError, type Retriever } from '@factkit/core';
 import { collectSearches, fuseEvidenceLists } from './fuse-evidence.js';
 import { fuseScores, type FusionOptions } from './fuse-scores.js';
 
@@ -30,7 +30,7 @@ export function createHybridRetriever(options: HybridRetrieverOptions): Retrieve
   retrievers.forEach((retriever, index) => {
     if (typeof retriever?.retrieve !== 'function') throw new InvalidArgumentError({ where, argument: `retrievers[${index}]`, message: 'must be a Retriever' });
   });
-  if (!Number.isInteger(candidateDepth) || candidateDepth < 1) throw new InvalidArgumentError({ where, argument: 'candidateDepth', message: `must be an integer >= 1 (got ${candidateDepth})` });
+  assertPositiveInteger('candidateDepth', candidateDepth, where);
   // Validate fusion options once, up front.
   fuseScores(retrievers.map(() => []), fusion);
   const { id = `hybrid(${retrievers.map((retriever) => retriever.id).join('+')})` } = options;
@@ -38,7 +38,7 @@ export function createHybridRetriever(options: HybridRetrieverOptions): Retrieve
     id,
     async retrieve({ query, topK = 10, abortSignal }) {
       abortSignal?.throwIfAborted();
-      if (!Number.isInteger(topK) || topK < 0) throw new InvalidArgumentError({ where: `${id}.retrieve`, argument: 'topK', message: `must be an integer >= 0 (got ${topK})` });
+      assertNonNegativeInteger('topK', topK, `${id}.retrieve`);
       const depth = Math.max(topK, candidateDepth);
       const settled = await Promise.allSettled(retrievers.map((retriever) => retriever.retrieve({ query, topK: depth, ...(abortSignal ? { abortSignal } : {}) })));
       abortSignal?.throwIfAborted();

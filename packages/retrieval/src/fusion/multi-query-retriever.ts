@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Query, type RetrieveResult, type Retriever } from '@factkit/core';
+import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError, type Query, type Retriever, type RetrieveResult } from '@factkit/core';
 import { fuseScores, type FusionOptions } from './fuse-scores.js';
 import { collectSearches, fuseEvidenceLists } from './fuse-evidence.js';
 
@@ -35,7 +35,7 @@ export function createMultiQueryRetriever(options: MultiQueryRetrieverOptions): 
   const where = 'createMultiQueryRetriever';
   const { retriever, fusion = { method: 'rrf' }, candidateDepth = 100 } = options ?? ({} as MultiQueryRetrieverOptions);
   if (typeof retriever?.retrieve !== 'function') throw new InvalidArgumentError({ where, argument: 'retriever', message: 'must be a Retriever' });
-  if (!Number.isInteger(candidateDepth) || candidateDepth < 1) throw new InvalidArgumentError({ where, argument: 'candidateDepth', message: `must be an integer >= 1 (got ${candidateDepth})` });
+  assertPositiveInteger('candidateDepth', candidateDepth, where);
   if (fusion?.weights !== undefined) {
     throw new InvalidArgumentError({ where, argument: 'fusion.weights', message: 'is not supported: the number of searches (text + distinct sub-queries) varies by query' });
   }
@@ -46,7 +46,7 @@ export function createMultiQueryRetriever(options: MultiQueryRetrieverOptions): 
     async retrieve({ query, topK = 10, abortSignal }): Promise<RetrieveResult> {
       abortSignal?.throwIfAborted();
       if (typeof query !== 'object' || query === null) throw new InvalidArgumentError({ where: `${id}.retrieve`, argument: 'query', message: 'must be a Query object' });
-      if (!Number.isInteger(topK) || topK < 0) throw new InvalidArgumentError({ where: `${id}.retrieve`, argument: 'topK', message: `must be an integer >= 0 (got ${topK})` });
+      assertNonNegativeInteger('topK', topK, `${id}.retrieve`);
       const { subQueries, ...main } = query;
       const signal = abortSignal ? { abortSignal } : {};
       if (subQueries === undefined || subQueries.length === 0) return retriever.retrieve({ query: main, topK, ...signal });

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { CorruptDataError, InvalidArgumentError, type ItemProblem } from '@factkit/core';
+import { assertNonEmptyString, CorruptDataError, InvalidArgumentError, type ItemProblem } from '@factkit/core';
 import { type Bm25Index, type Bm25IndexOptions, createBm25Index } from '../bm25/bm25-index.js';
 import { getIndexState } from '../bm25/index-state.js';
 import { type DeserializeBm25IndexOptions, readBm25Index, serializeBm25IndexChunks } from '../bm25/bm25-serialization.js';
@@ -12,7 +12,7 @@ const IO_PIECE = 64 << 20;
  * (the file's bytes are never assembled in memory). The bytes are exactly those of `serializeBm25Index` (main entry).
  */
 export async function saveBm25Index(index: Bm25Index, path: string): Promise<void> {
-  if (typeof path !== 'string' || path.length === 0) throw new InvalidArgumentError({ where: 'saveBm25Index', argument: 'path', message: 'must be a non-empty string' });
+  assertNonEmptyString('path', path, 'saveBm25Index');
   const chunks = serializeBm25IndexChunks(index, 'saveBm25Index');
   const temporary = `${path}.${process.pid}.tmp`;
   const descriptor = openSync(temporary, 'w');

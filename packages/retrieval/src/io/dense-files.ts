@@ -2,7 +2,7 @@
 // and bm25/bm25-serialization.ts).
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
+import { assertNonEmptyString, assertPositiveInteger, CorruptDataError, InvalidArgumentError } from '@factkit/core';
 import type { Bm25Index } from '../bm25/bm25-index.js';
 import { type DenseIndexSnapshot, deserializeDenseIndex, serializeDenseIndex } from '../dense/dense-serialization.js';
 import { type FusionOptions, fuseScores } from '../fusion/fuse-scores.js';
@@ -19,7 +19,7 @@ async function writeAtomically(path: string, bytes: Uint8Array | string): Promis
  * @throws InvalidArgumentError for an empty path or a malformed snapshot.
  */
 export async function saveDenseIndex(snapshot: DenseIndexSnapshot, path: string): Promise<void> {
-  if (typeof path !== 'string' || path.length === 0) throw new InvalidArgumentError({ where: 'saveDenseIndex', argument: 'path', message: 'must be a non-empty string' });
+  assertNonEmptyString('path', path, 'saveDenseIndex');
   await writeAtomically(path, serializeDenseIndex(snapshot));
 }
 
@@ -71,8 +71,8 @@ export interface SaveHybridIndexOptions {
 export async function saveHybridIndex(folder: string, options: SaveHybridIndexOptions): Promise<HybridIndexManifest> {
   const where = 'saveHybridIndex';
   const { bm25, dense, fusion = { method: 'rrf', k: 60 }, candidateDepth = 100 } = options;
-  if (typeof folder !== 'string' || folder.length === 0) throw new InvalidArgumentError({ where, argument: 'folder', message: 'must be a non-empty string' });
-  if (!Number.isInteger(candidateDepth) || candidateDepth < 1) throw new InvalidArgumentError({ where, argument: 'candidateDepth', message: `must be an integer >= 1 (got ${candidateDepth})` });
+  assertNonEmptyString('folder', folder, where);
+  assertPositiveInteger('candidateDepth', candidateDepth, where);
   fuseScores([[], []], fusion);
   // JSON has no Infinity: an unlimited depth is written as "absent" (the default).
   const { depth, ...rest } = fusion;

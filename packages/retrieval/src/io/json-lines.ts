@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
+import { assertNonEmptyString, CorruptDataError } from '@factkit/core';
 
 export interface ReadJsonLinesOptions {
   readonly abortSignal?: AbortSignal;
@@ -32,7 +32,7 @@ async function isGzip(path: string): Promise<boolean> {
  */
 export async function* readJsonLines(path: string, options: ReadJsonLinesOptions = {}): AsyncGenerator<JsonLine> {
   const { abortSignal } = options;
-  if (typeof path !== 'string' || path.length === 0) throw new InvalidArgumentError({ where: 'readJsonLines', argument: 'path', message: 'must be a non-empty string' });
+  assertNonEmptyString('path', path, 'readJsonLines');
   abortSignal?.throwIfAborted();
   const gzip = await isGzip(path);
   const fileStream = createReadStream(path);

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type VectorMatch, type VectorStore } from '@factkit/core';
+import { assertNonEmptyString, InvalidArgumentError, type VectorMatch, type VectorStore } from '@factkit/core';
 import { createFlatIndex, type FlatIndex, type VectorMetric } from '../dense/flat-index.js';
 import { checkStoreIds, checkStoreRecords, checkStoreTopK, checkStoreVector } from './validate-records.js';
 
@@ -38,7 +38,7 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions): 
   // A given index brings its own threads.
   const threads = options.index ? options.index.threads : (options.threads ?? 1);
   const where = `VectorStore(${id})`;
-  if (typeof id !== 'string' || id.length === 0) throw new InvalidArgumentError({ where: 'createInMemoryVectorStore', argument: 'id', message: 'must be a non-empty string' });
+  assertNonEmptyString('id', id, 'createInMemoryVectorStore');
   const index: FlatIndex = options.index ?? createFlatIndex({ dimensions, metric, threads });
   if (options.index !== undefined && (index.dimensions !== dimensions || index.metric !== metric || index.size !== 0)) {
     throw new InvalidArgumentError({ where: 'createInMemoryVectorStore', argument: 'index', message: `must be empty with ${dimensions} dimensions and metric '${metric}' (got ${index.dimensions}, '${index.metric}', ${index.size} vectors)` });

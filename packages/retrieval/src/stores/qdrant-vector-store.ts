@@ -1,4 +1,4 @@
-import { InvalidArgumentError, sha256Hex, type VectorMatch, type VectorStore } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, sha256Hex, type VectorMatch, type VectorStore } from '@factkit/core';
 import type { VectorMetric } from '../dense/flat-index.js';
 import { checkStoreIds, checkStoreMetric, checkStoreRecords, checkStoreTopK, checkStoreVector, onceUntilFailure } from './validate-records.js';
 
@@ -70,9 +70,9 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Vect
   if (typeof collection !== 'string' || !/^[A-Za-z0-9_-]{1,255}$/.test(collection)) {
     throw new InvalidArgumentError({ where, argument: 'collection', message: `must be 1-255 letters, digits, '_' or '-' (got ${JSON.stringify(collection)})` });
   }
-  if (!Number.isInteger(dimensions) || dimensions < 1) throw new InvalidArgumentError({ where, argument: 'dimensions', message: `must be a positive integer (got ${dimensions})` });
+  assertPositiveInteger('dimensions', dimensions, where);
   checkStoreMetric(metric, where);
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new InvalidArgumentError({ where, argument: 'batchSize', message: `must be a positive integer (got ${batchSize})` });
+  assertPositiveInteger('batchSize', batchSize, where);
   const { id = `qdrant(${collection})` } = options;
 
   const ensureReady = onceUntilFailure(async () => {

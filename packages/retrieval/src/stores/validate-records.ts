@@ -1,4 +1,4 @@
-import { FactkitError, InvalidArgumentError, type VectorRecord } from '@factkit/core';
+import { assertNonEmptyString, assertNonNegativeInteger, FactkitError, InvalidArgumentError, type VectorRecord } from '@factkit/core';
 
 /** Checks one vector: a Float32Array of `dimensions` finite numbers. Throws InvalidArgumentError naming `argument`. */
 export function checkStoreVector(vector: unknown, dimensions: number, where: string, argument: string): Float32Array {
@@ -19,9 +19,7 @@ export function checkStoreRecords(records: unknown, dimensions: number, where: s
   if (!Array.isArray(records)) throw new InvalidArgumentError({ where, argument: 'records', message: 'must be an array' });
   const seen = new Set<string>();
   records.forEach((record: Partial<VectorRecord> | undefined, index) => {
-    if (typeof record?.id !== 'string' || record.id.length === 0) {
-      throw new InvalidArgumentError({ where, argument: `records[${index}].id`, message: 'must be a non-empty string' });
-    }
+    assertNonEmptyString(`records[${index}].id`, record?.id, where);
     if (seen.has(record.id)) {
       throw new InvalidArgumentError({ where, argument: `records[${index}].id`, message: `duplicates id "${record.id}" within one upsert` });
     }
@@ -33,9 +31,7 @@ export function checkStoreRecords(records: unknown, dimensions: number, where: s
 
 /** Validates `topK` (an integer >= 0). */
 export function checkStoreTopK(topK: unknown, where: string): number {
-  if (typeof topK !== 'number' || !Number.isInteger(topK) || topK < 0) {
-    throw new InvalidArgumentError({ where, argument: 'topK', message: `must be an integer >= 0 (got ${String(topK)})` });
-  }
+  assertNonNegativeInteger('topK', topK, where);
   return topK;
 }
 
