@@ -17,21 +17,24 @@ const BUMPS = ['patch', 'minor', 'major'];
 
 /** Pending changesets: [{ file, releases: Map<name, bump>, summary }] (changesets' front-matter format). */
 function readChangesets(dir) {
-  return readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'README.md').sort().map((file) => {
-    const text = readFileSync(join(dir, file), 'utf8');
-    const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-    if (!match) {
-      problems.push(`.changeset/${file}: no front matter (--- "@factkit/x": patch ---)`);
-      return { file, releases: new Map(), summary: '' };
-    }
-    const releases = new Map();
-    for (const line of match[1].split(/\r?\n/).filter((l) => l.trim() !== '')) {
-      const release = /^\s*["']?([^"':]+)["']?\s*:\s*(patch|minor|major)\s*$/.exec(line);
-      if (release) releases.set(release[1], release[2]);
-      else problems.push(`.changeset/${file}: cannot read front-matter line ${JSON.stringify(line)}`);
-    }
-    return { file, releases, summary: match[2].trim() };
-  });
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.md') && f !== 'README.md')
+    .sort()
+    .map((file) => {
+      const text = readFileSync(join(dir, file), 'utf8');
+      const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+      if (!match) {
+        problems.push(`.changeset/${file}: no front matter (--- "@factkit/x": patch ---)`);
+        return { file, releases: new Map(), summary: '' };
+      }
+      const releases = new Map();
+      for (const line of match[1].split(/\r?\n/).filter((l) => l.trim() !== '')) {
+        const release = /^\s*["']?([^"':]+)["']?\s*:\s*(patch|minor|major)\s*$/.exec(line);
+        if (release) releases.set(release[1], release[2]);
+        else problems.push(`.changeset/${file}: cannot read front-matter line ${JSON.stringify(line)}`);
+      }
+      return { file, releases, summary: match[2].trim() };
+    });
 }
 
 function bump(version, type) {
@@ -42,10 +45,12 @@ function bump(version, type) {
 }
 
 const packageDirs = workspacePackageDirs();
-const manifests = new Map(packageDirs.map((d) => {
-  const m = JSON.parse(readFileSync(join(root, d, 'package.json'), 'utf8'));
-  return [m.name, { dir: d, manifest: m }];
-}));
+const manifests = new Map(
+  packageDirs.map((d) => {
+    const m = JSON.parse(readFileSync(join(root, d, 'package.json'), 'utf8'));
+    return [m.name, { dir: d, manifest: m }];
+  }),
+);
 
 // Pre mode: { mode: 'pre' | 'exit', tag, initialVersions, changesets: ids already versioned in pre mode }.
 const prePath = join(root, '.changeset', 'pre.json');
@@ -119,4 +124,6 @@ if (problems.length > 0) {
   console.error(`Changeset problems:\n- ${problems.join('\n- ')}`);
   process.exit(1);
 }
-console.log(`changesets ok: ${changesets.length} pending changeset(s)${pre ? ` (pre mode ${pre.mode} '${pre.tag}': ${versionedInPre.size} already versioned)` : ''}; changeset version on a throwaway copy bumps ${[...wanted].map(([n, t]) => `${n} (${t})`).join(', ') || 'nothing'} and writes their CHANGELOG entries (${elapsed(started)} s)`);
+console.log(
+  `changesets ok: ${changesets.length} pending changeset(s)${pre ? ` (pre mode ${pre.mode} '${pre.tag}': ${versionedInPre.size} already versioned)` : ''}; changeset version on a throwaway copy bumps ${[...wanted].map(([n, t]) => `${n} (${t})`).join(', ') || 'nothing'} and writes their CHANGELOG entries (${elapsed(started)} s)`,
+);

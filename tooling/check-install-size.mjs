@@ -77,7 +77,10 @@ for (const pkg of publishedPackages()) {
     direct.push({ name, version: readManifest(target).version, ownKB: own, closureKB, store: relative(root, target) });
     const key = `${manifest.name} -> ${name}`;
     if (closureKB > limitKB) {
-      if (!(key in allow)) problems.push(`${key}: ${mb(closureKB)} MB installed (limit ${config.installSize.limitMB} MB). Drop it, make it an optional peer, or add "${key}" with the reason to installSize.allow in tooling/release.config.json and say the size in the README's Install section.`);
+      if (!(key in allow))
+        problems.push(
+          `${key}: ${mb(closureKB)} MB installed (limit ${config.installSize.limitMB} MB). Drop it, make it an optional peer, or add "${key}" with the reason to installSize.allow in tooling/release.config.json and say the size in the README's Install section.`,
+        );
       else {
         const readme = existsSync(join(pkg.path, 'README.md')) ? readFileSync(join(pkg.path, 'README.md'), 'utf8') : '';
         const install = /^## Install\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? '';
@@ -100,7 +103,11 @@ else {
   console.log('|---|---|---:|---:|---:|');
   for (const row of rows) {
     const deps = row.direct.length > 0 ? row.direct : [{ name: '(none)', ownKB: 0, closureKB: 0, workspace: true }];
-    deps.forEach((d, i) => console.log(`| ${i === 0 ? row.name : ''} | ${d.name}${d.version ? `@${d.version}` : ''}${d.workspace && d.name !== '(none)' ? ' (workspace)' : ''} | ${d.workspace ? '–' : mb(d.ownKB)} | ${mb(d.closureKB)} | ${i === 0 ? mb(row.totalKB) : ''} |`));
+    deps.forEach((d, i) =>
+      console.log(
+        `| ${i === 0 ? row.name : ''} | ${d.name}${d.version ? `@${d.version}` : ''}${d.workspace && d.name !== '(none)' ? ' (workspace)' : ''} | ${d.workspace ? '–' : mb(d.ownKB)} | ${mb(d.closureKB)} | ${i === 0 ? mb(row.totalKB) : ''} |`,
+      ),
+    );
     if (row.optionalPeers.length > 0) console.log(`| | optional peers, not installed by default: ${row.optionalPeers.join(', ')} | | | |`);
   }
 }

@@ -7,8 +7,20 @@ import { join } from 'node:path';
 const LAYER = {
   core: 0,
   'test-utils': 1,
-  retrieval: 1, metrics: 1, openai: 1, serper: 1, 'use-lite': 1, glove: 1, transformers: 1, 'nli-models': 1, 'search-cluster': 1,
-  expansion: 2, 'nli-match': 2, 'claim-query': 2, fasttrack: 2, 'chunk-knowledge': 2,
+  retrieval: 1,
+  metrics: 1,
+  openai: 1,
+  serper: 1,
+  'use-lite': 1,
+  glove: 1,
+  transformers: 1,
+  'nli-models': 1,
+  'search-cluster': 1,
+  expansion: 2,
+  'nli-match': 2,
+  'claim-query': 2,
+  fasttrack: 2,
+  'chunk-knowledge': 2,
   // L3: applications over the library (the `factkit` command line); may import any package below.
   cli: 3,
 };
@@ -37,7 +49,11 @@ for (const name of readdirSync(join(root, 'packages'))) {
     problems.push(`packages/${name}: not placed in a layer (add it to tooling/check-layers.mjs and DESIGN.md)`);
     continue;
   }
-  const used = new Set(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((d) => d.startsWith('@factkit/')).map((d) => d.slice(9)));
+  const used = new Set(
+    Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })
+      .filter((d) => d.startsWith('@factkit/'))
+      .map((d) => d.slice(9)),
+  );
   for (const file of sourceFiles(join(root, 'packages', name, 'src'))) {
     for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]@factkit\/([a-z-]+)/g)) used.add(match[1]);
   }
@@ -48,7 +64,7 @@ for (const name of readdirSync(join(root, 'packages'))) {
     if (targetLayer === undefined) problems.push(`packages/${name} imports unknown @factkit/${target}`);
     else if (targetLayer >= layer && !(layer === 1 && target === 'core')) problems.push(`packages/${name} (L${layer}) imports @factkit/${target} (L${targetLayer}): imports must point down`);
     else if (layer === 2 && !ALLOWED_FOR_L2.has(target)) problems.push(`packages/${name} (L2) imports @factkit/${target}: paper packages take models and retrievers as core interfaces`);
-    if (target === 'test-utils' && layer !== undefined && (manifest.dependencies?.['@factkit/test-utils'])) problems.push(`packages/${name}: @factkit/test-utils must be a devDependency`);
+    if (target === 'test-utils' && layer !== undefined && manifest.dependencies?.['@factkit/test-utils']) problems.push(`packages/${name}: @factkit/test-utils must be a devDependency`);
   }
 }
 if (problems.length > 0) {

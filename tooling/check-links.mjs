@@ -92,21 +92,25 @@ function checkTarget(from, target, where) {
 }
 
 const apiDir = join(root, 'docs', 'api');
-const markdown = [
-  join(root, 'README.md'),
-  ...walk(join(root, 'docs'), /\.md$/, (p) => p === apiDir),
-  ...walk(join(root, 'packages'), /^README\.md$/),
-  ...walk(join(root, 'examples'), /^README\.md$/),
-].filter((f) => existsSync(f));
+const markdown = [join(root, 'README.md'), ...walk(join(root, 'docs'), /\.md$/, (p) => p === apiDir), ...walk(join(root, 'packages'), /^README\.md$/), ...walk(join(root, 'examples'), /^README\.md$/)].filter((f) => existsSync(f));
 let links = 0;
 for (const file of markdown) {
   const text = stripCode(readFileSync(file, 'utf8'));
   const lines = text.split('\n');
   lines.forEach((line, i) => {
     const where = `${relative(root, file)}:${i + 1}`;
-    for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) { links += 1; checkTarget(file, m[1], where); }
-    for (const m of line.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/g)) { links += 1; checkTarget(file, m[1], where); }
-    for (const m of line.matchAll(/\b(?:href|src)=["']([^"']+)["']/g)) { links += 1; checkTarget(file, m[1], where); }
+    for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+      links += 1;
+      checkTarget(file, m[1], where);
+    }
+    for (const m of line.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/g)) {
+      links += 1;
+      checkTarget(file, m[1], where);
+    }
+    for (const m of line.matchAll(/\b(?:href|src)=["']([^"']+)["']/g)) {
+      links += 1;
+      checkTarget(file, m[1], where);
+    }
   });
 }
 let apiFiles = 0;
@@ -114,7 +118,10 @@ if (existsSync(apiDir)) {
   for (const file of walk(apiDir, /\.html$/)) {
     apiFiles += 1;
     const text = readFileSync(file, 'utf8');
-    for (const m of new Set([...text.matchAll(/\bhref="([^"]+)"/g)].map((x) => x[1]))) { links += 1; checkTarget(file, m.replace(/&amp;/g, '&'), relative(root, file)); }
+    for (const m of new Set([...text.matchAll(/\bhref="([^"]+)"/g)].map((x) => x[1]))) {
+      links += 1;
+      checkTarget(file, m.replace(/&amp;/g, '&'), relative(root, file));
+    }
   }
 }
 
@@ -122,4 +129,6 @@ if (problems.length > 0) {
   console.error(`Broken links (${problems.length}):\n- ${problems.join('\n- ')}`);
   process.exit(1);
 }
-console.log(`links ok: ${links} links in ${markdown.length} Markdown files${apiFiles > 0 ? ` and ${apiFiles} docs/api HTML files` : ` (docs/api not generated, ${skippedApi} link(s) into it skipped: run pnpm docs:api to check them)`} (${elapsed(started)} s)`);
+console.log(
+  `links ok: ${links} links in ${markdown.length} Markdown files${apiFiles > 0 ? ` and ${apiFiles} docs/api HTML files` : ` (docs/api not generated, ${skippedApi} link(s) into it skipped: run pnpm docs:api to check them)`} (${elapsed(started)} s)`,
+);

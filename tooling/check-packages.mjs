@@ -97,7 +97,11 @@ function checkReadme(pkg, report) {
 
 /** Inserts/replaces top-level keys without reformatting the rest of the file (keeps merges small). */
 export function patchManifest(text, updates) {
-  const format = (value) => JSON.stringify(value).replace(/","/g, '", "').replace(/":/g, '": ').replace(/^\{(.+)\}$/, '{ $1 }');
+  const format = (value) =>
+    JSON.stringify(value)
+      .replace(/","/g, '", "')
+      .replace(/":/g, '": ')
+      .replace(/^\{(.+)\}$/, '{ $1 }');
   let out = text;
   const inserts = [];
   for (const [key, value] of Object.entries(updates)) {

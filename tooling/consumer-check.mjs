@@ -82,15 +82,19 @@ try {
   // Two at a time: the machine is shared.
   await step('pack', async () => {
     const queue = [...packages];
-    await Promise.all([0, 1].map(async () => {
-      for (let p = queue.shift(); p; p = queue.shift()) await run(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', tarballs], p.path, `pnpm pack ${p.manifest.name}`);
-    }));
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let p = queue.shift(); p; p = queue.shift()) await run(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', tarballs], p.path, `pnpm pack ${p.manifest.name}`);
+      }),
+    );
   });
   const files = readdirSync(tarballs).filter((f) => f.endsWith('.tgz'));
-  const deps = Object.fromEntries(packages.map((p) => {
-    const file = files.find((f) => f.startsWith(`${p.manifest.name.replace('@', '').replace('/', '-')}-${p.manifest.version}.tgz`));
-    return [p.manifest.name, file ? `file:../tarballs/${file}` : null];
-  }));
+  const deps = Object.fromEntries(
+    packages.map((p) => {
+      const file = files.find((f) => f.startsWith(`${p.manifest.name.replace('@', '').replace('/', '-')}-${p.manifest.version}.tgz`));
+      return [p.manifest.name, file ? `file:../tarballs/${file}` : null];
+    }),
+  );
   for (const [name, spec] of Object.entries(deps)) if (spec === null) problems.push(`pnpm pack produced no tarball for ${name}`);
   if (problems.length > 0) throw new Error('pack failed');
 
@@ -111,17 +115,31 @@ try {
   // Every package's main entry, plus each subpath export that has a SMOKE line (e.g. '@factkit/retrieval/node').
   const packageNames = packages.map((p) => p.manifest.name);
   const names = [...packageNames, ...Object.keys(SMOKE).filter((n) => !packageNames.includes(n) && packageNames.some((p) => n.startsWith(`${p}/`)))];
-  const esm = ["import assert from 'node:assert/strict';", ...names.map((n, i) => `import * as p${i} from '${n}';`), '',
+  const esm = [
+    "import assert from 'node:assert/strict';",
+    ...names.map((n, i) => `import * as p${i} from '${n}';`),
+    '',
     ...names.map((n, i) => `{ const m = p${i}; assert.ok(Object.keys(m).length > 0, '${n} exports nothing');${n in SMOKE ? ` ${stripTypes(SMOKE[n])}` : ''} }`),
-    `console.log('esm ok: ${names.length} entries');`].join('\n');
+    `console.log('esm ok: ${names.length} entries');`,
+  ].join('\n');
   writeFileSync(join(project, 'esm.mjs'), `${esm}\n`);
-  const cjs = ["'use strict';", "const assert = require('node:assert/strict');",
+  const cjs = [
+    "'use strict';",
+    "const assert = require('node:assert/strict');",
     `if (!process.features.require_module) { console.error('this Node (' + process.version + ') cannot require() ES modules: process.features.require_module is ' + process.features.require_module); process.exit(2); }`,
-    '(async () => {', ...names.map((n) => `  { const m = require('${n}'); assert.ok(Object.keys(m).length > 0, '${n} exports nothing');${n in SMOKE ? ` ${stripTypes(SMOKE[n])}` : ''} }`),
-    `  console.log('cjs ok: ${names.length} entries require()d on ' + process.version);`, '})().catch((error) => { console.error(error); process.exit(1); });'].join('\n');
+    '(async () => {',
+    ...names.map((n) => `  { const m = require('${n}'); assert.ok(Object.keys(m).length > 0, '${n} exports nothing');${n in SMOKE ? ` ${stripTypes(SMOKE[n])}` : ''} }`),
+    `  console.log('cjs ok: ${names.length} entries require()d on ' + process.version);`,
+    '})().catch((error) => { console.error(error); process.exit(1); });',
+  ].join('\n');
   writeFileSync(join(project, 'cjs.cjs'), `${cjs}\n`);
-  const ts = ["import assert from 'node:assert/strict';", ...names.map((n, i) => `import * as p${i} from '${n}';`), '',
-    ...names.map((n, i) => `{ const m = p${i}; assert.ok(Object.keys(m).length > 0);${n in SMOKE ? ` ${SMOKE[n]}` : ''} }`), 'export {};'].join('\n');
+  const ts = [
+    "import assert from 'node:assert/strict';",
+    ...names.map((n, i) => `import * as p${i} from '${n}';`),
+    '',
+    ...names.map((n, i) => `{ const m = p${i}; assert.ok(Object.keys(m).length > 0);${n in SMOKE ? ` ${SMOKE[n]}` : ''} }`),
+    'export {};',
+  ].join('\n');
   writeFileSync(join(project, 'consumer-node16.mts'), `${ts}\n`);
   writeFileSync(join(project, 'consumer-bundler.ts'), `${ts}\n`);
   const base = { strict: true, noEmit: true, skipLibCheck: false, target: 'es2022', lib: ['es2022'], types: ['node'] };
@@ -132,12 +150,14 @@ try {
   if (!existsSync(join(project, 'node_modules', '@types', 'node'))) symlinkSync(join(root, 'node_modules', '@types', 'node'), join(project, 'node_modules', '@types', 'node'), 'dir');
 
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const results = await step('esm + cjs + tsc (parallel)', () => Promise.all([
-    run(process.execPath, ['esm.mjs'], project, '(a) ESM import script'),
-    run(process.execPath, ['cjs.cjs'], project, '(b) CommonJS require() script'),
-    run(process.execPath, [tsc, '-p', 'tsconfig.node16.json'], project, '(c) tsc --noEmit, moduleResolution node16'),
-    run(process.execPath, [tsc, '-p', 'tsconfig.bundler.json'], project, '(c) tsc --noEmit, moduleResolution bundler'),
-  ]));
+  const results = await step('esm + cjs + tsc (parallel)', () =>
+    Promise.all([
+      run(process.execPath, ['esm.mjs'], project, '(a) ESM import script'),
+      run(process.execPath, ['cjs.cjs'], project, '(b) CommonJS require() script'),
+      run(process.execPath, [tsc, '-p', 'tsconfig.node16.json'], project, '(c) tsc --noEmit, moduleResolution node16'),
+      run(process.execPath, [tsc, '-p', 'tsconfig.bundler.json'], project, '(c) tsc --noEmit, moduleResolution bundler'),
+    ]),
+  );
   for (const r of results) if (r?.stdout.trim()) console.log(r.stdout.trim());
   if (results[2] && results[3]) console.log(`tsc ok: node16 and bundler (TypeScript ${execFileSync(process.execPath, [tsc, '-v'], { encoding: 'utf8' }).trim().replace('Version ', '')})`);
 } catch (error) {

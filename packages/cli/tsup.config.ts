@@ -1,5 +1,12 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({ entry: { index: 'src/index.ts', bin: 'src/bin.ts' }, format: ['esm'], dts: true, sourcemap: true, clean: true, target: 'es2022',
+export default defineConfig({
+  entry: { index: 'src/index.ts', bin: 'src/bin.ts' },
+  format: ['esm'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: 'es2022',
   // GloVe (294 MB of vectors) is optional: users install @factkit/glove to use `--embedder glove`; never bundled.
-  external: ['@factkit/glove'] });
+  external: ['@factkit/glove'],
+});

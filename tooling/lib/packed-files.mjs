@@ -60,7 +60,9 @@ export function tarballPaths(tarball) {
 
 /** The package name in a tarball's package.json. */
 export function tarballName(tarball) {
-  const entry = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').find((line) => /^[^/]+\/package\.json$/.test(line));
+  const entry = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+    .split('\n')
+    .find((line) => /^[^/]+\/package\.json$/.test(line));
   if (!entry) throw new Error(`${tarball}: no package.json in the tarball`);
   return JSON.parse(execFileSync('tar', ['-xzOf', tarball, entry], { encoding: 'utf8' })).name;
 }

@@ -22,7 +22,11 @@ describe('highlightTerms', () => {
   });
 
   it('marks possessives and mixed case like the index analyses them', () => {
-    expect(highlightTerms("Alzheimer's DISEASE", termsOf('alzheimer disease'), analyzer).filter((segment) => segment.hit).map((segment) => segment.text)).toEqual(["Alzheimer's", 'DISEASE']);
+    expect(
+      highlightTerms("Alzheimer's DISEASE", termsOf('alzheimer disease'), analyzer)
+        .filter((segment) => segment.hit)
+        .map((segment) => segment.text),
+    ).toEqual(["Alzheimer's", 'DISEASE']);
   });
 
   it('keeps every character, in order, for any text and terms (property)', () => {

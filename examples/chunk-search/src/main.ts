@@ -54,9 +54,7 @@ const shared = {
   log,
   progress,
 };
-const studies = [
-  await studyCorpus({ ...shared, name: `all claims, gold+${values.distractors}`, claims: data, documents: selectSubset(data, { distractors: Number(values.distractors), seed }), dense: false, withModel: true }),
-];
+const studies = [await studyCorpus({ ...shared, name: `all claims, gold+${values.distractors}`, claims: data, documents: selectSubset(data, { distractors: Number(values.distractors), seed }), dense: false, withModel: true })];
 if (!values['no-dense']) {
   // USE-lite embeds ~26 short sentences/s on an idle core and every layout is embedded separately: a smaller subset.
   const denseData = selectClaims(data, { count: Number(values['dense-claims']), seed });

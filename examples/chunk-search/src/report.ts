@@ -5,10 +5,12 @@ export function formatReport(rows: readonly StudyRow[], context: { maxTokens: st
   const header = [
     `# chunk-search on SciFact (claims of the BEIR test split = original dev claims)`,
     '',
-    'Chunks: sentence-packed, at most ' + context.maxTokens + ' tokens. Relevance: a retrieved chunk is right when its parent abstract is a gold abstract of the claim (BEIR qrels); Top@k = share of claims with at least one right chunk in the top k; MRR@10 over chunks; Avg = mean of Top@1/3/5/10 as in the paper\'s Table 7.',
+    'Chunks: sentence-packed, at most ' +
+      context.maxTokens +
+      " tokens. Relevance: a retrieved chunk is right when its parent abstract is a gold abstract of the claim (BEIR qrels); Top@k = share of claims with at least one right chunk in the top k; MRR@10 over chunks; Avg = mean of Top@1/3/5/10 as in the paper's Table 7.",
     'Corpora (a subset = every gold abstract of its claims + distractor abstracts drawn with seed ' + context.seed + '; claims for the dense subset drawn with the same seed):',
     ...context.subsets.map((line) => `- ${line}`),
-    'Titles and questions of the offline rows come from the LLM-free baseline (lead sentence + RAKE key-phrase templates), not from the paper\'s model.',
+    "Titles and questions of the offline rows come from the LLM-free baseline (lead sentence + RAKE key-phrase templates), not from the paper's model.",
     '',
     ...context.notes.map((note) => `- ${note}`),
     '',

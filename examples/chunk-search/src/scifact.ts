@@ -56,7 +56,10 @@ export function selectClaims(data: SciFactData, options: { count: number; seed: 
   if (options.count >= data.queries.length) return data;
   const random = createSeededRandom(options.seed);
   const order = data.queries.map((query) => ({ query, key: random() })).sort((a, b) => a.key - b.key);
-  const queries = order.slice(0, options.count).map((entry) => entry.query).sort((a, b) => Number(a.id) - Number(b.id));
+  const queries = order
+    .slice(0, options.count)
+    .map((entry) => entry.query)
+    .sort((a, b) => Number(a.id) - Number(b.id));
   const qrels = Object.fromEntries(queries.map((query) => [query.id, data.qrels[query.id]!]));
   return { corpus: data.corpus, queries, qrels };
 }

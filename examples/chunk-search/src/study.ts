@@ -76,7 +76,12 @@ export async function runTable7(options: Table7Options): Promise<StudyRow[]> {
       return createChunkVectorRetriever(items, { factory, mode, render });
     };
     const fields: Array<'title' | 'questions' | 'chunk'> = ['title', 'questions', 'chunk'];
-    const systems = extras ? [{ name: 'multi-vector(max)', retriever: await dense('multi-vector(max)', { multiVector: fields }, 'max') }, { name: 'multi-vector(sum)', retriever: await dense('multi-vector(sum)', { multiVector: fields }, 'sum') }] : [];
+    const systems = extras
+      ? [
+          { name: 'multi-vector(max)', retriever: await dense('multi-vector(max)', { multiVector: fields }, 'max') },
+          { name: 'multi-vector(sum)', retriever: await dense('multi-vector(sum)', { multiVector: fields }, 'sum') },
+        ]
+      : [];
     rows.push(...toRows(embedder.id, variant, await runLayoutStudy({ items, queries, layouts, render, createRetriever: (_, layout) => dense(layout.name, layout, 'max'), systems })));
   }
   return rows;

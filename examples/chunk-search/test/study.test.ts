@@ -9,7 +9,14 @@ const corpus = [
   { id: 'B', text: 'Statins reduce LDL cholesterol. Muscle pain is a known side effect of statins.' },
   { id: 'C', text: 'Vitamin D deficiency is common in northern countries during winter.' },
 ];
-const data = { corpus, queries: [{ id: '1', text: 'aspirin reduces fever' }, { id: '2', text: 'statins cause muscle pain' }], qrels: { '1': { A: 1 }, '2': { B: 1 } } };
+const data = {
+  corpus,
+  queries: [
+    { id: '1', text: 'aspirin reduces fever' },
+    { id: '2', text: 'statins cause muscle pain' },
+  ],
+  qrels: { '1': { A: 1 }, '2': { B: 1 } },
+};
 
 describe('SciFact subsets', () => {
   it('builds a documented subset: all gold abstracts plus seeded distractors, the same for the same seed', () => {
@@ -28,8 +35,13 @@ describe('runTable7 (through @factkit/chunk-knowledge runLayoutStudy)', () => {
     const items = chunks.map((chunk) => createOfflineAnnotator().annotate(chunk));
     const rows = await runTable7({ items, variant: 'offline', queries: data.queries, qrels: data.qrels, layouts: [CASE_1_CHUNK, CASE_6_QUESTIONS_CHUNK], embedder: createMockEmbedder({ dimensions: 128 }) });
     expect(rows.map((row) => `${row.system}/${row.layout}`)).toEqual([
-      'BM25/case-1', 'BM25/case-6', 'BM25/fielded(t1,q1,c1)',
-      'mock:hash-embedder/case-1', 'mock:hash-embedder/case-6', 'mock:hash-embedder/multi-vector(max)', 'mock:hash-embedder/multi-vector(sum)',
+      'BM25/case-1',
+      'BM25/case-6',
+      'BM25/fielded(t1,q1,c1)',
+      'mock:hash-embedder/case-1',
+      'mock:hash-embedder/case-6',
+      'mock:hash-embedder/multi-vector(max)',
+      'mock:hash-embedder/multi-vector(sum)',
     ]);
     const bm25 = rows[0]!;
     expect(bm25.top1).toBe(100);

@@ -96,7 +96,11 @@ export function buildTracingBenchmark(options: TracingBenchmarkOptions): Tracing
   }
   // Queries: distinct claim texts, half from each source.
   const seenClaims = new Set<string>();
-  const bySource = (source: EvidenceClaim['source']) => shuffle(claims.filter((claim) => claim.source === source), random).filter((claim) => (seenClaims.has(claim.claim) ? false : (seenClaims.add(claim.claim), true)));
+  const bySource = (source: EvidenceClaim['source']) =>
+    shuffle(
+      claims.filter((claim) => claim.source === source),
+      random,
+    ).filter((claim) => (seenClaims.has(claim.claim) ? false : (seenClaims.add(claim.claim), true)));
   const fever = bySource('fever-lite');
   const climate = bySource('climate-fever');
   const queryClaims = [...fever.slice(0, Math.ceil(queryCount / 2)), ...climate.slice(0, Math.floor(queryCount / 2))];
@@ -121,7 +125,10 @@ export function buildTracingBenchmark(options: TracingBenchmarkOptions): Tracing
   };
   for (const claim of queryClaims) addEvidence(claim, 'query-evidence', size);
   const entities = new Set(queryClaims.flatMap((claim) => entityWords(claim.claim)));
-  const sameEntity = shuffle(refuting.filter((claim) => entityWords(claim.claim).some((word) => entities.has(word))), random);
+  const sameEntity = shuffle(
+    refuting.filter((claim) => entityWords(claim.claim).some((word) => entities.has(word))),
+    random,
+  );
   for (const claim of sameEntity) addEvidence(claim, 'same-entity-refutes', evidenceBudget);
   const rest = shuffle([...claims.filter((claim) => !queryKeys.has(claim.key)), ...refuting.filter((claim) => !sameEntity.includes(claim))], random);
   for (const claim of rest) {

@@ -3,15 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalizeL2, type Document, type Embedder } from '@factkit/core';
-import {
-  buildFastTrackIndex,
-  createClassTfidfLabeller,
-  createLlmKeywordLabeller,
-  deserializeFastTrackIndex,
-  serializeFastTrackIndex,
-  type FastTrackIndex,
-  type FastTrackIndexProgress,
-} from '@factkit/fasttrack';
+import { buildFastTrackIndex, createClassTfidfLabeller, createLlmKeywordLabeller, deserializeFastTrackIndex, serializeFastTrackIndex, type FastTrackIndex, type FastTrackIndexProgress } from '@factkit/fasttrack';
 import type { StudyOptions } from './study.js';
 
 /** Loads the saved index for this corpus and labeller, or builds and saves it (progress on `log`). */

@@ -37,19 +37,14 @@ const outDir = values.out;
 mkdirSync(outDir, { recursive: true });
 
 // USE-lite on ONNX Runtime is ~5x the TF.js/wasm path (`--embedder use-lite-wasm`); embedding is the index's main cost.
-const embedder: Embedder =
-  values.embedder === 'use-lite' ? createUseLiteEmbedder({ backend: 'onnx' })
-  : values.embedder === 'use-lite-wasm' ? createUseLiteEmbedder({ maxBatchSize: 8, workers: 2 })
-  : createGloveEmbedder();
+const embedder: Embedder = values.embedder === 'use-lite' ? createUseLiteEmbedder({ backend: 'onnx' }) : values.embedder === 'use-lite-wasm' ? createUseLiteEmbedder({ maxBatchSize: 8, workers: 2 }) : createGloveEmbedder();
 /** The model id for OPENAI_BASE_URL: FACTKIT_MODEL (the provider takes no default model). */
 function requireModelId(): string {
   const id = process.env['FACTKIT_MODEL'];
   if (!id) throw new InvalidArgumentError({ where: 'fact-trace', argument: 'FACTKIT_MODEL', message: 'must be set when OPENAI_BASE_URL is set' });
   return id;
 }
-const llm = process.env['OPENAI_BASE_URL']
-  ? withCache(withRetry(createOpenAICompatible().languageModel(requireModelId()), { maxRetries: 3 }), createFileCache({ directory: join(outDir, 'llm-cache') }))
-  : undefined;
+const llm = process.env['OPENAI_BASE_URL'] ? withCache(withRetry(createOpenAICompatible().languageModel(requireModelId()), { maxRetries: 3 }), createFileCache({ directory: join(outDir, 'llm-cache') })) : undefined;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const sections = ['# Fact tracing: FastTrack vs BM25 vs embeddings', ''];

@@ -56,7 +56,9 @@ export function formatMarkdown(options: StudyOptions, rows: readonly TableRow[],
   return [
     `## ${options.name}: ${benchmark.documents.length.toLocaleString('en')} documents, ${benchmark.queries.length} queries`,
     '',
-    `Corpus: ${Object.entries(benchmark.stats).map(([key, value]) => `${key} ${value}`).join(', ')}.`,
+    `Corpus: ${Object.entries(benchmark.stats)
+      .map(([key, value]) => `${key} ${value}`)
+      .join(', ')}.`,
     '',
     '| method | F1 | Precision | Recall | k | queries |',
     '|---|---:|---:|---:|---:|---:|',
@@ -71,7 +73,9 @@ export function formatMarkdown(options: StudyOptions, rows: readonly TableRow[],
     '',
     Object.keys(excluded).length ? `Queries left out (judge failures): ${JSON.stringify(excluded)}` : 'No query was left out (every candidate was judged).',
     '',
-    `Timings (ms): ${Object.entries(timings).map(([key, value]) => `${key} ${value.toFixed(0)}`).join('; ')}.`,
+    `Timings (ms): ${Object.entries(timings)
+      .map(([key, value]) => `${key} ${value.toFixed(0)}`)
+      .join('; ')}.`,
     '',
   ].join('\n');
 }

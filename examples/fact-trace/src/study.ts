@@ -66,7 +66,15 @@ export async function runStudy(options: StudyOptions): Promise<StudyResult> {
     tracers,
     rankers: [
       { name: 'BM25', retriever: createBm25Retriever(documents) },
-      { name: `Embedding similarity (${embedder.id})`, rankings: await embeddingRankings(index, embedder, queries.map((query) => query.claim), documents) },
+      {
+        name: `Embedding similarity (${embedder.id})`,
+        rankings: await embeddingRankings(
+          index,
+          embedder,
+          queries.map((query) => query.claim),
+          documents,
+        ),
+      },
     ],
     onProgress: ({ stage, completed, total }) => completed % 20 === 0 && completed > 0 && options.log?.(`  ${stage}: ${completed}/${total} queries`),
   });

@@ -63,7 +63,10 @@ describeWithData(['fever-lite', 'climate-fever', 'scifact'], 'fact-trace LLM pat
       directories.push(outDir);
       try {
         const makeModel = (): LanguageModel =>
-          withCache(withRetry(createOpenAICompatible({ baseURL: server.url, apiKey: 'sk-test-secret-key-123456' }).languageModel('scripted-model'), { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 5 }), createFileCache({ directory: join(outDir, 'llm-cache') }));
+          withCache(
+            withRetry(createOpenAICompatible({ baseURL: server.url, apiKey: 'sk-test-secret-key-123456' }).languageModel('scripted-model'), { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 5 }),
+            createFileCache({ directory: join(outDir, 'llm-cache') }),
+          );
         const options = { benchmark, embedder: createMockEmbedder({ dimensions: 32 }), nli: createLexicalNliModel(), outDir, name: 'llm-test', seed: 1 };
         const first = await runStudy({ ...options, llm: makeModel() });
         const llmRow = first.rows.find((row) => row.method.startsWith('FastTrack, LLM judge'));

@@ -17,7 +17,13 @@ import { createOfflineComponents } from './offline-components.js';
 import { needData } from './shared.js';
 
 needData('fever-lite', 'halluqa');
-const { values } = parseArgs({ options: { question: { type: 'string', default: 'Which company released the film Soul Food?' }, answer: { type: 'string', default: 'Soul Food was released by Fox 2000 Pictures. It is a 2005 science fiction film.' }, json: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    question: { type: 'string', default: 'Which company released the film Soul Food?' },
+    answer: { type: 'string', default: 'Soul Food was released by Fox 2000 Pictures. It is a 2005 science fiction film.' },
+    json: { type: 'boolean', default: false },
+  },
+});
 const cache = (name: string) => createFileCache({ directory: new URL(`../out/.cache/check/${name}/`, import.meta.url).pathname });
 
 let { generator, retriever, verifier } = createOfflineComponents();

@@ -13,10 +13,7 @@ const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
 
 /** The Markdown table, one row per system. */
 export function formatDetectionTable(rows: readonly DetectionRow[]): string {
-  const lines = [
-    line(['system', 'resp Acc', 'resp F1', 'resp N unv.', 'resp Acc (verif.)', 'resp F1 (verif.)', 'sent Acc', 'sent F1', 'sent N unv.', 'sent Acc (verif.)', 'sent F1 (verif.)']),
-    line(Array.from({ length: 11 }, () => '---')),
-  ];
+  const lines = [line(['system', 'resp Acc', 'resp F1', 'resp N unv.', 'resp Acc (verif.)', 'resp F1 (verif.)', 'sent Acc', 'sent F1', 'sent N unv.', 'sent Acc (verif.)', 'sent F1 (verif.)']), line(Array.from({ length: 11 }, () => '---'))];
   for (const { system, evaluation } of rows) {
     const r = evaluation.response;
     const s = evaluation.sentence!;

@@ -8,16 +8,7 @@
 // pairs, so that run composes responses only from FEVER-lite claims held out of its training (the claims of its
 // held-out pairs, rebuilt from the data root), searching the evidence pooled from validation + test.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import {
-  createDrafterGenerator,
-  createNliVerifier,
-  createWholeResponseGenerator,
-  detectHallucinations,
-  evaluateDetections,
-  withClaimsAsQueries,
-  type ClaimQueryGenerator,
-  type DetectionGold,
-} from '@factkit/claim-query';
+import { createDrafterGenerator, createNliVerifier, createWholeResponseGenerator, detectHallucinations, evaluateDetections, withClaimsAsQueries, type ClaimQueryGenerator, type DetectionGold } from '@factkit/claim-query';
 import type { Embedder } from '@factkit/core';
 import { createGloveEmbedder } from '@factkit/glove';
 import { createFeatureNliModel, createLexicalNliModel } from '@factkit/nli-models';
@@ -46,7 +37,7 @@ if (nliName === 'feature' || args.has('held-out')) {
   );
   claims = [...validation, ...readJsonl<FeverClaim>('fever-lite', 'test.jsonl')];
   claims = claims.filter((claim) => heldOut.has(claim.claim));
-  subset = 'FEVER-lite claims held out of the feature NLI model\'s training';
+  subset = "FEVER-lite claims held out of the feature NLI model's training";
 }
 const { responses, skipped } = composeFeverResponses(claims, { count, seed });
 const corpus = poolEvidence(subset.startsWith('FEVER-lite validation') ? validation : [...validation, ...readJsonl<FeverClaim>('fever-lite', 'test.jsonl')]);

@@ -31,13 +31,17 @@ export function loadHalluQaKnowledge(options: { limit: number; models?: readonly
   const modelFilter = options.models;
   const questions = readJsonl<Question>('halluqa', 'questions.jsonl');
   const knowledge = new Map(questions.filter((q) => q.Category === 'Knowledge').map((q) => [q.question_id, q]));
-  const judged = readJsonl<Judged>('halluqa', 'judged_responses.jsonl.gz').filter(
-    (row) => knowledge.has(row.question_id) && typeof row.is_hallucination === 'boolean' && (!modelFilter || modelFilter.includes(row.model)),
-  );
+  const judged = readJsonl<Judged>('halluqa', 'judged_responses.jsonl.gz').filter((row) => knowledge.has(row.question_id) && typeof row.is_hallucination === 'boolean' && (!modelFilter || modelFilter.includes(row.model)));
   const rows = judged.slice(0, limit);
   const invalid = readJsonl<Judged>('halluqa', 'judged_responses.jsonl.gz').filter((r) => knowledge.has(r.question_id) && r.is_hallucination === 'Invalid_Judge').length;
   const sourceDocuments: Document[] = [...knowledge.values()]
     .filter((q) => q.Source)
-    .map((q) => ({ id: `halluqa-source-${q.question_id}`, text: (q.Source ?? '').split('\n').filter((l) => !/^https?:\/\//.test(l.trim())).join(' ') }));
+    .map((q) => ({
+      id: `halluqa-source-${q.question_id}`,
+      text: (q.Source ?? '')
+        .split('\n')
+        .filter((l) => !/^https?:\/\//.test(l.trim()))
+        .join(' '),
+    }));
   return { questions: knowledge, rows, invalid, sourceDocuments };
 }

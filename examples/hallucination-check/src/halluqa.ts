@@ -10,13 +10,7 @@
 //   OPENAI_BASE_URL=http://host:8000/v1 FACTKIT_MODEL=<generator> VERIFIER_MODEL=<verifier, e.g. Qwen3-14B> \
 //   SERPER_API_KEY=... pnpm --filter hallucination-check halluqa --real
 import { mkdirSync, writeFileSync } from 'node:fs';
-import {
-  createJointCqGenerator,
-  createLlmVerifier,
-  detectHallucinations,
-  evaluateDetections,
-  type DetectionGold,
-} from '@factkit/claim-query';
+import { createJointCqGenerator, createLlmVerifier, detectHallucinations, evaluateDetections, type DetectionGold } from '@factkit/claim-query';
 import { withCache, withRetry, type Retriever } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createOpenAICompatible } from '@factkit/openai';
@@ -58,8 +52,7 @@ if (real) {
   retriever = createBm25Retriever(sourceDocuments, { analyzer: createChineseAnalyzer() });
 }
 const cache = createFileCache({ directory: `${cacheDirectory}${real ? 'real' : 'scripted'}` });
-const connect = (model: string) =>
-  withCache(withRetry(createOpenAICompatible({ baseURL: baseUrl, ...(real ? {} : { apiKey: 'sk-scripted' }) }).languageModel(model), { maxRetries: 4 }), cache);
+const connect = (model: string) => withCache(withRetry(createOpenAICompatible({ baseURL: baseUrl, ...(real ? {} : { apiKey: 'sk-scripted' }) }).languageModel(model), { maxRetries: 4 }), cache);
 
 try {
   const started = Date.now();
@@ -81,7 +74,9 @@ try {
   console.log(`\nHalluQA (${real ? 'REAL endpoint' : 'SCRIPTED local server: plumbing only, the numbers say nothing about JointCQ'}), ${rows.length} answers, ${((Date.now() - started) / 1000).toFixed(1)} s`);
   console.log('| setting | Acc | F1 | N unv. | Acc (verifiable) | F1 (verifiable) | N verifiable | failed |');
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
-  console.log(`| ${real ? generatorModelId : 'scripted'} | ${percent(r.overall.accuracy)} | ${percent(r.overall.f1)} | ${r.nUnverifiable} | ${percent(r.verifiableOnly.accuracy)} | ${percent(r.verifiableOnly.f1)} | ${r.verifiableOnly.n} | ${r.nFailed} |`);
+  console.log(
+    `| ${real ? generatorModelId : 'scripted'} | ${percent(r.overall.accuracy)} | ${percent(r.overall.f1)} | ${r.nUnverifiable} | ${percent(r.verifiableOnly.accuracy)} | ${percent(r.verifiableOnly.f1)} | ${r.verifiableOnly.n} | ${r.nFailed} |`,
+  );
   console.log(`Parse/pipeline problems: ${[...problemCounts].map(([code, n]) => `${code} ${n}`).join(', ') || 'none'}`);
   console.log(`Claims parsed: ${results.reduce((sum, result) => sum + result.claims.length, 0)}; answers with no claims: ${results.filter((result) => result.noClaims).length}`);
   mkdirSync(new URL('../out/', import.meta.url), { recursive: true });

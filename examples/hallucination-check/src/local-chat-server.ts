@@ -19,9 +19,9 @@ export async function startLocalChatServer(reply: (prompt: string, callIndex: nu
       const prompt = (parsed.messages ?? []).filter((m) => m.role === 'user').at(-1)?.content ?? '';
       const text = reply(prompt, calls++);
       const choices = Array.from({ length: parsed.n ?? 1 }, (_, index) => ({ index, message: { role: 'assistant', content: text }, finish_reason: 'stop' }));
-      response.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ id: `local-${calls}`, object: 'chat.completion', created: 0, model: parsed.model ?? 'scripted-model', choices, usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }),
-      );
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ id: `local-${calls}`, object: 'chat.completion', created: 0, model: parsed.model ?? 'scripted-model', choices, usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

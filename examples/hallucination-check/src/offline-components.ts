@@ -14,7 +14,10 @@ export function loadLocalCorpus(): { english: Document[]; chinese: Document[] } 
   const chinese: Document[] = [];
   for (const row of readJsonl<{ question_id: number; Source?: string }>('halluqa', 'questions.jsonl')) {
     // A Source starts with its URL line(s) when it has one; the URL becomes the document's typed source URL.
-    const lines = (row.Source ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
+    const lines = (row.Source ?? '')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
     const url = lines.find((line) => /^https?:\/\//.test(line));
     const text = lines.filter((line) => !/^https?:\/\//.test(line)).join(' ');
     if (!text || seen.has(text)) continue;
@@ -43,10 +46,7 @@ export function createBilingualRetriever(english: Retriever, chinese: Retriever)
  */
 export function createOfflineComponents(): { generator: ClaimQueryGenerator; retriever: Retriever; verifier: ClaimVerifier; corpusSize: number } {
   const corpus = loadLocalCorpus();
-  const retriever = createBilingualRetriever(
-    createBm25Retriever(corpus.english),
-    createBm25Retriever(corpus.chinese, { analyzer: createChineseAnalyzer() }),
-  );
+  const retriever = createBilingualRetriever(createBm25Retriever(corpus.english), createBm25Retriever(corpus.chinese, { analyzer: createChineseAnalyzer() }));
   return {
     generator: createDrafterGenerator(),
     retriever,

@@ -26,13 +26,22 @@ export function scriptedHalluQaReply(prompt: string, callIndex: number): string 
 export function scriptedTrainingReply(prompt: string): string {
   if (/\[(Claims|陈述)\]$/u.test(prompt)) {
     const zh = prompt.endsWith('[陈述]');
-    const question = prompt.split(zh ? '[问题]\n' : '[Question]\n').at(-1)!.split('\n')[0]!;
-    const answer = prompt.split(zh ? '[回答]\n' : '[Answer]\n').at(-1)!.replace(/\n\[(Claims|陈述)\]$/u, '');
+    const question = prompt
+      .split(zh ? '[问题]\n' : '[Question]\n')
+      .at(-1)!
+      .split('\n')[0]!;
+    const answer = prompt
+      .split(zh ? '[回答]\n' : '[Answer]\n')
+      .at(-1)!
+      .replace(/\n\[(Claims|陈述)\]$/u, '');
     const claims = draftClaimsAndQueries({ question, answer, language: zh ? 'zh' : 'en' }).pairs.map((pair) => pair.claim);
     return claims.length > 0 ? claims.join('\n') : zh ? '无陈述' : 'No claims.';
   }
   if (/\[(Query|查询)\]$/u.test(prompt)) {
-    const claim = prompt.split(/\[Claim\]\n|\[陈述\]\n/u).at(-1)!.replace(/\n\[(Query|查询)\]$/u, '');
+    const claim = prompt
+      .split(/\[Claim\]\n|\[陈述\]\n/u)
+      .at(-1)!
+      .replace(/\n\[(Query|查询)\]$/u, '');
     return /[\u4e00-\u9fff]/u.test(claim) ? claim.replace(/[。，]/gu, '') : extractKeyphrases(claim).join(' ') || claim;
   }
   const zh = prompt.includes('### 评估标准');

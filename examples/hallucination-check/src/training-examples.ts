@@ -3,7 +3,11 @@ import type { ClaimExample, QueryExample } from '@factkit/claim-query';
 // Hand-written in-context examples (the paper writes its own; these follow its Figure 2 and Table 10 examples).
 export const CLAIM_EXAMPLES: Record<'en' | 'zh', ClaimExample[]> = {
   en: [
-    { question: 'How long did it take to complete the construction of the Acqua Felice aqueduct?', answer: 'The Acqua Felice aqueduct was completed in 1586, after 27 years of construction.', claims: ['The Acqua Felice aqueduct was completed in 1586.', 'The construction of the Acqua Felice aqueduct took 27 years.'] },
+    {
+      question: 'How long did it take to complete the construction of the Acqua Felice aqueduct?',
+      answer: 'The Acqua Felice aqueduct was completed in 1586, after 27 years of construction.',
+      claims: ['The Acqua Felice aqueduct was completed in 1586.', 'The construction of the Acqua Felice aqueduct took 27 years.'],
+    },
     { question: 'Where did Judas Iscariot lead the armed guard to arrest Jesus?', answer: 'In the Garden of Gethsemane.', claims: ['Judas Iscariot led the armed guard to arrest Jesus in the Garden of Gethsemane.'] },
     { question: 'What is your favourite colour?', answer: 'I like blue the most.', claims: [] },
     { question: 'When was the railway line beyond Dennington to Port Fairy closed?', answer: 'It was closed on 14 December 1982.', claims: ['The railway line from Dennington to Port Fairy was closed on 14 December 1982.'] },

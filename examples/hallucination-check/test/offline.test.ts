@@ -8,7 +8,7 @@ import { readJsonl } from '../src/shared.js';
 
 describe('FEVER text', () => {
   it('detokenises FEVER text', () => {
-    expect(detokenizeFever('Kenneth `` Babyface \'\' Edmonds -LRB- born 1958 -RRB- , a singer .')).toBe('Kenneth "Babyface" Edmonds (born 1958), a singer.');
+    expect(detokenizeFever("Kenneth `` Babyface '' Edmonds -LRB- born 1958 -RRB- , a singer .")).toBe('Kenneth "Babyface" Edmonds (born 1958), a singer.');
   });
 });
 

@@ -1,15 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorruptDataError, splitSentences, type Document, type QueryExpander, type Retriever } from '@factkit/core';
-import {
-  buildAveritecReferences,
-  computeAveritecEvidenceScore,
-  computeBertScoreMatrix,
-  computeHungarianMatchScore,
-  type AveritecQuestion,
-  type SynonymLookup,
-  type TokenEmbeddings,
-} from '@factkit/metrics';
+import { buildAveritecReferences, computeAveritecEvidenceScore, computeBertScoreMatrix, computeHungarianMatchScore, type AveritecQuestion, type SynonymLookup, type TokenEmbeddings } from '@factkit/metrics';
 import type { EvidenceScorer } from '@factkit/nli-match';
 import type { StudyClaim, StudyDataset } from './datasets.js';
 
@@ -87,10 +79,7 @@ export async function loadAveritecKnowledgeStore(directory: string, claimIds: re
  * A retriever and an expander that route each claim (by `query.id`, which the study sets to the claim id) to its own
  * knowledge store, built lazily with `build`. A claim without a store gets no evidence and a `no-knowledge-store` problem.
  */
-export function createPerClaimWiring(
-  stores: ReadonlyMap<string, readonly Document[]>,
-  build: (documents: readonly Document[]) => { retriever: Retriever; rm3: QueryExpander },
-): { retriever: Retriever; rm3: QueryExpander } {
+export function createPerClaimWiring(stores: ReadonlyMap<string, readonly Document[]>, build: (documents: readonly Document[]) => { retriever: Retriever; rm3: QueryExpander }): { retriever: Retriever; rm3: QueryExpander } {
   const built = new Map<string, { retriever: Retriever; rm3: QueryExpander }>();
   const wiringOf = (claimId: string | undefined) => {
     if (claimId === undefined) return undefined;

@@ -39,7 +39,12 @@ const USAGE = `Usage: pnpm --filter leakage-study start -- [options]
   --verdicts                     also predict verdicts with the chat model (paper Figure A2) and report macro-F1@k`;
 
 function parseList(value: string | undefined, fallback: string[]): string[] {
-  return value === undefined ? fallback : value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return value === undefined
+    ? fallback
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
 }
 
 function parsePositiveInteger(value: string | undefined, name: string, fallback: number): number {

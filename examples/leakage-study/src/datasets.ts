@@ -29,9 +29,7 @@ export type VerdictLabel = 'supported' | 'refuted';
  * evidence are 'supported' or 'refuted', so a 'not enough evidence' answer is a wrong prediction, as in the paper.
  */
 export function verdictLabelsFor(datasetName: string): readonly string[] {
-  return /averitec/i.test(datasetName)
-    ? ['supported', 'refuted', 'not enough evidence', 'conflicting evidence/cherrypicking']
-    : ['supported', 'refuted', 'not enough evidence'];
+  return /averitec/i.test(datasetName) ? ['supported', 'refuted', 'not enough evidence', 'conflicting evidence/cherrypicking'] : ['supported', 'refuted', 'not enough evidence'];
 }
 
 export interface StudyDataset {
@@ -88,9 +86,7 @@ export { sciFactSentenceId } from '@factkit/nli-match';
 export async function loadSciFact(options: LoadSciFactOptions): Promise<StudyDataset> {
   const { directory, split = 'all', limit = Number.POSITIVE_INFINITY, unit = 'sentence' } = options;
   if (unit !== 'sentence' && unit !== 'abstract') throw new InvalidArgumentError({ where: 'loadSciFact', argument: 'unit', message: `must be 'sentence' or 'abstract' (got ${String(unit)})` });
-  const corpusRows = (await readLines(join(directory, 'corpus.jsonl.gz'))).map((line, index) =>
-    parseLine<{ _id: string; title?: string; text: string }>(line, 'scifact/corpus.jsonl.gz', index + 1),
-  );
+  const corpusRows = (await readLines(join(directory, 'corpus.jsonl.gz'))).map((line, index) => parseLine<{ _id: string; title?: string; text: string }>(line, 'scifact/corpus.jsonl.gz', index + 1));
   const corpus: Document[] = corpusRows.map((row) => ({ id: row._id, text: row.text, ...(row.title ? { title: row.title } : {}) }));
   const abstracts = (await readLines(join(directory, 'corpus_sentences.jsonl.gz'))).map((line, index) => parseLine<unknown>(line, 'scifact/corpus_sentences.jsonl.gz', index + 1));
   const qrels = new Map<string, Record<string, number>>();
@@ -141,9 +137,7 @@ export interface LoadFeverLiteOptions {
  */
 export async function loadFeverLite(options: LoadFeverLiteOptions): Promise<StudyDataset> {
   const { directory, split = 'validation', limit = Number.POSITIVE_INFINITY } = options;
-  const rows = (await readLines(join(directory, `${split}.jsonl`))).map((line, index) =>
-    parseLine<{ id: string; claim: string; label?: string; evidence: string[] }>(line, `fever-lite/${split}.jsonl`, index + 1),
-  );
+  const rows = (await readLines(join(directory, `${split}.jsonl`))).map((line, index) => parseLine<{ id: string; claim: string; label?: string; evidence: string[] }>(line, `fever-lite/${split}.jsonl`, index + 1));
   const idOf = (sentence: string) => createHash('sha256').update(sentence).digest('hex').slice(0, 16);
   const pool = new Map<string, Document>();
   const claims: StudyClaim[] = [];

@@ -8,7 +8,10 @@ import { runStudy } from './run.js';
 import { dataFolder, hasEndpoint, limitFromArgs, runScript, studyDefaults } from './setup.js';
 
 await runScript(async (io) => {
-  const modelNames = (process.env['FACTKIT_MODELS'] ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const modelNames = (process.env['FACTKIT_MODELS'] ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (modelNames.length === 0) throw new InvalidArgumentError({ where: 'leakage-study', argument: 'FACTKIT_MODELS', message: 'must name the chat models, comma-separated' });
   if (!hasEndpoint()) throw new InvalidArgumentError({ where: 'leakage-study', argument: 'OPENAI_BASE_URL', message: 'or OPENAI_API_KEY must name the endpoint the models run on' });
   const dataset = await loadSciFact({ directory: dataFolder('scifact'), split: 'all', unit: 'sentence', limit: limitFromArgs() });

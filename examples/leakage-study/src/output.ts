@@ -23,17 +23,15 @@ export function packageVersions(): Record<string, string> {
 /** SHA-256 of every dataset file read (for results.json). */
 export async function hashFiles(paths: readonly string[]): Promise<Record<string, string>> {
   const hashes: Record<string, string> = {};
-  for (const path of paths) hashes[path] = createHash('sha256').update(await readFile(path)).digest('hex');
+  for (const path of paths)
+    hashes[path] = createHash('sha256')
+      .update(await readFile(path))
+      .digest('hex');
   return hashes;
 }
 
 /** Writes report.md, leakage-study.svg and results.json into `directory`; returns their paths. */
-export async function writeStudyOutput(
-  directory: string,
-  results: readonly MethodResult[],
-  context: ReportContext,
-  provenance: Record<string, unknown>,
-): Promise<{ reportPath: string; plotPath: string; resultsPath: string }> {
+export async function writeStudyOutput(directory: string, results: readonly MethodResult[], context: ReportContext, provenance: Record<string, unknown>): Promise<{ reportPath: string; plotPath: string; resultsPath: string }> {
   await mkdir(directory, { recursive: true });
   const reportPath = join(directory, 'report.md');
   const plotPath = join(directory, 'leakage-study.svg');

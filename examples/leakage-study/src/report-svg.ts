@@ -35,11 +35,7 @@ export function renderBarChart(groups: readonly PlotGroup[], options: RenderBarC
   const barsWidth = (group: PlotGroup) => group.bars.length * (barWidth + gap) - gap;
   const groupWidth = (group: PlotGroup) => Math.max(minGroupWidth, barsWidth(group));
   const legendWidth = names.reduce((sum, name) => sum + 24 + name.length * 7, 0) + 200;
-  const width = Math.max(
-    left + groups.reduce((sum, group) => sum + groupWidth(group) + groupGap, 0) + 20,
-    left + options.title.length * 9 + 10,
-    left + legendWidth,
-  );
+  const width = Math.max(left + groups.reduce((sum, group) => sum + groupWidth(group) + groupGap, 0) + 20, left + options.title.length * 9 + 10, left + legendWidth);
   const height = top + plotHeight + 110;
   const maxValue = Math.max(0.1, ...groups.flatMap((group) => group.bars.map((bar) => (bar.value ?? 0) + (bar.error ?? 0))), ...(options.baselines ?? []).map((line) => line.value));
   const yMax = options.yMax ?? Math.ceil(maxValue * 10) / 10;
@@ -79,7 +75,9 @@ export function renderBarChart(groups: readonly PlotGroup[], options: RenderBarC
     });
     x -= gap;
     for (const line of (options.baselines ?? []).filter((entry) => entry.groupIndex === groupIndex)) {
-      parts.push(`<line x1="${start - 6}" x2="${x + 6}" y1="${y(line.value).toFixed(1)}" y2="${y(line.value).toFixed(1)}" stroke="black" stroke-dasharray="4 3"><title>${escapeXml(`${line.label}: ${(line.value * 100).toFixed(1)}`)}</title></line>`);
+      parts.push(
+        `<line x1="${start - 6}" x2="${x + 6}" y1="${y(line.value).toFixed(1)}" y2="${y(line.value).toFixed(1)}" stroke="black" stroke-dasharray="4 3"><title>${escapeXml(`${line.label}: ${(line.value * 100).toFixed(1)}`)}</title></line>`,
+      );
       parts.push(`<text x="${x + 8}" y="${(y(line.value) + 3).toFixed(1)}" font-size="8" fill="#333">${(line.value * 100).toFixed(1)}</text>`);
     }
     const words = group.label.split(' · ');

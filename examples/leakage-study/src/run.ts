@@ -2,19 +2,7 @@
 // runLeakageStudy per method (and per chat model), then the report files. The scripts (scifact.ts, fever.ts,
 // averitec.ts, model-grid.ts) and the full command line (cli.ts) only choose the options.
 import { join } from 'node:path';
-import {
-  createUsageMeter,
-  InvalidArgumentError,
-  withCache,
-  withEmbeddingCache,
-  withEmbeddingRetry,
-  withRetry,
-  type Embedder,
-  type LanguageModel,
-  type NliModel,
-  type QueryExpander,
-  type Retriever,
-} from '@factkit/core';
+import { createUsageMeter, InvalidArgumentError, withCache, withEmbeddingCache, withEmbeddingRetry, withRetry, type Embedder, type LanguageModel, type NliModel, type QueryExpander, type Retriever } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, EXPANSION_PROMPTS } from '@factkit/expansion';
 import { createGloveEmbedder, loadGloveVectors, tokenizeForGlove } from '@factkit/glove';
@@ -84,8 +72,7 @@ export interface StudyOptions {
 }
 
 /** True when a method, the NLI model or the verdicts need a chat model. */
-export const needsLanguageModel = (options: Pick<StudyOptions, 'methods' | 'nli' | 'verdicts'>): boolean =>
-  options.methods.some((method) => method !== 'rm3') || options.nli === 'llm' || options.verdicts;
+export const needsLanguageModel = (options: Pick<StudyOptions, 'methods' | 'nli' | 'verdicts'>): boolean => options.methods.some((method) => method !== 'rm3') || options.nli === 'llm' || options.verdicts;
 
 const slug = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '_');
 
@@ -121,10 +108,7 @@ export async function runStudy(options: StudyOptions, io: StudyIo): Promise<Stud
   let dense: { embedder: Embedder; retriever: Retriever } | undefined;
   const getDense = async (): Promise<{ embedder: Embedder; retriever: Retriever }> => {
     if (dense) return dense;
-    const base =
-      embedderName === 'use-lite'
-        ? getUseLite()
-        : withEmbeddingRetry((provider as NonNullable<typeof provider>).embedder(embedderName, { dimensions: embeddingDimensions }), { maxRetries: 2 });
+    const base = embedderName === 'use-lite' ? getUseLite() : withEmbeddingRetry((provider as NonNullable<typeof provider>).embedder(embedderName, { dimensions: embeddingDimensions }), { maxRetries: 2 });
     const embedder = withEmbeddingCache(base, cache);
     io.log(`leakage-study: embedding ${dataset.corpus.length} documents with ${embedder.id} for HyDE (cached)…\n`);
     const built = await buildDenseRetriever(dataset.corpus, embedder, io.abortSignal);
@@ -166,12 +150,14 @@ export async function runStudy(options: StudyOptions, io: StudyIo): Promise<Stud
     });
 
     const usage = meter.report();
-    const notes = model
-      ? [`LLM: \`${model.id}\`; calls ${usage.calls} (${usage.cachedCalls} from cache), tokens ${usage.totalTokens}`, `Cache: ${cacheDirectory}`]
-      : ['No LLM used (offline run).'];
+    const notes = model ? [`LLM: \`${model.id}\`; calls ${usage.calls} (${usage.cachedCalls} from cache), tokens ${usage.totalTokens}`, `Cache: ${cacheDirectory}`] : ['No LLM used (offline run).'];
     notes.push(...contextNotes);
     notes.push(
-      `Provenance (full in results.json: every prompt, seed and NLI label matrix): packages ${Object.entries(versions).map(([name, version]) => `${name.slice('@factkit/'.length)} ${version}`).join(', ')}; data ${Object.entries(datasetHashes).map(([path, hash]) => `${path.split('/').slice(-2).join('/')} sha256:${hash.slice(0, 12)}`).join(', ')}`,
+      `Provenance (full in results.json: every prompt, seed and NLI label matrix): packages ${Object.entries(versions)
+        .map(([name, version]) => `${name.slice('@factkit/'.length)} ${version}`)
+        .join(', ')}; data ${Object.entries(datasetHashes)
+        .map(([path, hash]) => `${path.split('/').slice(-2).join('/')} sha256:${hash.slice(0, 12)}`)
+        .join(', ')}`,
     );
     if (verdicts && model) notes.push(`Verdict labels offered (paper footnote 1, Fig. A2 [LABEL]): ${verdictLabels.join(', ')}`);
     const context = { datasetName: dataset.name, claims: dataset.claims.length, corpusSize: dataset.corpus.length, command, notes, corpusNote, incomplete: contextIncomplete };
@@ -196,7 +182,13 @@ export async function runStudy(options: StudyOptions, io: StudyIo): Promise<Stud
   let gridPath: string | undefined;
   if (perModel.length > 1) {
     gridPath = join(outDirectory, 'grid.md');
-    await writeFile(gridPath, formatModelGrid(perModel.map((entry) => ({ model: entry.modelName ?? 'offline', methods: entry.results })), { datasetName: dataset.name, command, corpusNote }));
+    await writeFile(
+      gridPath,
+      formatModelGrid(
+        perModel.map((entry) => ({ model: entry.modelName ?? 'offline', methods: entry.results })),
+        { datasetName: dataset.name, command, corpusNote },
+      ),
+    );
     io.log(`leakage-study: wrote ${gridPath}\n`);
   }
 
@@ -214,15 +206,23 @@ export async function runStudy(options: StudyOptions, io: StudyIo): Promise<Stud
 type Bm25 = { retriever: Retriever | undefined; rm3: QueryExpander | undefined };
 
 /** AVeriTeC: BM25 and RM3 over each claim's own knowledge store, and the Hungarian METEOR / BERTScore evidence scorer. */
-async function averitecWiring(dataset: StudyDataset, storeDirectory: string | undefined, bertscore: string, io: StudyIo): Promise<{ bm25: Bm25; evidenceScorer?: EvidenceScorer; claimsWithoutStore: number; notes: string[]; incomplete: string[] }> {
+async function averitecWiring(
+  dataset: StudyDataset,
+  storeDirectory: string | undefined,
+  bertscore: string,
+  io: StudyIo,
+): Promise<{ bm25: Bm25; evidenceScorer?: EvidenceScorer; claimsWithoutStore: number; notes: string[]; incomplete: string[] }> {
   const where = 'leakage-study';
   const notes: string[] = [];
   const incomplete: string[] = [];
   if (storeDirectory === undefined) {
-    notes.push('No --knowledge-store: the METEOR, BERTScore and F1 columns need AVeriTeC\'s per-claim knowledge store; only matching (Table 3) ran.');
+    notes.push("No --knowledge-store: the METEOR, BERTScore and F1 columns need AVeriTeC's per-claim knowledge store; only matching (Table 3) ran.");
     return { bm25: { retriever: undefined, rm3: undefined }, claimsWithoutStore: 0, notes, incomplete };
   }
-  const { stores, missing } = await loadAveritecKnowledgeStore(storeDirectory, dataset.claims.map((claim) => claim.id));
+  const { stores, missing } = await loadAveritecKnowledgeStore(
+    storeDirectory,
+    dataset.claims.map((claim) => claim.id),
+  );
   if (missing.length > 0) incomplete.push(`${missing.length} of ${dataset.claims.length} claims have no knowledge-store file (e.g. ${missing.slice(0, 3).join(', ')}): they retrieve nothing`);
   const bm25 = createPerClaimWiring(stores, (documents) => createBm25WiringSync(documents));
   const synonyms = await loadWordNetSynonyms();
@@ -234,7 +234,7 @@ async function averitecWiring(dataset: StudyDataset, storeDirectory: string | un
       const { tokens, rows } = tokenizeForGlove(text, glove);
       return { tokens, embeddings: rows.map((row) => glove.matrix.subarray(row * glove.dimensions, (row + 1) * glove.dimensions)) };
     };
-    notes.push('BERTScore: Hungarian-matched F1 over GloVe 100-d token vectors (offline stand-in for the paper\'s BERT model).');
+    notes.push("BERTScore: Hungarian-matched F1 over GloVe 100-d token vectors (offline stand-in for the paper's BERT model).");
   } else if (bertscore !== 'none') {
     throw new InvalidArgumentError({ where, argument: '--bertscore', message: `must be glove or none (got ${String(bertscore)})` });
   }
@@ -245,15 +245,13 @@ async function averitecWiring(dataset: StudyDataset, storeDirectory: string | un
 
 /** The report's note on the dataset and how comparable it is with the paper. */
 function corpusNoteOf(dataset: StudyDataset): string {
-  return (
-      dataset.name === 'AVeriTeC'
-        ? '> AVeriTeC dev (400 of the 500 claims are in the data root): gold evidence = the human-written QA evidence; retrieval from each claim\'s own knowledge store, scored with Hungarian METEOR / BERTScore on the top-k sentences as in the paper.'
-        : dataset.name === 'FEVER-lite'
-        ? '> FEVER-lite: the knowledge store is the pool of gold-evidence sentences of the split, not the 5.4M-page Wikipedia of the paper, so these numbers are not comparable with the paper\'s FEVER columns.'
-        : dataset.unit === 'sentence'
-          ? '> SciFact, sentence level as in the paper: the knowledge store is the 45,952 sentences of the 5,183 abstracts (SciFact\'s own split), gold = rationale sentences. The paper reports 693 claims; the public files have 655 with gold evidence.'
-          : '> SciFact, abstract level (not the paper\'s unit): whole abstracts judged by the BEIR qrels; not comparable with the paper\'s sentence-level rows.'
-  );
+  return dataset.name === 'AVeriTeC'
+    ? "> AVeriTeC dev (400 of the 500 claims are in the data root): gold evidence = the human-written QA evidence; retrieval from each claim's own knowledge store, scored with Hungarian METEOR / BERTScore on the top-k sentences as in the paper."
+    : dataset.name === 'FEVER-lite'
+      ? "> FEVER-lite: the knowledge store is the pool of gold-evidence sentences of the split, not the 5.4M-page Wikipedia of the paper, so these numbers are not comparable with the paper's FEVER columns."
+      : dataset.unit === 'sentence'
+        ? "> SciFact, sentence level as in the paper: the knowledge store is the 45,952 sentences of the 5,183 abstracts (SciFact's own split), gold = rationale sentences. The paper reports 693 claims; the public files have 655 with gold evidence."
+        : "> SciFact, abstract level (not the paper's unit): whole abstracts judged by the BEIR qrels; not comparable with the paper's sentence-level rows.";
 }
 
 /** The row groups of one chat model's run (RM3 runs with the first model only: it does not depend on the model). */

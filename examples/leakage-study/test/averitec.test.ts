@@ -30,7 +30,7 @@ async function writeStore(directory: string): Promise<void> {
 }
 
 describeWithData('averitec', 'AVeriTeC', () => {
-  it('loads the dev claims with the scorer\'s QA references as gold evidence and four verdict labels', async () => {
+  it("loads the dev claims with the scorer's QA references as gold evidence and four verdict labels", async () => {
     const dataset = await loadAveritec({ directory: join(DATA_ROOT, 'averitec') });
     expect(dataset.claims).toHaveLength(400);
     expect(dataset.claims[0]?.evidence[0]).toBe('Where was the claim first published It was first published on Sccopertino');
@@ -56,14 +56,23 @@ describeWithData('averitec', 'AVeriTeC', () => {
 
     // The baseline METEOR@5 equals a direct computation: per-claim BM25 top 5, Hungarian METEOR vs the QA references.
     const dataset = await loadAveritec({ directory: join(DATA_ROOT, 'averitec'), limit: CLAIMS });
-    const { stores } = await loadAveritecKnowledgeStore(store, dataset.claims.map((claim) => claim.id));
+    const { stores } = await loadAveritecKnowledgeStore(
+      store,
+      dataset.claims.map((claim) => claim.id),
+    );
     const wordnet = await loadWordNetSynonyms();
     const scores: number[] = [];
     for (const claim of dataset.claims) {
       const documents = stores.get(claim.id);
       if (!documents) continue;
       const { evidence } = await createBm25Retriever(documents).retrieve({ query: { id: claim.id, text: claim.text }, topK: 5 });
-      scores.push(computeAveritecEvidenceScore(evidence.map((item) => item.text), claim.evidence, { synonyms: wordnet.lookup }).score);
+      scores.push(
+        computeAveritecEvidenceScore(
+          evidence.map((item) => item.text),
+          claim.evidence,
+          { synonyms: wordnet.lookup },
+        ).score,
+      );
     }
     // The claim without a store retrieves nothing and scores 0 there; it is still a claim of the mean.
     const expected = (scores.reduce((sum, value) => sum + value, 0) / CLAIMS) * 100;

@@ -11,7 +11,7 @@ const DATA_ROOT = findDataRoot() ?? '<no data root>';
 import { loadFeverLite, loadSciFact } from '../src/datasets.js';
 
 describeWithData('scifact', 'loadSciFact', () => {
-  it('by default retrieves sentences: 45,952 abstract sentences, gold = rationale sentences (the paper\'s unit)', async () => {
+  it("by default retrieves sentences: 45,952 abstract sentences, gold = rationale sentences (the paper's unit)", async () => {
     const dataset = await loadSciFact({ directory: join(DATA_ROOT, 'scifact') });
     expect(dataset.unit).toBe('sentence');
     expect(dataset.corpus).toHaveLength(45952); // sum of corpus_sentences lengths, counted with Python
@@ -34,9 +34,7 @@ describeWithData('scifact', 'loadSciFact', () => {
     const claim = train.claims.find((entry) => entry.id === '2');
     expect(claim?.text).toBe('1 in 5 million in UK have abnormal PrP positivity.');
     // claims_train.jsonl: {"13734012": [{"sentences": [4], "label": "CONTRADICT"}]}; sentence 4 of that abstract:
-    expect(claim?.evidence).toEqual([
-      'RESULTS Of the 32,441 appendix samples 16 were positive for abnormal PrP, indicating an overall prevalence of 493 per million population (95% confidence interval 282 to 801 per million).',
-    ]);
+    expect(claim?.evidence).toEqual(['RESULTS Of the 32,441 appendix samples 16 were positive for abnormal PrP, indicating an overall prevalence of 493 per million population (95% confidence interval 282 to 801 per million).']);
     expect(claim?.relevant).toEqual({ '13734012': 1 });
     expect(claim?.label).toBe('refuted'); // CONTRADICT
     // Counted with Python: train evidence claims are 332 SUPPORT and 173 CONTRADICT, none mixed.
@@ -44,7 +42,6 @@ describeWithData('scifact', 'loadSciFact', () => {
     expect(train.claims.filter((entry) => entry.label === 'refuted')).toHaveLength(173);
     expect(train.claims.some((entry) => entry.id === '0')).toBe(false); // claim 0 has no evidence
   });
-
 });
 
 describe('loadSciFact on a made-up folder', () => {
@@ -52,9 +49,7 @@ describe('loadSciFact on a made-up folder', () => {
     const directory = await mkdtemp(join(tmpdir(), 'scifact-'));
     await mkdir(join(directory, 'qrels'));
     await writeFile(join(directory, 'corpus.jsonl.gz'), gzipSync('{"_id": "1", "text": "a"}\n{not json\n'));
-    await expect(loadSciFact({ directory })).rejects.toSatisfy(
-      (error: unknown) => CorruptDataError.isInstance(error) && error.message.includes('corpus.jsonl.gz:2'),
-    );
+    await expect(loadSciFact({ directory })).rejects.toSatisfy((error: unknown) => CorruptDataError.isInstance(error) && error.message.includes('corpus.jsonl.gz:2'));
   });
 });
 

@@ -14,8 +14,7 @@ const QUERY2DOC_PREFIX = 'Write a passage that answers the following query:\n';
 const CLAIMS = 6;
 const REPEATS = 2;
 
-const userPrompt = (request: ScriptedRequest) =>
-  (request.body as { messages?: { role: string; content: string }[] }).messages?.filter((message) => message.role === 'user').at(-1)?.content ?? '';
+const userPrompt = (request: ScriptedRequest) => (request.body as { messages?: { role: string; content: string }[] }).messages?.filter((message) => message.role === 'user').at(-1)?.content ?? '';
 
 /** A small deterministic hash so the same request always meets the same fault (faults survive retries). */
 function bucket(text: string, buckets: number): number {
@@ -115,7 +114,10 @@ describeWithData('scifact', 'leakage-study under 429 / 500 / dropped-connection 
         expect(labels, `claim ${run.claimId} is M only with an entailment label that came back`).toContain('entailment');
       } else if (run.matched === false) {
         unmatched += 1;
-        expect(labels.every((label) => label !== null), `claim ${run.claimId} is ¬M only when every NLI pair was judged`).toBe(true);
+        expect(
+          labels.every((label) => label !== null),
+          `claim ${run.claimId} is ¬M only when every NLI pair was judged`,
+        ).toBe(true);
         expect(labels).not.toContain('entailment');
       } else {
         unknown += 1;

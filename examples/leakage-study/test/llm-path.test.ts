@@ -89,7 +89,16 @@ describeWithData('scifact', 'leakage-study LLM path against the scripted OpenAI 
       provenance: { packages: Record<string, string>; datasetFiles: Record<string, string>; model: { id: string }; sampling: { repeats: number } };
       methods: {
         method: string;
-        runs: { claimId: string; sample: number; generations: string[]; matched: boolean | null; nliLabels: (string | null)[][]; provenance: { prompts?: string[]; sampling?: { seed?: number } } | null; removedSentences: { text: string; rouge2: number }[]; entailingPairs: unknown[] }[];
+        runs: {
+          claimId: string;
+          sample: number;
+          generations: string[];
+          matched: boolean | null;
+          nliLabels: (string | null)[][];
+          provenance: { prompts?: string[]; sampling?: { seed?: number } } | null;
+          removedSentences: { text: string; rouge2: number }[];
+          entailingPairs: unknown[];
+        }[];
         matchedProportion: { mean: number };
       }[];
     };

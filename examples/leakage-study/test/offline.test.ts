@@ -13,7 +13,7 @@ import { loadSciFact } from '../src/datasets.js';
 import { createBm25Wiring } from '../src/wiring.js';
 
 describeWithData('scifact', 'offline run (BM25 vs BM25+RM3)', () => {
-  it('reproduces the paper\'s BM25 row at sentence level on the 655 claims (within ±1.0 of plain Lucene BM25)', async () => {
+  it("reproduces the paper's BM25 row at sentence level on the 655 claims (within ±1.0 of plain Lucene BM25)", async () => {
     const directory = await mkdtemp(join(tmpdir(), 'leakage-offline-'));
     const outcome = await runCli(['--out', directory, '--cache', join(directory, 'cache')], { env: {}, log: () => {} });
     expect(outcome.exitCode).toBe(0);

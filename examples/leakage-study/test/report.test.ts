@@ -23,7 +23,10 @@ function fakeResult(overrides: Partial<LeakageStudyResult>): LeakageStudyResult 
     matchedProportion: mean(0.528, 0.004),
     counts: { matched: 7, unmatched: 5, unknown: 0, undecidable: 0, expansionFailed: 0, retrievalFailed: 0, verdictFailed: 0 },
     incomplete: [],
-    problems: [{ code: 'refusal', message: 'x' }, { code: 'refusal', message: 'y' }],
+    problems: [
+      { code: 'refusal', message: 'x' },
+      { code: 'refusal', message: 'y' },
+    ],
     ...overrides,
   };
 }
@@ -59,7 +62,11 @@ describe('formatStudyReport', () => {
       incomplete: ['1 of 16 expansions failed (left out of every row)', '3 of 16 expanded claims have an unknown match (NLI failed; in neither M nor ¬M)'],
     });
     const report = formatStudyReport([{ method: 'HyDE', baselineName: 'Dense', matching: true, result }], {
-      datasetName: 'SciFact', claims: 8, corpusSize: 100, command: 'x', incomplete: ['256 of 3493 documents could not be embedded'],
+      datasetName: 'SciFact',
+      claims: 8,
+      corpusSize: 100,
+      command: 'x',
+      incomplete: ['256 of 3493 documents could not be embedded'],
     });
     const banner = report.indexOf('**Incomplete: some numbers below are not whole.**');
     expect(banner).toBeGreaterThan(0);
@@ -87,4 +94,3 @@ describe('formatStudyPlot', () => {
     expect(svg).toContain('>63.3<');
   });
 });
-

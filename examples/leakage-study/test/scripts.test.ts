@@ -18,7 +18,11 @@ async function script(name: string, args: readonly string[], initCwd: string) {
   return run(process.execPath, ['--import', 'tsx', `src/${name}.ts`, ...args], { cwd: exampleDirectory, env });
 }
 /** The report without the lines that name the command that made it. */
-const withoutCommand = (report: string) => report.split('\n').filter((line) => !line.includes('pnpm --filter leakage-study') && !line.includes('Provenance')).join('\n');
+const withoutCommand = (report: string) =>
+  report
+    .split('\n')
+    .filter((line) => !line.includes('pnpm --filter leakage-study') && !line.includes('Provenance'))
+    .join('\n');
 
 describeWithData('scifact', 'per-task scripts', () => {
   it('scifact.ts writes the report the full command line writes for the same claims', async () => {

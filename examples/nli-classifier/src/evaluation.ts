@@ -27,7 +27,10 @@ export function positionsOf(data: readonly { pair: LabelledPair }[], source: Sou
 
 /** Scores of `predicted` (one label per example) over the examples at `positions`. */
 export function scoreAt(data: readonly { pair: LabelledPair }[], predicted: readonly string[], positions: readonly number[]) {
-  return score(positions.map((index) => (data[index] as { pair: LabelledPair }).pair.label), positions.map((index) => predicted[index] as string));
+  return score(
+    positions.map((index) => (data[index] as { pair: LabelledPair }).pair.label),
+    positions.map((index) => predicted[index] as string),
+  );
 }
 
 /** Macro-F1 per source. */

@@ -51,7 +51,10 @@ export function fitSoftmaxRegression(rows: readonly Float64Array[], targets: rea
   const scores = new Float64Array(classes);
   let step = 0;
   for (let epoch = 0; epoch < epochs; epoch += 1) {
-    const order = shuffle(rows.map((_row, index) => index), random);
+    const order = shuffle(
+      rows.map((_row, index) => index),
+      random,
+    );
     const rate = learningRate / (1 + epoch / 10);
     for (let start = 0; start < order.length; start += batchSize) {
       for (const row of gradient) row.fill(0);

@@ -33,10 +33,7 @@ const BATCH = 64;
 const LEARNING_RATE = 0.005;
 const L2_NAMED = 1e-3;
 /** Settings compared on the validation split: products of the named features or not (L2 1e-2 on them, as train.ts chose), L2 of the USE-lite block. */
-const GRID: readonly { interactions: boolean; l2Extra: number }[] = [
-  ...[0.03, 0.1, 0.3].map((l2Extra) => ({ interactions: false, l2Extra })),
-  ...[0.3, 1].map((l2Extra) => ({ interactions: true, l2Extra })),
-];
+const GRID: readonly { interactions: boolean; l2Extra: number }[] = [...[0.03, 0.1, 0.3].map((l2Extra) => ({ interactions: false, l2Extra })), ...[0.3, 1].map((l2Extra) => ({ interactions: true, l2Extra }))];
 const L2_PRODUCTS = 1e-2;
 const PRODUCTS = (NLI_FEATURE_NAMES.length * (NLI_FEATURE_NAMES.length - 1)) / 2;
 const started = Date.now();
@@ -53,7 +50,11 @@ const NAMED = NLI_FEATURE_NAMES.length;
 const layout = { interactions: true, pairEmbedding: false, dimensions: glove.dimensions, sentenceEncoderDimensions: USE_LITE_DIMENSIONS };
 const encoded = new Map<string, Float32Array>();
 for (const pair of pairs) for (const text of [pair.premise, pair.hypothesis]) encoded.set(text, cachedVector(cache, text) as Float32Array);
-interface Example { readonly pair: LabelledPair; readonly full: Float64Array; readonly target: number }
+interface Example {
+  readonly pair: LabelledPair;
+  readonly full: Float64Array;
+  readonly target: number;
+}
 const examples: Example[] = pairs.map((pair) => ({ pair, full: buildNliFeatureVector(pair, vectors, layout, encoded), target: LABELS.indexOf(pair.label) }));
 /** The input of a setting: the full vector, or without the products of the named features. */
 const inputOf = (full: Float64Array, interactions: boolean) => (interactions ? full : Float64Array.from([...full.subarray(0, NAMED), ...full.subarray(NAMED + PRODUCTS)]));
@@ -83,7 +84,10 @@ function predict(model: Trained, full: Float64Array): number {
 // 1. Selection on the validation split of the training claims (the same split as train.ts).
 const selection = GRID.map((setting) => {
   const model = fit(fitPart, setting);
-  const bySource = macroF1PerSource(validationPart, validationPart.map((example) => LABELS[predict(model, example.full)] as string));
+  const bySource = macroF1PerSource(
+    validationPart,
+    validationPart.map((example) => LABELS[predict(model, example.full)] as string),
+  );
   const mean = round(meanOverSources(bySource));
   log(`${JSON.stringify(setting)}: validation macro-F1 per source ${JSON.stringify(bySource)}, mean ${mean}`);
   return { setting, validationMacroF1: bySource, validationMeanSourceMacroF1: mean };
@@ -93,7 +97,10 @@ const best = selection.reduce((a, b) => (b.validationMeanSourceMacroF1 > a.valid
 // 2. Refit on all training pairs.
 const model = fit(train, best);
 log(`refit on ${train.length} training pairs with ${JSON.stringify(best)}`);
-const trainScore = score(train.map((example) => example.pair.label), train.map((example) => LABELS[predict(model, example.full)] as string));
+const trainScore = score(
+  train.map((example) => example.pair.label),
+  train.map((example) => LABELS[predict(model, example.full)] as string),
+);
 
 // 3. Held-out evaluation through the package's own model (real GloVe; USE-lite vectors from the cache, misses embedded).
 let realUseLite: Embedder | undefined;

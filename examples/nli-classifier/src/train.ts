@@ -148,7 +148,10 @@ const rows = [...SOURCES, 'all'].map((source) => {
   const predictedMajority = test.map((example) => majority[sourceOf(example.pair)]);
   return { source, feature: scoreAt(test, predictedFeature, positions), lexical: scoreAt(test, predictedLexical, positions), majority: scoreAt(test, predictedMajority, positions) };
 });
-const trainScore = score(train.map((example) => example.pair.label), predictedTrain);
+const trainScore = score(
+  train.map((example) => example.pair.label),
+  predictedTrain,
+);
 
 const counts: Record<string, Record<string, number>> = {};
 for (const pair of pairs) {
@@ -182,5 +185,8 @@ const table = [
 process.stdout.write(`${table}\n`);
 mkdirSync(OUTPUT_DIR, { recursive: true });
 writeFileSync(join(REPO_DIR, 'packages', 'nli-models', 'src', 'feature', 'glove-nli-weights.json'), `${JSON.stringify({ ...weightsFile, training })}\n`);
-writeFileSync(join(OUTPUT_DIR, 'report.md'), `# Held-out NLI scores per source\n\n${table}\n\nTraining pairs: ${train.length}; selected ${JSON.stringify(best)}; lexical thresholds ${JSON.stringify(training.lexicalBaseline)}; majority class per source ${JSON.stringify(majority)}.\n`);
+writeFileSync(
+  join(OUTPUT_DIR, 'report.md'),
+  `# Held-out NLI scores per source\n\n${table}\n\nTraining pairs: ${train.length}; selected ${JSON.stringify(best)}; lexical thresholds ${JSON.stringify(training.lexicalBaseline)}; majority class per source ${JSON.stringify(majority)}.\n`,
+);
 log(`done; train accuracy ${trainScore.accuracy}, macro-F1 ${trainScore.macroF1}`);

@@ -21,7 +21,10 @@ describe('quickstart retrievers (WordNet 3.1 nouns, real USE-lite encoder and BM
     for (const retriever of [retrievers.bm25, retrievers.dense, retrievers.hybrid]) {
       const { evidence } = await retriever.retrieve({ query: { text: question.text }, topK: 3 });
       expect(evidence).toHaveLength(3);
-      expect(evidence.map((item) => item.documentId), retriever.id).toContain(question.answer);
+      expect(
+        evidence.map((item) => item.documentId),
+        retriever.id,
+      ).toContain(question.answer);
     }
   });
 });

@@ -60,10 +60,7 @@ const annotationMs = median(annotationTimes);
 const chunksPerSecond = (chunks.length / annotationMs) * 1000;
 
 // 2. Index size per layout vs chunk-only.
-const modes: Array<{ name: string; mode: IndexMode }> = [
-  ...PASSAGE_LAYOUTS.map((layout) => ({ name: layout.name, mode: layout as IndexMode })),
-  { name: 'multi-vector', mode: { multiVector: ['title', 'questions', 'chunk'] } },
-];
+const modes: Array<{ name: string; mode: IndexMode }> = [...PASSAGE_LAYOUTS.map((layout) => ({ name: layout.name, mode: layout as IndexMode })), { name: 'multi-vector', mode: { multiVector: ['title', 'questions', 'chunk'] } }];
 const sizeRows = modes.map(({ name, mode }) => {
   const { passages } = renderIndexPassages(items, mode);
   const index = createBm25Index({ documents: passages.map((passage) => ({ id: passage.id, text: passage.text })), storeDocuments: false });
@@ -121,16 +118,17 @@ const lines = [
   '',
   '| layout | vectors | × | characters | × | BM25 postings | × | BM25 terms |',
   '|---|---:|---:|---:|---:|---:|---:|---:|',
-  ...sizeRows.map((row) => `| ${row.name} | ${row.vectors} | ${(row.vectors / base.vectors).toFixed(2)} | ${row.characters} | ${(row.characters / base.characters).toFixed(2)} | ${row.bm25Postings} | ${(row.bm25Postings / base.bm25Postings).toFixed(2)} | ${row.bm25Terms} |`),
+  ...sizeRows.map(
+    (row) =>
+      `| ${row.name} | ${row.vectors} | ${(row.vectors / base.vectors).toFixed(2)} | ${row.characters} | ${(row.characters / base.characters).toFixed(2)} | ${row.bm25Postings} | ${(row.bm25Postings / base.bm25Postings).toFixed(2)} | ${row.bm25Terms} |`,
+  ),
   '',
   '## Indexing throughput (hash mock embedder, 256-d; rendering + embed call + upsert)',
   '',
   '| store | layout | passages/s | chunks/s |',
   '|---|---|---:|---:|',
   ...throughputRows.map((row) => `| ${row.store} | ${row.layout} | ${row.passagesPerSecond.toFixed(0)} | ${row.chunksPerSecond.toFixed(0)} |`),
-  ...(useLiteRows.length > 0
-    ? ['', '## USE-lite indexing (64 chunks, one run, in-memory store)', '', '| layout | passages/s |', '|---|---:|', ...useLiteRows.map((row) => `| ${row.layout} | ${row.passagesPerSecond.toFixed(1)} |`)]
-    : []),
+  ...(useLiteRows.length > 0 ? ['', '## USE-lite indexing (64 chunks, one run, in-memory store)', '', '| layout | passages/s |', '|---|---:|', ...useLiteRows.map((row) => `| ${row.layout} | ${row.passagesPerSecond.toFixed(1)} |`)] : []),
   '',
 ];
 mkdirSync(join(here, 'results'), { recursive: true });

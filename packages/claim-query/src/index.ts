@@ -50,7 +50,6 @@ export type { DetectHallucinationsOptions, DetectionResult } from './detect/dete
 export { detectHallucinations } from './detect/detect-hallucinations.js';
 export { formatDetectionText } from './detect/format-detection-text.js';
 
-
 // Two-step baseline (§3.2): example selection
 export type { ClaimExample, QueryExample, SelectExamplesOptions } from './two-step/select-examples.js';
 export { formatClaimExamples, formatQueryExamples, sampleQueryExamples, selectClaimExamples } from './two-step/select-examples.js';

@@ -16,8 +16,7 @@ const GENERATOR_REPLIES: Record<string, string> = {
   'The Acqua Felice aqueduct was completed in 1586, after 27 years of construction.':
     '[Claims]\n1 The Acqua Felice aqueduct was completed in 1586.\n2 The construction of the Acqua Felice aqueduct took 27 years.\n[Queries]\n1 When was the Acqua Felice aqueduct completed?\n2 How long did it take to construct the Acqua Felice aqueduct?\n[End]',
   // Malformed: prose, bold numbering, a missing query, no [End].
-  'Rome is the capital of Italy. It has about 2.8 million inhabitants.':
-    'Sure, here you go:\n**[Claims]**\n**1.** Rome is the capital of Italy.\n**2.** Rome has about 2.8 million inhabitants.\n**[Queries]**\n**1.** capital of Italy',
+  'Rome is the capital of Italy. It has about 2.8 million inhabitants.': 'Sure, here you go:\n**[Claims]**\n**1.** Rome is the capital of Italy.\n**2.** Rome has about 2.8 million inhabitants.\n**[Queries]**\n**1.** capital of Italy',
   '鲁迅出生于1881年。': '[陈述]\n1 鲁迅出生于1881年。\n[查询]\n1 鲁迅出生年份\n[结束]',
   'I love sunny days.': '[Claims]\nNo claims.\n[Queries]\nNo query\n[End]',
 };
@@ -59,7 +58,7 @@ const retriever = createTableRetriever({
   'When was the Acqua Felice aqueduct completed?': ['...the aqueduct was completed in 1586...'],
   'How long did it take to construct the Acqua Felice aqueduct?': ['...the construction took approximately eighteen months...'],
   'capital of Italy': ['Rome is the capital city of Italy.'],
-  '鲁迅出生年份': ['鲁迅（1881年9月25日－1936年10月19日）'],
+  鲁迅出生年份: ['鲁迅（1881年9月25日－1936年10月19日）'],
   'Where is Paris?': ['Paris is the capital of France.'],
 });
 
@@ -168,7 +167,10 @@ describe('LLM path against a scripted local server', () => {
       retriever,
       verifier: createLlmVerifier({ model: makeModel(server.url, directory) }),
     });
-    const secondRun = server.requests.slice(before).filter((r) => r.path === '/v1/chat/completions').map(lastUser);
+    const secondRun = server.requests
+      .slice(before)
+      .filter((r) => r.path === '/v1/chat/completions')
+      .map(lastUser);
     for (const prompt of secondRun) expect(answeredFirst).not.toContain(prompt);
     expect(results.every((r) => r.status === 'ok')).toBe(true);
     expect(results[0]?.responseLabel).toBe('hallucinated');

@@ -33,7 +33,9 @@ export function createTableRetriever(table: Readonly<Record<string, readonly str
       calls.push(query.text);
       if (failing.includes(query.text)) throw new Error(`search backend down for "${query.text}"`);
       const texts = table[query.text] ?? [];
-      const evidence: Evidence[] = texts.slice(0, topK).map((text, index) => ({ documentId: `doc-${index}`, text, score: 10 - index, rank: index + 1, origin: { documentId: `doc-${index}`, source: { name: 'example.org', url: `https://example.org/${index}` } } }));
+      const evidence: Evidence[] = texts
+        .slice(0, topK)
+        .map((text, index) => ({ documentId: `doc-${index}`, text, score: 10 - index, rank: index + 1, origin: { documentId: `doc-${index}`, source: { name: 'example.org', url: `https://example.org/${index}` } } }));
       return { evidence };
     },
   };

@@ -6,8 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildTrainingData, checkCriteria, createTwoStepGenerator, parseClaimSynthesisReply, parseCriterionJudgement, parseQuerySynthesisReply, toChatJsonl } from '../src/index.js';
 import { createBagOfWordsEmbedder } from './support.js';
 
-const lastUser = (request: ScriptedRequest): string =>
-  ((request.body as { messages?: { role: string; content: string }[] }).messages ?? []).filter((m) => m.role === 'user').at(-1)?.content ?? '';
+const lastUser = (request: ScriptedRequest): string => ((request.body as { messages?: { role: string; content: string }[] }).messages ?? []).filter((m) => m.role === 'user').at(-1)?.content ?? '';
 
 const CLAIMS: Record<string, string> = {
   'Paris is the capital of France. It has two million people.': '1. Paris is the capital of France.\n2. It has two million people.',
@@ -20,11 +19,17 @@ const CLAIMS: Record<string, string> = {
 function handler(request: ScriptedRequest): ScriptedReply {
   const prompt = lastUser(request);
   if (prompt.endsWith('[Claims]')) {
-    const answer = prompt.split('[Answer]\n').at(-1)!.replace(/\n\[Claims\]$/, '');
+    const answer = prompt
+      .split('[Answer]\n')
+      .at(-1)!
+      .replace(/\n\[Claims\]$/, '');
     return CLAIMS[answer] ? { content: CLAIMS[answer] } : { status: 500 };
   }
   if (prompt.endsWith('[Query]')) {
-    const claim = prompt.split('[Claim]\n').at(-1)!.replace(/\n\[Query\]$/, '');
+    const claim = prompt
+      .split('[Claim]\n')
+      .at(-1)!
+      .replace(/\n\[Query\]$/, '');
     if (claim.startsWith('Berlin')) return { content: 'What country is Berlin in, and what is its population, history, culture and economy today?' };
     return { content: `[Query] Is it true that ${claim.replace(/\.$/, '')}?` };
   }

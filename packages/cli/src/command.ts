@@ -61,7 +61,13 @@ export function defineCommand<O extends CommandOptions>(spec: {
     usage: spec.usage,
     options,
     async run(args, io) {
-      const { values } = parseArgs({ args: joinNegativeValues(args.filter((argument) => argument !== '--'), options), options: { ...options, help: { type: 'boolean', short: 'h', default: false } } });
+      const { values } = parseArgs({
+        args: joinNegativeValues(
+          args.filter((argument) => argument !== '--'),
+          options,
+        ),
+        options: { ...options, help: { type: 'boolean', short: 'h', default: false } },
+      });
       if ((values as { help?: boolean }).help) {
         io.stdout(`${spec.usage}\n`);
         return 0;

@@ -63,7 +63,10 @@ export async function readJsonlInput<T>(
   const parsed = parseJsonLines(text, { source: path, ...options });
   if (parsed.lines === 0) throw badInput(input, `"${path}" is empty`);
   if (parsed.items.length === 0) {
-    const first = parsed.problems.slice(0, 3).map((problem) => problem.message).join('; ');
+    const first = parsed.problems
+      .slice(0, 3)
+      .map((problem) => problem.message)
+      .join('; ');
     throw badInput(input, `"${path}" has no readable line (${parsed.problems.length} malformed: ${first}${parsed.problems.length > 3 ? '; …' : ''})`);
   }
   return { items: parsed.items.map((item) => item.value), problems: [...parsed.problems] };

@@ -61,7 +61,12 @@ describe.skipIf(!hasChromium)('factkit check HTML report in a real browser (Debi
       expect(await snippet.isVisible()).toBe(true);
       expect(await snippet.textContent()).toMatch(/soul food: food traditionally eaten by African-Americans in the South.*source: wn:n:07954553/);
       // Badges carry the label colour too.
-      expect(await page.locator('section.item >> nth=0 >> .sentence-block .badge').first().evaluate((badge) => getComputedStyle(badge).backgroundColor)).toBe(expected[colours[0]?.[0] ?? '']);
+      expect(
+        await page
+          .locator('section.item >> nth=0 >> .sentence-block .badge')
+          .first()
+          .evaluate((badge) => getComputedStyle(badge).backgroundColor),
+      ).toBe(expected[colours[0]?.[0] ?? '']);
       const screenshot = join(dir, 'report.png');
       await page.screenshot({ path: screenshot, fullPage: false });
       expect(statSync(screenshot).size).toBeGreaterThan(10_000);
@@ -107,7 +112,10 @@ describe.skipIf(!hasChromium)('factkit check HTML report in a real browser (Debi
   it('the trace report: P/R/F1 per method as an SVG chart (hand-checked bars), escaped statements, an expandable statement section', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'factkit-browser-'));
     const html = join(dir, 'trace.html');
-    await run(process.execPath, [bin, 'trace', '--corpus', join(traceFixtures, 'corpus.jsonl'), '--queries', join(traceFixtures, 'statements.jsonl'), '--k', '3', '--leaf-size', '4', '--html', html, '--json'], { env: { ...process.env, OPENAI_BASE_URL: '' }, timeout: 240_000 });
+    await run(process.execPath, [bin, 'trace', '--corpus', join(traceFixtures, 'corpus.jsonl'), '--queries', join(traceFixtures, 'statements.jsonl'), '--k', '3', '--leaf-size', '4', '--html', html, '--json'], {
+      env: { ...process.env, OPENAI_BASE_URL: '' },
+      timeout: 240_000,
+    });
     const browser = await chromium.launch(LAUNCH);
     try {
       const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
@@ -159,7 +167,9 @@ describe.skipIf(!hasChromium)('factkit check HTML report in a real browser (Debi
   it('the enrich report: Top@k per layout as an SVG chart (hand-checked bars), an expandable layout section with the missed queries', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'factkit-browser-'));
     const html = join(dir, 'enrich.html');
-    await run(process.execPath, [bin, 'enrich', '--input', join(enrichFixtures, 'docs.jsonl'), '--out', join(dir, 'chunks.jsonl'), '--queries', join(enrichFixtures, 'queries.jsonl'), '--max-tokens', '64', '--html', html], { env: { ...process.env, OPENAI_BASE_URL: '' } });
+    await run(process.execPath, [bin, 'enrich', '--input', join(enrichFixtures, 'docs.jsonl'), '--out', join(dir, 'chunks.jsonl'), '--queries', join(enrichFixtures, 'queries.jsonl'), '--max-tokens', '64', '--html', html], {
+      env: { ...process.env, OPENAI_BASE_URL: '' },
+    });
     const browser = await chromium.launch(LAUNCH);
     try {
       const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });

@@ -15,7 +15,13 @@ const evilCorpus = fileURLToPath(new URL('./fixtures/check/evil-corpus.jsonl', i
 const env = { ...process.env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '', FACTKIT_MODEL: '', XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'factkit-check-cache-')) };
 
 interface CheckJson {
-  results: { id: string; status: string; responseLabel?: string; sentences: { label: string }[]; claims: { claim: { id: string; text: string }; query?: { text: string }; evidence: { text: string; origin: { documentId: string; source?: { name: string; url?: string } } }[] }[] }[];
+  results: {
+    id: string;
+    status: string;
+    responseLabel?: string;
+    sentences: { label: string }[];
+    claims: { claim: { id: string; text: string }; query?: { text: string }; evidence: { text: string; origin: { documentId: string; source?: { name: string; url?: string } } }[] }[];
+  }[];
   inputProblems: { line: number; code: string }[];
   corpusSize: number;
   html?: string;
@@ -73,7 +79,10 @@ describe('factkit check (built bin, offline)', () => {
   it('escapes corpus-, input- and id-supplied markup in the report', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'factkit-check-'));
     const input = join(dir, 'evil.jsonl');
-    writeFileSync(input, `${JSON.stringify({ id: '<script>alert("id")</script>', question: 'Where is Paris? <script>alert(2)</script>', answer: 'Paris is the capital of France. <img src=x onerror=alert(3)> The Eiffel Tower is in Paris.' })}\n`);
+    writeFileSync(
+      input,
+      `${JSON.stringify({ id: '<script>alert("id")</script>', question: 'Where is Paris? <script>alert(2)</script>', answer: 'Paris is the capital of France. <img src=x onerror=alert(3)> The Eiffel Tower is in Paris.' })}\n`,
+    );
     const html = join(dir, 'evil.html');
     await run(process.execPath, [bin, 'check', '--input', input, '--corpus', evilCorpus, '--html', html], { env });
     const page = readFileSync(html, 'utf8');
@@ -103,7 +112,25 @@ describe('factkit check (built bin, offline)', () => {
     });
     try {
       const dir = mkdtempSync(join(tmpdir(), 'factkit-check-'));
-      const args = [bin, 'check', '--question', 'What is the capital of Australia?', '--answer', 'Canberra is the capital of Australia.', '--base-url', server.url, '--model', 'jointcq', '--api-key', 'sk-secret-123', '--cache-dir', join(dir, 'cache'), '--html', join(dir, 'r.html'), '--json'];
+      const args = [
+        bin,
+        'check',
+        '--question',
+        'What is the capital of Australia?',
+        '--answer',
+        'Canberra is the capital of Australia.',
+        '--base-url',
+        server.url,
+        '--model',
+        'jointcq',
+        '--api-key',
+        'sk-secret-123',
+        '--cache-dir',
+        join(dir, 'cache'),
+        '--html',
+        join(dir, 'r.html'),
+        '--json',
+      ];
       const first = await run(process.execPath, args, { env });
       const calls = server.requests.length;
       expect(calls).toBeGreaterThanOrEqual(2);

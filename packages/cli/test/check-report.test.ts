@@ -65,7 +65,46 @@ describe('renderCheckReport', () => {
       expect(html).toContain(escapeHtml(payload));
       // The only tags are the report's own.
       const tags = new Set([...html.matchAll(/<([a-z][a-z0-9]*)/gi)].map((m) => m[1]!.toLowerCase()));
-      expect([...tags].every((tag) => ['html', 'head', 'meta', 'title', 'style', 'body', 'header', 'h1', 'h2', 'h3', 'p', 'span', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'a', 'section', 'ul', 'ol', 'li', 'code', 'dl', 'dt', 'dd', 'div', 'details', 'summary', 'pre', 'strong', 'em', 'footer'].includes(tag))).toBe(true);
+      expect(
+        [...tags].every((tag) =>
+          [
+            'html',
+            'head',
+            'meta',
+            'title',
+            'style',
+            'body',
+            'header',
+            'h1',
+            'h2',
+            'h3',
+            'p',
+            'span',
+            'table',
+            'thead',
+            'tbody',
+            'tr',
+            'th',
+            'td',
+            'a',
+            'section',
+            'ul',
+            'ol',
+            'li',
+            'code',
+            'dl',
+            'dt',
+            'dd',
+            'div',
+            'details',
+            'summary',
+            'pre',
+            'strong',
+            'em',
+            'footer',
+          ].includes(tag),
+        ),
+      ).toBe(true);
     }
   });
 
@@ -80,7 +119,13 @@ describe('renderCheckReport', () => {
   });
 
   it('property: escapeHtml output never contains markup characters and round-trips through entity decoding', () => {
-    const decode = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+    const decode = (text: string) =>
+      text
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, '&');
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (text) => {
         const escaped = escapeHtml(text);

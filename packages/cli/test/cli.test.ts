@@ -32,18 +32,29 @@ describe('factkit (built bin)', () => {
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     expect(lines.every((line) => / Q0 d\d 1?\d [\d.e-]+ factkit-bm25-rm3$/.test(line))).toBe(true);
     // Each judged query's relevant document is ranked first.
-    expect(lines.filter((line) => / Q0 \S+ 1 /.test(line)).map((line) => line.split(' ').slice(0, 3).join(' ')).sort()).toEqual(['q1 Q0 d1', 'q2 Q0 d2', 'q3 Q0 d3']);
+    expect(
+      lines
+        .filter((line) => / Q0 \S+ 1 /.test(line))
+        .map((line) => line.split(' ').slice(0, 3).join(' '))
+        .sort(),
+    ).toEqual(['q1 Q0 d1', 'q2 Q0 d2', 'q3 Q0 d3']);
   });
 
   it('exits 2 (bad input) with a one-line error for a missing folder or a bad number', async () => {
-    await expect(run(process.execPath, [bin, 'eval', '--beir', '/nonexistent/beir'])).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^factkit eval: argument "--beir" names no folder \(\/nonexistent\/beir\): needs a BEIR-format folder such as BEIR SciFact \(https:\/\/github\.com\/beir-cellar\/beir.*downloads nothing\n$/) });
+    await expect(run(process.execPath, [bin, 'eval', '--beir', '/nonexistent/beir'])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^factkit eval: argument "--beir" names no folder \(\/nonexistent\/beir\): needs a BEIR-format folder such as BEIR SciFact \(https:\/\/github\.com\/beir-cellar\/beir.*downloads nothing\n$/),
+    });
     await expect(run(process.execPath, [bin, 'eval', '--beir', fixture, '--k1', 'fast'])).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/argument "--k1" must be a number \(got "fast"\)/) });
   });
 
   it('exits 2 with the usage for no command, an unknown command or eval without --beir; 0 for --help', async () => {
     await expect(run(process.execPath, [bin])).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^usage: factkit <command>/) });
     await expect(run(process.execPath, [bin, 'frobnicate'])).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^factkit: unknown command "frobnicate"/) });
-    await expect(run(process.execPath, [bin, 'eval'])).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^usage: factkit eval --beir[^]*\nfactkit eval: needs a BEIR-format folder such as BEIR SciFact \(https:\/\/github\.com\/beir-cellar\/beir[^\n]*— pass --beir <folder>\n$/) });
+    await expect(run(process.execPath, [bin, 'eval'])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^usage: factkit eval --beir[^]*\nfactkit eval: needs a BEIR-format folder such as BEIR SciFact \(https:\/\/github\.com\/beir-cellar\/beir[^\n]*— pass --beir <folder>\n$/),
+    });
     const { stdout } = await run(process.execPath, [bin, '--help']);
     expect(stdout).toMatch(/eval {4}BM25/);
   });

@@ -34,9 +34,14 @@ describe('factkit enrich (built bin)', () => {
   it('offline: chunks are exact spans of their documents, each with a lead-sentence title and RAKE questions; a bad line exits 3', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'factkit-enrich-'));
     const out = join(dir, 'chunks.jsonl');
-    const failure = await run(process.execPath, [bin, 'enrich', '--input', writeDocs(dir), '--out', out, '--max-tokens', '16', '--questions', '2', '--json'], { env }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    const failure = await run(process.execPath, [bin, 'enrich', '--input', writeDocs(dir), '--out', out, '--max-tokens', '16', '--questions', '2', '--json'], { env }).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
     expect(failure).toMatchObject({ code: 3, stderr: expect.stringMatching(/docs\.jsonl:3: not valid JSON/) });
-    const chunks = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as ChunkLine);
+    const chunks = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ChunkLine);
     const texts: Record<string, string> = { rome: DOC, short: 'Paris is in France.' };
     expect(chunks.filter((c) => c.documentId === 'rome').length).toBeGreaterThan(1);
     for (const chunk of chunks) {
@@ -55,7 +60,10 @@ describe('factkit enrich (built bin)', () => {
       writeFileSync(input, `${JSON.stringify({ _id: 'short', text: 'Paris is in France.' })}\n`);
       const out = join(dir, 'chunks.jsonl');
       await run(process.execPath, [bin, 'enrich', '--input', input, '--out', out, '--questions', '2', '--base-url', server.url, '--model', 'ckg', '--cache-dir', join(dir, 'c')], { env });
-      const [chunk] = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as ChunkLine);
+      const [chunk] = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as ChunkLine);
       expect(server.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(1);
       expect(chunk).toMatchObject({ title: 'A model title', questions: ['First question?', 'Second question?'] });
     } finally {
@@ -79,8 +87,7 @@ describe('factkit enrich (built bin)', () => {
   it('with an endpoint whose call fails for one document: its queries are left out of Top@k (not scored as misses), the report says incomplete, exit 3', async () => {
     // 400 is not retried: the chunk of "etna" fails for good; every other chunk gets a title that names its document.
     const server = await startScriptedOpenAIServer({
-      script: (request) =>
-        JSON.stringify(request.body).includes('Mount Etna') ? { status: 400, body: { error: { message: 'bad request' } } } : { content: '{"title": "A model title", "questions": ["Who built it?", "How many times?"]}' },
+      script: (request) => (JSON.stringify(request.body).includes('Mount Etna') ? { status: 400, body: { error: { message: 'bad request' } } } : { content: '{"title": "A model title", "questions": ["Who built it?", "How many times?"]}' }),
     });
     try {
       const dir = mkdtempSync(join(tmpdir(), 'factkit-enrich-'));

@@ -31,9 +31,15 @@ const INPUTS: Record<string, { good: string; args: (path: string) => string[] }>
   'check --corpus': { good: jsonl(CORPUS), args: (path) => ['check', '--answer', 'Paris is the capital of France.', '--corpus', path, '--no-html'] },
   'expand --input': { good: jsonl([{ id: 'q1', text: 'aqueduct pope' }]), args: (path) => ['expand', '--input', path, '--method', 'rm3', '--index', join(dir, 'corpus.bm25')] },
   'enrich --input': { good: jsonl(CORPUS), args: (path) => ['enrich', '--input', path, '--out', join(dir, 'out', 'chunks.jsonl')] },
-  'enrich --queries': { good: jsonl([{ query: 'Who commissioned the aqueduct?', documentId: 'aq-1' }]), args: (path) => ['enrich', '--input', join(dir, 'corpus.jsonl'), '--queries', path, '--out', join(dir, 'out', 'chunks.jsonl'), '--md', join(dir, 'out', 'r.md')] },
+  'enrich --queries': {
+    good: jsonl([{ query: 'Who commissioned the aqueduct?', documentId: 'aq-1' }]),
+    args: (path) => ['enrich', '--input', join(dir, 'corpus.jsonl'), '--queries', path, '--out', join(dir, 'out', 'chunks.jsonl'), '--md', join(dir, 'out', 'r.md')],
+  },
   'trace --corpus': { good: jsonl(CORPUS), args: (path) => ['trace', '--corpus', path, '--query', 'The aqueduct was built in 1586.', '--k', '2', '--leaf-size', '2'] },
-  'trace --queries': { good: 'The aqueduct was built in 1586.\n' + jsonl([{ query: 'Paris is in France.', supporting: ['fr-0'] }]), args: (path) => ['trace', '--corpus', join(dir, 'corpus.jsonl'), '--queries', path, '--k', '2', '--leaf-size', '2'] },
+  'trace --queries': {
+    good: 'The aqueduct was built in 1586.\n' + jsonl([{ query: 'Paris is in France.', supporting: ['fr-0'] }]),
+    args: (path) => ['trace', '--corpus', join(dir, 'corpus.jsonl'), '--queries', path, '--k', '2', '--leaf-size', '2'],
+  },
   'index --jsonl': { good: jsonl(CORPUS), args: (path) => ['index', '--jsonl', path, '--out', join(dir, 'out', 'i.bm25')] },
 };
 

@@ -5,7 +5,18 @@ import { formatLabelAccuracy, parseSentenceLabels, scoreSentenceLabels } from '.
 /** A detection result with the given sentence verdicts (only the fields the scorer reads are meaningful). */
 function result(id: string, sentences: [string, 'hallucinated' | 'not-hallucinated' | 'unverifiable', boolean?][], status: DetectionResult['status'] = 'ok'): DetectionResult {
   return {
-    id, question: '', answer: sentences.map(([text]) => text).join(' '), language: 'en', status, noClaims: false, generatorId: 'g', retrieverId: 'r', verifierId: 'v', generation: {}, problems: [], claims: [],
+    id,
+    question: '',
+    answer: sentences.map(([text]) => text).join(' '),
+    language: 'en',
+    status,
+    noClaims: false,
+    generatorId: 'g',
+    retrieverId: 'r',
+    verifierId: 'v',
+    generation: {},
+    problems: [],
+    claims: [],
     sentences: sentences.map(([text, label, incomplete], index) => ({ index, text, start: 0, end: text.length, label, claimIds: [], ...(incomplete ? { incomplete } : {}) })),
   };
 }
@@ -29,16 +40,22 @@ describe('sentence accuracy against a labels file', () => {
     expect(labels.problems.map((problem) => problem.code)).toEqual(['bad-label', 'bad-json']);
     expect(labels.problems[0]?.message).toBe('labels.jsonl:8: needs string "id" and "sentence" and "label" "correct" or "hallucinated"');
     const results = [
-      result('a', [['A1.', 'not-hallucinated'], ['A2.', 'hallucinated']]),
-      result('b', [['B1.', 'unverifiable'], ['B2.', 'unverifiable'], ['B3.', 'hallucinated'], ['B4.', 'not-hallucinated', true]]),
+      result('a', [
+        ['A1.', 'not-hallucinated'],
+        ['A2.', 'hallucinated'],
+      ]),
+      result('b', [
+        ['B1.', 'unverifiable'],
+        ['B2.', 'unverifiable'],
+        ['B3.', 'hallucinated'],
+        ['B4.', 'not-hallucinated', true],
+      ]),
       result('c', [['C1.', 'not-hallucinated']], 'failed'),
     ];
     const accuracy = scoreSentenceLabels(results, labels.labels);
     expect(accuracy).toMatchObject({ scored: 5, right: 3, accuracy: 0.6, hallucinated: { flagged: 1, total: 2 }, correct: { kept: 2, total: 3 }, unverifiable: 2 });
     expect(accuracy.problems.map((problem) => problem.code)).toEqual(['undecided', 'unmatched-label']);
-    expect(formatLabelAccuracy(accuracy, 'labels.jsonl')).toBe(
-      'sentence accuracy on labels.jsonl: 0.600 (3/5); hallucinated flagged 1/2; correct not flagged 2/3; 2 called unverifiable; 2 label(s) not scored',
-    );
+    expect(formatLabelAccuracy(accuracy, 'labels.jsonl')).toBe('sentence accuracy on labels.jsonl: 0.600 (3/5); hallucinated flagged 1/2; correct not flagged 2/3; 2 called unverifiable; 2 label(s) not scored');
   });
 
   it('accuracy is absent when no label can be scored', () => {
@@ -52,7 +69,10 @@ describe('sentence accuracy against a labels file', () => {
     const { readFileSync } = await import('node:fs');
     const labels = parseSentenceLabels(readFileSync(new URL('../demo/labels.jsonl', import.meta.url), 'utf8'), 'demo/labels.jsonl');
     expect(labels.problems).toEqual([]);
-    const answers = readFileSync(new URL('../demo/answers.jsonl', import.meta.url), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string; answer: string });
+    const answers = readFileSync(new URL('../demo/answers.jsonl', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; answer: string });
     for (const label of labels.labels) {
       expect(answers.find((answer) => answer.id === label.id)?.answer, label.sentence).toContain(label.sentence);
       expect(label.synset).toMatch(/^wn:n:\d{8}$/);

@@ -8,7 +8,10 @@ describe('study report pieces', () => {
   it('a Markdown cell cannot break its table (pipes and newlines escaped)', () => {
     fc.assert(
       fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 4 }), (cells) => {
-        const lines = formatMarkdownTable(cells.map((_, k) => `h${k}`), [cells]).split('\n');
+        const lines = formatMarkdownTable(
+          cells.map((_, k) => `h${k}`),
+          [cells],
+        ).split('\n');
         expect(lines).toHaveLength(3);
         // Unescaped pipes in the data row: exactly the cell separators.
         expect(lines[2]!.replace(/\\\\/g, '').replace(/\\\|/g, '').split('|')).toHaveLength(cells.length + 2);

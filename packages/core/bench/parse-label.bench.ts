@@ -5,7 +5,12 @@ import { createLabelParser } from '../src/index.js';
 
 /** Baseline: nli-match src/study/parse-verdict-label.ts at ddae234 (masks each occurrence by rebuilding the string). */
 function baselineParseVerdictLabel(raw: string, labels: readonly string[]): string | null {
-  const simplify = (text: string) => ` ${text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+  const simplify = (text: string) =>
+    ` ${text
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim()} `;
   let answer = simplify(raw).replace(/^ (?:final )?(?:label|answer|verdict) /u, ' ');
   if (answer.trim() === '') return null;
   const candidates = [...labels].filter((label) => simplify(label).trim() !== '').sort((a, b) => simplify(b).length - simplify(a).length);

@@ -41,4 +41,8 @@ for (const profile of ['default', 'scifact'] as const satisfies readonly Sentenc
   }
 }
 console.log(rows.join('\n'));
-console.log(`load average (1/5/15 min): ${loadavg().map((value) => value.toFixed(1)).join(' / ')}`);
+console.log(
+  `load average (1/5/15 min): ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' / ')}`,
+);

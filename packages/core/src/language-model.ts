@@ -31,10 +31,7 @@ export interface GenerateResult {
   readonly cached?: boolean;
 }
 
-export type GenerateStreamPart =
-  | { readonly type: 'text-delta'; readonly text: string }
-  | { readonly type: 'text-end'; readonly usage?: Usage }
-  | { readonly type: 'error'; readonly error: unknown };
+export type GenerateStreamPart = { readonly type: 'text-delta'; readonly text: string } | { readonly type: 'text-end'; readonly usage?: Usage } | { readonly type: 'error'; readonly error: unknown };
 
 /** A text generator: a chat model behind an OpenAI-compatible endpoint, a local seq2seq model, a mock. */
 export interface LanguageModel {

@@ -4,7 +4,6 @@
 import { splitSentences, type SentenceProfile } from '../src/text/sentences.js';
 import { readSciFactJsonl } from './scifact-data.js';
 
-
 const profile: SentenceProfile = process.argv[2] === 'default' ? 'default' : 'scifact';
 const quiet = process.argv.includes('--quiet');
 const texts = new Map((readSciFactJsonl('corpus.jsonl.gz') as { _id: string; text: string }[]).map((row) => [row._id, row.text]));

@@ -49,11 +49,11 @@ export async function expandQueries(expander: QueryExpander, queries: readonly Q
   if (!Array.isArray(queries)) throw new InvalidArgumentError({ where, argument: 'queries', message: 'must be an array of queries' });
   assertPositiveInteger('samples', samples, where);
   const items = queries.flatMap((query, queryIndex) => Array.from({ length: samples }, (_, sample) => ({ query, queryIndex, sample })));
-  const settled = await settleWithConcurrency(
-    items,
-    async ({ query, sample }) => expander.expand({ query, sample, ...(abortSignal ? { abortSignal } : {}) }),
-    { concurrency, ...(abortSignal ? { abortSignal } : {}), ...(onProgress ? { onProgress } : {}) },
-  );
+  const settled = await settleWithConcurrency(items, async ({ query, sample }) => expander.expand({ query, sample, ...(abortSignal ? { abortSignal } : {}) }), {
+    concurrency,
+    ...(abortSignal ? { abortSignal } : {}),
+    ...(onProgress ? { onProgress } : {}),
+  });
   const outcomes = settled.map((entry, position): ExpansionOutcome => {
     const item = items[position] as (typeof items)[number];
     const at = { queryIndex: item.queryIndex, sample: item.sample };

@@ -88,7 +88,9 @@ describe('createHydeExpander', () => {
     const embedder = createMockEmbedder({ dimensions: 32 });
     const query = { text: 'Aspirin lowers fever.' };
     const expanded = await createHydeExpander({ model, embedder, n: 2 }).expand({ query });
-    const { embeddings: [q] } = await embedder.embed({ texts: [query.text], kind: 'query' });
+    const {
+      embeddings: [q],
+    } = await embedder.embed({ texts: [query.text], kind: 'query' });
     const { embeddings: docs } = await embedder.embed({ texts: ['Aspirin is an antipyretic.', 'Fever responds to NSAIDs.'], kind: 'passage' });
     const expected = Array.from(q as Float32Array, (value, i) => (value + (docs[0]?.[i] ?? 0) + (docs[1]?.[i] ?? 0)) / 3);
     Array.from(expanded.vector ?? []).forEach((value, i) => expect(value).toBeCloseTo(expected[i] as number, 6));
@@ -123,7 +125,11 @@ describe('combineHydeVectors', () => {
     const vec = fc.array(fc.float({ min: -10, max: 10, noNaN: true, noDefaultInfinity: true }), { minLength: 3, maxLength: 3 });
     fc.assert(
       fc.property(vec, fc.array(vec, { minLength: 1, maxLength: 5 }), fc.integer({ min: 0, max: 4 }), (q, docs, weight) => {
-        const out = combineHydeVectors(Float32Array.from(q), docs.map((d) => Float32Array.from(d)), { queryWeight: weight });
+        const out = combineHydeVectors(
+          Float32Array.from(q),
+          docs.map((d) => Float32Array.from(d)),
+          { queryWeight: weight },
+        );
         for (let i = 0; i < 3; i += 1) {
           const expected = (weight * Math.fround(q[i] as number) + docs.reduce((sum, d) => sum + Math.fround(d[i] as number), 0)) / (weight + docs.length);
           expect(out[i]).toBeCloseTo(expected, 4);

@@ -1,15 +1,4 @@
-import {
-  assertNonNegativeNumber,
-  CorruptDataError,
-  InvalidArgumentError,
-  normalizeL2,
-  type Embedder,
-  type EmbeddingKind,
-  type ExpandedQuery,
-  type ItemProblem,
-  type LanguageModel,
-  type QueryExpander,
-} from '@factkit/core';
+import { assertNonNegativeNumber, CorruptDataError, InvalidArgumentError, normalizeL2, type Embedder, type EmbeddingKind, type ExpandedQuery, type ItemProblem, type LanguageModel, type QueryExpander } from '@factkit/core';
 import { buildExpandedQuery, generateForRequest, prepareGeneration, usableGenerations, type ExpanderSamplingOptions, type GenerationSetup } from './internal/generate.js';
 import { HYDE_WEB_SEARCH_PROMPT } from './prompts.js';
 
@@ -44,11 +33,7 @@ export interface HydeExpanderOptions extends ExpanderSamplingOptions {
  * of the knowledge-leakage paper when w = 1, the documents' mean when w = 0.
  * @throws InvalidArgumentError when vectors differ in length, or when there is nothing to average.
  */
-export function combineHydeVectors(
-  queryVector: Float32Array | undefined,
-  documentVectors: readonly Float32Array[],
-  options: { queryWeight?: number } = {},
-): Float32Array {
+export function combineHydeVectors(queryVector: Float32Array | undefined, documentVectors: readonly Float32Array[], options: { queryWeight?: number } = {}): Float32Array {
   const where = 'combineHydeVectors';
   const { queryWeight = 1 } = options;
   assertNonNegativeNumber('queryWeight', queryWeight, where);

@@ -1,15 +1,4 @@
-import {
-  assertPositiveInteger,
-  InvalidArgumentError,
-  parseListItems,
-  type Evidence,
-  type ExpandedQuery,
-  type ItemProblem,
-  type LanguageModel,
-  type Query,
-  type QueryExpander,
-  type Retriever,
-} from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, parseListItems, type Evidence, type ExpandedQuery, type ItemProblem, type LanguageModel, type Query, type QueryExpander, type Retriever } from '@factkit/core';
 import { buildExpandedQuery, generateForRequest, prepareGeneration, type ExpanderSamplingOptions, type GenerationSetup } from './internal/generate.js';
 import { cleanGeneration } from './parse-generation.js';
 import { MULTI_QUERY_PROMPT } from './prompts.js';
@@ -70,17 +59,7 @@ export interface MultiQueryExpanderOptions extends ExpanderSamplingOptions {
  */
 export function createMultiQueryExpander(options: MultiQueryExpanderOptions): QueryExpander {
   const where = 'createMultiQueryExpander';
-  const {
-    model,
-    prompt = MULTI_QUERY_PROMPT,
-    promptVariables = {},
-    system,
-    count = 3,
-    includeOriginal = true,
-    temperature = 0.7,
-    topP = 1.0,
-    maxTokens = 512,
-  } = options ?? ({} as MultiQueryExpanderOptions);
+  const { model, prompt = MULTI_QUERY_PROMPT, promptVariables = {}, system, count = 3, includeOriginal = true, temperature = 0.7, topP = 1.0, maxTokens = 512 } = options ?? ({} as MultiQueryExpanderOptions);
   const template = prepareGeneration({ where, model, prompt, promptVariables, temperature, topP, maxTokens, n: 1 });
   assertPositiveInteger('count', count, where);
   const setup: GenerationSetup = { step: 'multi-query', model, template, promptVariables, system, sampling: { temperature, topP, maxTokens, n: 1 } };

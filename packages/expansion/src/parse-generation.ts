@@ -28,17 +28,7 @@ export interface ParseGenerationOptions {
 }
 
 /** The writing system of a letter; CJK scripts are grouped since Japanese mixes Han and Kana. */
-export type ScriptName =
-  | 'latin'
-  | 'cjk'
-  | 'hangul'
-  | 'cyrillic'
-  | 'greek'
-  | 'arabic'
-  | 'hebrew'
-  | 'devanagari'
-  | 'thai'
-  | 'other';
+export type ScriptName = 'latin' | 'cjk' | 'hangul' | 'cyrillic' | 'greek' | 'arabic' | 'hebrew' | 'devanagari' | 'thai' | 'other';
 
 const SCRIPT_TESTS: ReadonlyArray<readonly [ScriptName, RegExp]> = [
   ['latin', /\p{Script=Latin}/u],

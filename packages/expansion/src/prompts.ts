@@ -45,17 +45,7 @@ export const HYDE_TREC_NEWS_PROMPT = 'Please write a news passage about the topi
 export const HYDE_MR_TYDI_PROMPT = 'Please write a passage in {{language}} to answer the question in detail.\nQuestion: {{query}}\nPassage:';
 
 /** Names of the HyDE prompt presets. */
-export type HydePromptPreset =
-  | 'fever'
-  | 'scifact'
-  | 'averitec'
-  | 'web-search'
-  | 'arguana'
-  | 'trec-covid'
-  | 'fiqa'
-  | 'dbpedia-entity'
-  | 'trec-news'
-  | 'mr-tydi';
+export type HydePromptPreset = 'fever' | 'scifact' | 'averitec' | 'web-search' | 'arguana' | 'trec-covid' | 'fiqa' | 'dbpedia-entity' | 'trec-news' | 'mr-tydi';
 
 /** Every HyDE prompt preset by name (the paper's three fact-checking prompts and the original HyDE task prompts). */
 export const HYDE_PROMPTS: Readonly<Record<HydePromptPreset, string>> = Object.freeze({

@@ -10,9 +10,7 @@ describe('createQuery2docExpander', () => {
   it('builds q × 5 + d for BM25 (Equation 1) and records prompt, sampling, seed and usage', async () => {
     const model = createMockLanguageModel({ responses: ['Aspirin is an antipyretic drug.'] });
     const expanded = await createQuery2docExpander({ model }).expand({ query: claim });
-    expect(expanded.text).toBe(
-      'Aspirin lowers fever. Aspirin lowers fever. Aspirin lowers fever. Aspirin lowers fever. Aspirin lowers fever. Aspirin is an antipyretic drug.',
-    );
+    expect(expanded.text).toBe('Aspirin lowers fever. Aspirin lowers fever. Aspirin lowers fever. Aspirin lowers fever. Aspirin lowers fever. Aspirin is an antipyretic drug.');
     expect(expanded.id).toBe('c1');
     expect(expanded.original).toEqual(claim);
     expect(expanded.generations).toEqual(['Aspirin is an antipyretic drug.']);
@@ -93,8 +91,7 @@ describe('createQuery2docExpander', () => {
     const reason = new Error('stop now');
     const model = {
       id: 'slow',
-      generate: (request: { abortSignal?: AbortSignal }) =>
-        new Promise<never>((_resolve, reject) => request.abortSignal?.addEventListener('abort', () => reject(request.abortSignal?.reason))),
+      generate: (request: { abortSignal?: AbortSignal }) => new Promise<never>((_resolve, reject) => request.abortSignal?.addEventListener('abort', () => reject(request.abortSignal?.reason))),
     };
     const pending = createQuery2docExpander({ model }).expand({ query: claim, abortSignal: controller.signal });
     controller.abort(reason);

@@ -24,7 +24,10 @@ const queryCount = Number(process.env['BENCH_QUERIES'] ?? 20);
 function sentences(): string[] {
   const out: string[] = [];
   for (const line of readFileSync(join(requireDataset('fever-lite'), 'validation.jsonl'), 'utf8').split('\n')) if (line.trim()) out.push(...(JSON.parse(line) as { evidence: string[] }).evidence);
-  for (const line of gunzipSync(readFileSync(join(requireDataset('scifact'), 'corpus_sentences.jsonl.gz'))).toString('utf8').split('\n')) if (line.trim()) out.push(...(JSON.parse(line) as { abstract: string[] }).abstract);
+  for (const line of gunzipSync(readFileSync(join(requireDataset('scifact'), 'corpus_sentences.jsonl.gz')))
+    .toString('utf8')
+    .split('\n'))
+    if (line.trim()) out.push(...(JSON.parse(line) as { abstract: string[] }).abstract);
   return out;
 }
 
@@ -68,7 +71,11 @@ async function main(): Promise<void> {
     tree: { k: 1000, maxLeafSize: 10, seed: 0, nodes, leaves: nodes.slice(1).map((node) => node.id) },
     labels: new Map(leafKeywords.map((keywords, leaf) => [leaf + 1, { keywords, status: 'ok' as const, problems: [] }])),
   };
-  const queries = readFileSync(join(requireDataset('fever-lite'), 'test.jsonl'), 'utf8').split('\n').filter(Boolean).slice(0, queryCount).map((line) => (JSON.parse(line) as { claim: string }).claim);
+  const queries = readFileSync(join(requireDataset('fever-lite'), 'test.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, queryCount)
+    .map((line) => (JSON.parse(line) as { claim: string }).claim);
 
   // Same 1,000 leaves for both: the index's leaves carry leafKeywords in order.
   const leaves = index.tree.leaves.slice(0, 1000);
@@ -111,7 +118,10 @@ async function main(): Promise<void> {
     const results: unknown[] = [];
     for (let offset = 0; offset < 3; offset++) results[(position + offset) % 3] = (runs[(position + offset) % 3] as () => unknown)();
     const [naive, ours, full] = results as [Map<number, number>, number[][], Map<number, number>];
-    const naiveTop = [...naive.entries()].filter(([, value]) => value > 0).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, 5);
+    const naiveTop = [...naive.entries()]
+      .filter(([, value]) => value > 0)
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, 5);
     if (JSON.stringify(naiveTop) !== JSON.stringify(ours)) mismatches++;
     for (const leaf of leaves) if ((naive.get(leaf) ?? 0) !== (full.get(leaf) ?? 0)) mismatches++;
   }
@@ -165,7 +175,9 @@ async function main(): Promise<void> {
     '',
     `Speed-up of the default over the naive loop: **${summary.speedup.toFixed(2)}×**. Mismatches (top-5 leaves and scores vs the naive loop's top 5; every leaf score of the full matcher vs the naive loop): ${mismatches}. Matcher build: ${buildMs.toFixed(0)} ms.`,
     '',
-    `Stage-1 latency per query (keyword matching + candidate collection, no judge): ${Object.entries(latency).map(([key, value]) => `${key}: ${value.toFixed(1)} ms`).join('; ')}.`,
+    `Stage-1 latency per query (keyword matching + candidate collection, no judge): ${Object.entries(latency)
+      .map(([key, value]) => `${key}: ${value.toFixed(1)} ms`)
+      .join('; ')}.`,
     '',
   ];
   writeFileSync(join(here, 'results', 'cluster-retrieval.md'), lines.join('\n'));

@@ -157,10 +157,23 @@ function main(): void {
     loadBefore,
     loadAfter: load(),
     node: process.version,
-    engines: Object.fromEntries(Object.entries(results).map(([name, entry]) => [name, { medianSeconds: median(entry.ms) / 1000, runsSeconds: entry.ms.map((ms) => ms / 1000), leafInertia: entry.inertia, leaves: entry.leaves, peakRssMb: entry.peakRssMb, heapGrowthMb: entry.heapDeltaMb }])),
+    engines: Object.fromEntries(
+      Object.entries(results).map(([name, entry]) => [
+        name,
+        { medianSeconds: median(entry.ms) / 1000, runsSeconds: entry.ms.map((ms) => ms / 1000), leafInertia: entry.inertia, leaves: entry.leaves, peakRssMb: entry.peakRssMb, heapGrowthMb: entry.heapDeltaMb },
+      ]),
+    ),
     speedup,
     leafInertiaRatio: inertiaRatio,
-    rootSplit: { oursSeconds: rootOursMs / 1000, oursInertia: rootOurs.inertia, oursIterations: rootOurs.iterations, mlKMeansSeconds: rootMlMs / 1000, mlKMeansInertia: rootMlInertia, mlKMeansIterations: rootMl.iterations, inertiaRatio: rootOurs.inertia / rootMlInertia },
+    rootSplit: {
+      oursSeconds: rootOursMs / 1000,
+      oursInertia: rootOurs.inertia,
+      oursIterations: rootOurs.iterations,
+      mlKMeansSeconds: rootMlMs / 1000,
+      mlKMeansInertia: rootMlInertia,
+      mlKMeansIterations: rootMl.iterations,
+      inertiaRatio: rootOurs.inertia / rootMlInertia,
+    },
   };
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results', 'clustering.json'), `${JSON.stringify(summary, null, 2)}\n`);

@@ -51,17 +51,17 @@ export function createGloveEmbedder(options: GloveEmbedderOptions = {}): GloveEm
   let loading: Promise<GloveVectors> | undefined = given ? Promise.resolve(given) : undefined;
 
   function getVectors(): Promise<GloveVectors> {
-    loading ??= loadGloveVectors(loadOptions).then(
-      (vectors) => {
+    loading ??= loadGloveVectors(loadOptions)
+      .then((vectors) => {
         if (vectors.dimensions !== dimensions) {
           throw new InvalidArgumentError({ where: 'createGloveEmbedder', argument: 'dimensions', message: `is ${dimensions} but the loaded vectors have ${vectors.dimensions}` });
         }
         return vectors;
-      },
-    ).catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
+      })
+      .catch((error: unknown) => {
+        loading = undefined;
+        throw error;
+      });
     return loading;
   }
 

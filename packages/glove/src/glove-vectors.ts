@@ -64,5 +64,9 @@ export function sortGloveVectors(vectors: GloveVectors): GloveVectors {
   const order = words.map((_, row) => row).sort((a, b) => ((words[a] as string) < (words[b] as string) ? -1 : (words[a] as string) > (words[b] as string) ? 1 : a - b));
   const sortedMatrix = new Float32Array(matrix.length);
   order.forEach((row, target) => sortedMatrix.set(matrix.subarray(row * dimensions, (row + 1) * dimensions), target * dimensions));
-  return createGloveVectors(order.map((row) => words[row] as string), sortedMatrix, dimensions);
+  return createGloveVectors(
+    order.map((row) => words[row] as string),
+    sortedMatrix,
+    dimensions,
+  );
 }

@@ -71,5 +71,10 @@ report('Text overlap: 61 golden pairs', [
   measure('computeRouge (4 types, no stemming)', () => pairs.forEach((pair) => computeRouge(pair.hypothesis, pair.references[0]!))),
   measure('computeRouge (4 types, Porter stemming)', () => pairs.forEach((pair) => computeRouge(pair.hypothesis, pair.references[0]!, { useStemmer: true }))),
   measure('computeMeteor (pre-tokenized, no WordNet)', () => tokenized.forEach((pair) => computeMeteor(pair.hypothesis, pair.reference))),
-  measure('tokenizeWordsNltk (122 strings)', () => pairs.forEach((pair) => { tokenizeWordsNltk(pair.hypothesis); tokenizeWordsNltk(pair.references[0]!); })),
+  measure('tokenizeWordsNltk (122 strings)', () =>
+    pairs.forEach((pair) => {
+      tokenizeWordsNltk(pair.hypothesis);
+      tokenizeWordsNltk(pair.references[0]!);
+    }),
+  ),
 ]);

@@ -5,14 +5,30 @@ import { describe, expect, it } from 'vitest';
 import { buildAveritecReferences, computeAveritecEvidenceScore, linearSumAssignment, tokenizeWordsNltk } from '../src/index.js';
 import { closeTo, goldenSynonyms, readGoldenJson } from './golden.js';
 describeWithData(['golden', 'averitec'], 'AVeriTeC golden', (_golden, root) => {
-  interface Scored { pairwise_meteor: number[][]; assignment: [number, number][]; score: number }
-  interface Section { predictions: string[]; references: string[]; nltk_word_tokenize: Scored; whitespace_lower: Scored }
-  interface Item { claim_id: number | null; edge_case?: string; question_answer: Section; question_only?: Section }
+  interface Scored {
+    pairwise_meteor: number[][];
+    assignment: [number, number][];
+    score: number;
+  }
+  interface Section {
+    predictions: string[];
+    references: string[];
+    nltk_word_tokenize: Scored;
+    whitespace_lower: Scored;
+  }
+  interface Item {
+    claim_id: number | null;
+    edge_case?: string;
+    question_answer: Section;
+    question_only?: Section;
+  }
   const golden = readGoldenJson<{ items: Item[] }>('meteor/meteor_averitec_hungarian.json');
-  const sections = golden.items.flatMap((item) =>
-    (['question_answer', 'question_only'] as const).filter((key) => item[key]).map((key) => [`${item.claim_id ?? item.edge_case}/${key}`, item[key]!] as const),
-  );
-  const whitespaceLower = (text: string) => text.toLowerCase().split(/\s+/u).filter((token) => token.length > 0);
+  const sections = golden.items.flatMap((item) => (['question_answer', 'question_only'] as const).filter((key) => item[key]).map((key) => [`${item.claim_id ?? item.edge_case}/${key}`, item[key]!] as const));
+  const whitespaceLower = (text: string) =>
+    text
+      .toLowerCase()
+      .split(/\s+/u)
+      .filter((token) => token.length > 0);
 
   describe('AVeriTeC Hungarian METEOR vs the scorer (NLTK 3.8 + SciPy)', () => {
     it('has 16 items and 28 scored sections', () => {
@@ -29,11 +45,16 @@ describeWithData(['golden', 'averitec'], 'AVeriTeC golden', (_golden, root) => {
     });
 
     it.each(sections)('%s: full pipeline (tokenizer + METEOR + Hungarian) with the golden synonym table', (_name, section) => {
-      for (const [tokenize, side] of [[tokenizeWordsNltk, section.nltk_word_tokenize], [whitespaceLower, section.whitespace_lower]] as const) {
+      for (const [tokenize, side] of [
+        [tokenizeWordsNltk, section.nltk_word_tokenize],
+        [whitespaceLower, section.whitespace_lower],
+      ] as const) {
         const result = computeAveritecEvidenceScore(section.predictions, section.references, { tokenize, synonyms: goldenSynonyms });
-        result.pairwise.forEach((row, i) => row.forEach((value, j) => {
-          if (!closeTo(value, side.pairwise_meteor[i]![j]!)) throw new Error(`[${i}][${j}] got ${value}, NLTK ${side.pairwise_meteor[i]![j]}`);
-        }));
+        result.pairwise.forEach((row, i) =>
+          row.forEach((value, j) => {
+            if (!closeTo(value, side.pairwise_meteor[i]![j]!)) throw new Error(`[${i}][${j}] got ${value}, NLTK ${side.pairwise_meteor[i]![j]}`);
+          }),
+        );
         expect(result.assignment.map((pair) => [...pair])).toEqual(side.assignment);
         expect(closeTo(result.score, side.score)).toBe(true);
       }
@@ -41,10 +62,13 @@ describeWithData(['golden', 'averitec'], 'AVeriTeC golden', (_golden, root) => {
 
     it('builds the references from the AVeriTeC dev set exactly as the scorer', () => {
       const dev = new Map(
-        readFileSync(join(root, 'averitec', 'dev.jsonl'), 'utf8').trim().split('\n').map((line) => {
-          const row = JSON.parse(line) as { claim_id: number; questions: Parameters<typeof buildAveritecReferences>[0] };
-          return [row.claim_id, row] as const;
-        }),
+        readFileSync(join(root, 'averitec', 'dev.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => {
+            const row = JSON.parse(line) as { claim_id: number; questions: Parameters<typeof buildAveritecReferences>[0] };
+            return [row.claim_id, row] as const;
+          }),
       );
       let checked = 0;
       for (const item of golden.items) {

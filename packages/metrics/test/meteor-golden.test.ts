@@ -3,9 +3,32 @@ import { describe, expect, it } from 'vitest';
 import { computeMeteor, computeMeteorMulti, tokenizeWordsNltk } from '../src/index.js';
 import { closeTo, goldenSynonyms, readGoldenJson } from './golden.js';
 describeWithData('golden', 'METEOR golden', () => {
-  interface PerReference { score: number; hyp_len: number; ref_len: number; matches: [number, number, string][]; precision?: number; recall?: number; fmean?: number; chunks?: number; frag_frac?: number; penalty?: number }
-  interface Tokenized { hypothesis_tokens: string[]; reference_tokens: string[][]; meteor_score: number; per_reference: PerReference[] }
-  interface MeteorPair { id: string; category: string; hypothesis: string; references: string[]; whitespace_lower: Tokenized; nltk_word_tokenize: Tokenized }
+  interface PerReference {
+    score: number;
+    hyp_len: number;
+    ref_len: number;
+    matches: [number, number, string][];
+    precision?: number;
+    recall?: number;
+    fmean?: number;
+    chunks?: number;
+    frag_frac?: number;
+    penalty?: number;
+  }
+  interface Tokenized {
+    hypothesis_tokens: string[];
+    reference_tokens: string[][];
+    meteor_score: number;
+    per_reference: PerReference[];
+  }
+  interface MeteorPair {
+    id: string;
+    category: string;
+    hypothesis: string;
+    references: string[];
+    whitespace_lower: Tokenized;
+    nltk_word_tokenize: Tokenized;
+  }
   const golden = readGoldenJson<{ pairs: MeteorPair[] }>('meteor/meteor_pairs.json');
 
   describe('METEOR vs NLTK 3.8 meteor_score (with the golden WordNet 3.0 synonym table)', () => {

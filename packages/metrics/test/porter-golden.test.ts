@@ -6,7 +6,7 @@ describeWithData('golden', 'Porter golden', () => {
   const synonyms = readGoldenJson<{ tokens: Record<string, { stem: string }> }>('meteor/meteor_wordnet_synonyms.json');
 
   describe('stemPorterNltk vs NLTK 3.8 PorterStemmer (NLTK_EXTENSIONS)', () => {
-    it('gives NLTK\'s stem for all 915 METEOR golden tokens', () => {
+    it("gives NLTK's stem for all 915 METEOR golden tokens", () => {
       const tokens = Object.entries(synonyms.tokens);
       expect(tokens.length).toBe(915);
       const mismatches = tokens.filter(([token, { stem }]) => stemPorterNltk(token) !== stem).map(([token, { stem }]) => `${token}: ours ${stemPorterNltk(token)}, NLTK ${stem}`);

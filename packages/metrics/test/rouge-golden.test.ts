@@ -5,10 +5,21 @@ import { computeRouge, computeRougeMulti, tokenizeForRouge } from '../src/index.
 import { closeTo, readGoldenJson } from './golden.js';
 describeWithData('golden', 'ROUGE golden', () => {
   type Scores = Record<RougeType, { precision: number; recall: number; fmeasure: number }>;
-  interface Side extends Scores { target_tokens: string[]; prediction_tokens: string[] }
-  interface Pair { id: string; prediction: string; target: string; unstemmed: Side; stemmed: Side }
+  interface Side extends Scores {
+    target_tokens: string[];
+    prediction_tokens: string[];
+  }
+  interface Pair {
+    id: string;
+    prediction: string;
+    target: string;
+    unstemmed: Side;
+    stemmed: Side;
+  }
   interface Multi {
-    id: string; prediction: string; targets: string[];
+    id: string;
+    prediction: string;
+    targets: string[];
     unstemmed: { per_target: Scores[]; max_by_fmeasure: Record<string, { target_index: number; precision: number; recall: number; fmeasure: number }> };
     stemmed: Multi['unstemmed'];
   }

@@ -4,16 +4,33 @@ import { computeMeanStandardError, mannWhitneyU, pairedRandomizationTest, paired
 import { closeTo, goldenNumber, readGoldenJson } from './golden.js';
 describeWithData('golden', 'statistics golden', () => {
   type Num = number | string;
-  interface UCase { id: string; x: number[]; y: number[]; has_ties: boolean; [variant: string]: unknown }
+  interface UCase {
+    id: string;
+    x: number[];
+    y: number[];
+    has_ties: boolean;
+    [variant: string]: unknown;
+  }
   interface PairedCase {
-    id: string; a: number[]; b: number[]; n: number;
+    id: string;
+    a: number[];
+    b: number[];
+    n: number;
     ttest_rel_two_sided: { statistic: Num; pvalue: Num; df: number };
     ttest_rel_less: { statistic: Num; pvalue: Num };
     ttest_rel_greater: { statistic: Num; pvalue: Num };
-    mean_diff: Num; sem_diff: Num;
+    mean_diff: Num;
+    sem_diff: Num;
     paired_randomization_exact?: { statistic: Num; pvalue: Num; n_permutations: number; count_at_least_as_extreme: number };
   }
-  interface SemCase { id: string; values: number[]; sem_ddof1: Num; sem_ddof0: Num; mean: Num; std_ddof1: Num }
+  interface SemCase {
+    id: string;
+    values: number[];
+    sem_ddof1: Num;
+    sem_ddof0: Num;
+    mean: Num;
+    std_ddof1: Num;
+  }
   const golden = readGoldenJson<{ mannwhitneyu: UCase[]; paired: PairedCase[]; sem: SemCase[] }>('stats/stats.json');
 
   const P_TOLERANCE = 1e-12;

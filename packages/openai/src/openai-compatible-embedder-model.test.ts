@@ -20,10 +20,23 @@ const asArrays = (vectors: Float32Array[]) => vectors.map((vector) => Array.from
 
 describe('createOpenAICompatible().embedder', () => {
   it('returns Float32Arrays in input order even when the server sends items out of order', async () => {
-    const server = await serve([{ embeddings: [[1, 0], [0, 1], [0.5, 0.5]], reverseOrder: true }]);
+    const server = await serve([
+      {
+        embeddings: [
+          [1, 0],
+          [0, 1],
+          [0.5, 0.5],
+        ],
+        reverseOrder: true,
+      },
+    ]);
     const { embeddings } = await embedderFor(server).embed({ texts: ['a', 'b', 'c'], kind: 'passage' });
     expect(embeddings.every((vector) => vector instanceof Float32Array)).toBe(true);
-    expect(asArrays(embeddings)).toEqual([[1, 0], [0, 1], [0.5, 0.5]]);
+    expect(asArrays(embeddings)).toEqual([
+      [1, 0],
+      [0, 1],
+      [0.5, 0.5],
+    ]);
     expect(server.requests[0]?.path).toBe('/v1/embeddings');
     expect(server.requests[0]?.body).toEqual({ model: 'embed-model', input: ['a', 'b', 'c'], encoding_format: 'float' });
   });
@@ -31,7 +44,7 @@ describe('createOpenAICompatible().embedder', () => {
   it('splits a batch by maxBatchSize and keeps the overall order', async () => {
     // each vector encodes its text, so order can be checked end to end
     const server = await serve((request) => ({
-      embeddings: ((request.body as { input: string[] }).input).map((text) => [Number(text), -Number(text)]),
+      embeddings: (request.body as { input: string[] }).input.map((text) => [Number(text), -Number(text)]),
     }));
     const texts = ['1', '2', '3', '4', '5'];
     const { embeddings } = await embedderFor(server, { maxBatchSize: 2 }).embed({ texts, kind: 'query' });

@@ -223,7 +223,10 @@ describe('languageModel under core withRetry (the one retry layer): typed errors
   });
 
   it('rejects with the exact abort reason mid-call, and during a retry wait', async () => {
-    const server = await serve([{ delayMs: 10_000, content: 'never' }, { status: 429, headers: { 'retry-after': '30' } }]);
+    const server = await serve([
+      { delayMs: 10_000, content: 'never' },
+      { status: 429, headers: { 'retry-after': '30' } },
+    ]);
     const controller = new AbortController();
     const reason = new Error('user cancelled');
     const pending = modelFor(server).generate({ prompt: 'x', abortSignal: controller.signal });
@@ -316,12 +319,16 @@ describe('createOpenAICompatible: settings once, the key at call time', () => {
   it('uses an injected fetch for every request', async () => {
     const server = await serve([{ content: 'through my fetch' }]);
     const seen: string[] = [];
-    const model = modelFor(server, {}, {
-      fetch: (input, init) => {
-        seen.push(String(input));
-        return fetch(input, init);
+    const model = modelFor(
+      server,
+      {},
+      {
+        fetch: (input, init) => {
+          seen.push(String(input));
+          return fetch(input, init);
+        },
       },
-    });
+    );
     expect((await model.generate({ prompt: 'x' })).texts).toEqual(['through my fetch']);
     expect(seen).toEqual([`${server.url}/chat/completions`]);
   });

@@ -16,7 +16,4 @@ const provider = () => createOpenAICompatible({ baseURL: server.url, apiKey: 'co
 
 describeLanguageModelContract('openai-compatible languageModel (real SDK, scripted server)', () => provider().languageModel('contract-model'));
 
-describeEmbedderContract('openai-compatible embedder (real SDK, scripted server)', () =>
-  provider().embedder('contract-embed', { dimensions: 16, normalized: true }),
-);
-
+describeEmbedderContract('openai-compatible embedder (real SDK, scripted server)', () => provider().embedder('contract-embed', { dimensions: 16, normalized: true }));

@@ -20,7 +20,7 @@ const scenarios: Record<string, (authorization: string, apiKeyHeader: string) =>
   '500 plain text': (authorization) => ({ status: 500, body: `internal error for ${authorization}` }),
   '400 bad request': (_authorization, apiKeyHeader) => ({ status: 400, body: { error: { message: `bad request, api-key=${apiKeyHeader}` } } }),
   'malformed JSON body': () => ({ malformed: true }),
-  'timeout': () => ({ delayMs: 5_000, content: 'late' }),
+  timeout: () => ({ delayMs: 5_000, content: 'late' }),
   'dropped connection': () => ({ drop: true }),
   'unparseable JSON quoting the key': (authorization) => ({ status: 200, body: `{"id": "${authorization}", broken` }),
   'wrong shape quoting the key': (authorization) => ({ status: 200, body: { choices: [], note: authorization, data: [{ index: 0, embedding: [1, 2, 3], note: authorization }] } }),

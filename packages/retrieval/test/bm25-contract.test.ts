@@ -11,15 +11,19 @@ const documents = [
 
 describeRetrieverContract('bm25', () => createBm25Retriever(documents), { query: 'why do cats purr', expectedId: 'cats' });
 describeRetrieverContract('bm25 (exhaustive)', () => createBm25Retriever(documents, { strategy: 'exhaustive', variant: 'bm25+' }), { query: 'cats hunting mice', expectedId: 'mice' });
-describeRetrieverContract('bm25 on RM3-expanded queries', () => {
-  const index = createBm25Index({ documents });
-  const retriever = createBm25Retriever(index);
-  const expander = createRm3Expander({ index, fbDocs: 2 });
-  return {
-    id: 'bm25+rm3',
-    async retrieve(request) {
-      const query = await expander.expand({ query: request.query, ...(request.abortSignal ? { abortSignal: request.abortSignal } : {}) });
-      return retriever.retrieve({ ...request, query });
-    },
-  };
-}, { query: 'cats purr', expectedId: 'cats' });
+describeRetrieverContract(
+  'bm25 on RM3-expanded queries',
+  () => {
+    const index = createBm25Index({ documents });
+    const retriever = createBm25Retriever(index);
+    const expander = createRm3Expander({ index, fbDocs: 2 });
+    return {
+      id: 'bm25+rm3',
+      async retrieve(request) {
+        const query = await expander.expand({ query: request.query, ...(request.abortSignal ? { abortSignal: request.abortSignal } : {}) });
+        return retriever.retrieve({ ...request, query });
+      },
+    };
+  },
+  { query: 'cats purr', expectedId: 'cats' },
+);

@@ -33,13 +33,25 @@ try {
     },
   });
   const tolerance = server ? 1e-5 : 1e-3;
-  const rows = (Object.keys(RETRIEVAL_SCIFACT) as (keyof typeof RETRIEVAL_SCIFACT)[]).map((metric) => ({ metric, cluster: result.metrics[metric], retrieval: RETRIEVAL_SCIFACT[metric], difference: result.metrics[metric] - RETRIEVAL_SCIFACT[metric] }));
-  console.log(`\n${mode}\nindexed ${result.indexing.indexed} of ${result.indexing.read} documents in ${result.indexSeconds.toFixed(1)} s (${result.indexing.requests} bulk requests, ${result.indexing.retried} retried); ${result.queries} queries in ${result.searchSeconds.toFixed(1)} s\n`);
+  const rows = (Object.keys(RETRIEVAL_SCIFACT) as (keyof typeof RETRIEVAL_SCIFACT)[]).map((metric) => ({
+    metric,
+    cluster: result.metrics[metric],
+    retrieval: RETRIEVAL_SCIFACT[metric],
+    difference: result.metrics[metric] - RETRIEVAL_SCIFACT[metric],
+  }));
+  console.log(
+    `\n${mode}\nindexed ${result.indexing.indexed} of ${result.indexing.read} documents in ${result.indexSeconds.toFixed(1)} s (${result.indexing.requests} bulk requests, ${result.indexing.retried} retried); ${result.queries} queries in ${result.searchSeconds.toFixed(1)} s\n`,
+  );
   console.log('| metric | cluster | @factkit/retrieval | difference |\n|---|---:|---:|---:|');
   for (const row of rows) console.log(`| ${row.metric} | ${row.cluster.toFixed(6)} | ${row.retrieval.toFixed(6)} | ${row.difference.toExponential(2)} |`);
   const failed = !result.indexing.complete || result.indexing.failed > 0 || rows.some((row) => Math.abs(row.difference) > tolerance);
   if (failed) {
-    console.error(`\nFAILED: ${result.indexing.complete ? '' : 'indexing incomplete; '}${result.indexing.problems.slice(0, 5).map((problem) => problem.code).join(', ')} metrics within ${tolerance}: ${rows.every((row) => Math.abs(row.difference) <= tolerance)}`);
+    console.error(
+      `\nFAILED: ${result.indexing.complete ? '' : 'indexing incomplete; '}${result.indexing.problems
+        .slice(0, 5)
+        .map((problem) => problem.code)
+        .join(', ')} metrics within ${tolerance}: ${rows.every((row) => Math.abs(row.difference) <= tolerance)}`,
+    );
     process.exitCode = 1;
   }
 } finally {

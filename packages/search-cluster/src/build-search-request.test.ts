@@ -17,7 +17,17 @@ describe('buildSearchRequest', () => {
   });
 
   it('merges duplicate weighted terms, drops zero weights, and multiplies field weights', () => {
-    const { body } = buildSearchRequest({ text: '', weightedTerms: [{ term: 'cell', weight: 0.5 }, { term: 'zero', weight: 0 }, { term: 'cell', weight: 0.25 }] }, { topK: 3, fields: resolveFields({ title: 2, text: 1 }, 'test') });
+    const { body } = buildSearchRequest(
+      {
+        text: '',
+        weightedTerms: [
+          { term: 'cell', weight: 0.5 },
+          { term: 'zero', weight: 0 },
+          { term: 'cell', weight: 0.25 },
+        ],
+      },
+      { topK: 3, fields: resolveFields({ title: 2, text: 1 }, 'test') },
+    );
     expect(body?.['query']).toEqual({ bool: { should: [{ term: { title: { value: 'cell', boost: 1.5 } } }, { term: { text: { value: 'cell', boost: 0.75 } } }] } });
   });
 

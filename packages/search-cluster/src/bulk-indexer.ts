@@ -73,7 +73,10 @@ export function resolveBulkOptions(options: BulkOptions, where: string): Require
   positiveInteger(maxBatchBytes, 'maxBatchBytes');
   positiveInteger(concurrency, 'concurrency');
   positiveInteger(maxAttempts, 'maxAttempts');
-  for (const [value, argument] of [[retryDelayMs, 'retryDelayMs'], [maxRetryDelayMs, 'maxRetryDelayMs']] as const) {
+  for (const [value, argument] of [
+    [retryDelayMs, 'retryDelayMs'],
+    [maxRetryDelayMs, 'maxRetryDelayMs'],
+  ] as const) {
     assertNonNegativeNumber(argument, value, where);
   }
   return { batchSize, maxBatchBytes, concurrency, maxAttempts, retryDelayMs, maxRetryDelayMs };

@@ -72,7 +72,8 @@ function compareExistingIndex(response: unknown, definition: IndexDefinition): I
     const actual = filters[name];
     const wantedFilter = expectedFilters[name] as Record<string, unknown>;
     if (!actual) differences.push(`no "${name}" filter`);
-    else if (name === SEARCH_CLUSTER_NAMES.stopFilter && JSON.stringify(actual['stopwords']) !== JSON.stringify(wantedFilter['stopwords'])) differences.push(`stop words differ (${Array.isArray(actual['stopwords']) ? actual['stopwords'].length : 'none'} vs ${(wantedFilter['stopwords'] as string[]).length})`);
+    else if (name === SEARCH_CLUSTER_NAMES.stopFilter && JSON.stringify(actual['stopwords']) !== JSON.stringify(wantedFilter['stopwords']))
+      differences.push(`stop words differ (${Array.isArray(actual['stopwords']) ? actual['stopwords'].length : 'none'} vs ${(wantedFilter['stopwords'] as string[]).length})`);
     else if (name === SEARCH_CLUSTER_NAMES.possessiveFilter && actual['language'] !== wantedFilter['language']) differences.push(`${name} language ${String(actual['language'])} ≠ ${String(wantedFilter['language'])}`);
   }
   const properties = (entry as { mappings?: { properties?: Record<string, unknown> } } | undefined)?.mappings?.properties ?? {};
@@ -81,7 +82,8 @@ function compareExistingIndex(response: unknown, definition: IndexDefinition): I
     const wantedField = wantedProperties[field];
     if (!wantedField || wantedField.index === false) continue;
     const actual = properties[field] as { analyzer?: unknown; similarity?: unknown } | undefined;
-    if (actual?.analyzer !== SEARCH_CLUSTER_NAMES.analyzer || actual?.similarity !== SEARCH_CLUSTER_NAMES.similarity) differences.push(`field "${field}" is not mapped with ${SEARCH_CLUSTER_NAMES.analyzer} / ${SEARCH_CLUSTER_NAMES.similarity}`);
+    if (actual?.analyzer !== SEARCH_CLUSTER_NAMES.analyzer || actual?.similarity !== SEARCH_CLUSTER_NAMES.similarity)
+      differences.push(`field "${field}" is not mapped with ${SEARCH_CLUSTER_NAMES.analyzer} / ${SEARCH_CLUSTER_NAMES.similarity}`);
   }
   return differences.length === 0 ? [] : [{ code: 'index-settings-mismatch', message: `the existing index differs from this retriever's definition: ${differences.join('; ')}` }];
 }
@@ -107,7 +109,6 @@ function toEvidence(hit: unknown, rank: number): Evidence {
     ...(typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? { metadata: metadata as Record<string, unknown> } : {}),
   };
 }
-
 
 /**
  * Creates a core `Retriever` backed by an OpenSearch or Elasticsearch index, scoring like `@factkit/retrieval`'s BM25

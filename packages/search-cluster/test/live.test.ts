@@ -40,7 +40,10 @@ for (const flavor of FLAVORS) {
       const local = createBm25Retriever(CORPUS);
       for (const text of QUERIES) {
         const [remote, expected] = await Promise.all([retriever.retrieve({ query: { text }, topK: 5 }), local.retrieve({ query: { text }, topK: 5 })]);
-        expect(remote.evidence.map((item) => item.documentId), text).toEqual(expected.evidence.map((item) => item.documentId));
+        expect(
+          remote.evidence.map((item) => item.documentId),
+          text,
+        ).toEqual(expected.evidence.map((item) => item.documentId));
         remote.evidence.forEach((item, position) => expect(item.score).toBeCloseTo((expected.evidence[position] as Evidence).score, 4));
       }
     });
@@ -49,7 +52,7 @@ for (const flavor of FLAVORS) {
       expect(await retriever.ensureIndex()).toEqual({ created: false, problems: [] });
     });
 
-    it('gives @factkit/retrieval\'s SciFact nDCG@10 / R@100 / MAP within 1e-3 (5,183 documents, 240 queries)', async () => {
+    it("gives @factkit/retrieval's SciFact nDCG@10 / R@100 / MAP within 1e-3 (5,183 documents, 240 queries)", async () => {
       const scifact = createSearchClusterRetriever({ client, index: `${retriever.index}-scifact` });
       try {
         const result = await runSciFact(scifact);

@@ -11,7 +11,7 @@ import { InvalidArgumentError, ProviderCallError } from '@factkit/core';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { describeRetrieverContract } from '@factkit/test-utils';
 import { type IndexProgress, type SearchClusterRetriever, createSearchClusterRetriever } from '../src/index.js';
-import { type ClientUnderTest, CLIENTS, FLAVORS, createOfficialClient } from './clients.js';
+import { type ClientUnderTest, CLIENTS, type FLAVORS, createOfficialClient } from './clients.js';
 import { CORPUS, QUERIES } from './fixtures/corpus.js';
 import { type ScriptedClusterServer, type ScriptedClusterServerOptions, startScriptedClusterServer } from './scripted-cluster-server.js';
 
@@ -74,7 +74,12 @@ for (const under of CLIENTS) {
     });
 
     it('searches weightedTerms (RM3) at their weights instead of the text, like @factkit/retrieval', async () => {
-      const weightedTerms = [{ term: 'heart', weight: 0.7 }, { term: 'stroke', weight: 0.2 }, { term: 'heart', weight: 0.1 }, { term: 'salt', weight: 0 }];
+      const weightedTerms = [
+        { term: 'heart', weight: 0.7 },
+        { term: 'stroke', weight: 0.2 },
+        { term: 'heart', weight: 0.1 },
+        { term: 'salt', weight: 0 },
+      ];
       const query = { text: 'ignored when weighted terms are present', weightedTerms };
       const remote = await retriever.retrieve({ query, topK: 4 });
       const expected = await createBm25Retriever(CORPUS).retrieve({ query, topK: 4 });
@@ -85,7 +90,14 @@ for (const under of CLIENTS) {
 
     it('returns text, rank, the typed origin and the stored user metadata of each hit', async () => {
       const { evidence } = await retriever.retrieve({ query: { text: 'vitamin D deficiency' }, topK: 1 });
-      expect(evidence[0]).toEqual({ documentId: 'd01', score: evidence[0]?.score, rank: 1, origin: { documentId: 'd01', title: 'Vitamin D and bone health', source: { name: 'factkit fixtures', license: 'CC0' } }, text: CORPUS[0]?.text, metadata: { year: 2019 } });
+      expect(evidence[0]).toEqual({
+        documentId: 'd01',
+        score: evidence[0]?.score,
+        rank: 1,
+        origin: { documentId: 'd01', title: 'Vitamin D and bone health', source: { name: 'factkit fixtures', license: 'CC0' } },
+        text: CORPUS[0]?.text,
+        metadata: { year: 2019 },
+      });
     });
 
     it('gives no evidence and no-searchable-terms for a blank query, without a request', async () => {
@@ -285,7 +297,10 @@ describe('protocol tests: request details', () => {
       const client = under.create(url.toString());
       try {
         const retriever = createSearchClusterRetriever({ client, index: 'auth' });
-        const error = await retriever.retrieve({ query: { text: 'vitamin' } }).then(() => undefined, (caught: unknown) => caught);
+        const error = await retriever.retrieve({ query: { text: 'vitamin' } }).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
         expect(ProviderCallError.isInstance(error) && error.statusCode === 401).toBe(true);
         const indexing = await retriever.indexDocuments(CORPUS.slice(0, 2));
         expect(indexing).toMatchObject({ indexed: 0, complete: false });
@@ -316,7 +331,10 @@ describe('protocol tests: request details', () => {
       await retriever.indexDocuments(CORPUS.slice(0, 2));
       const bulk = server.requests.find((request) => request.path === '/nd/_bulk');
       expect(bulk?.headers['content-type']).toMatch(/x-ndjson/);
-      const lines = (bulk?.body ?? '').trim().split('\n').map((line) => JSON.parse(line));
+      const lines = (bulk?.body ?? '')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       expect(lines[0]).toEqual({ index: { _index: 'nd', _id: 'd01' } });
       expect(lines[1]).toEqual({ id: 'd01', text: CORPUS[0]?.text, title: CORPUS[0]?.title, contents: `${CORPUS[0]?.title} ${CORPUS[0]?.text}`, source: { name: 'factkit fixtures', license: 'CC0' }, metadata: { year: 2019 } });
     });
@@ -330,7 +348,9 @@ describe('protocol tests: request details', () => {
       const { evidence } = await retriever.retrieve({ query: { text: 'vitamin D winter' }, topK: 3 });
       const search = server.requests.find((request) => request.path === '/fields/_search');
       expect(search?.query['search_type']).toBe('dfs_query_then_fetch');
-      expect(JSON.parse(search?.body ?? '{}').query).toEqual({ bool: { should: [{ match: { title: { query: 'vitamin D winter', operator: 'or', boost: 2 } } }, { match: { text: { query: 'vitamin D winter', operator: 'or', boost: 1 } } }] } });
+      expect(JSON.parse(search?.body ?? '{}').query).toEqual({
+        bool: { should: [{ match: { title: { query: 'vitamin D winter', operator: 'or', boost: 2 } } }, { match: { text: { query: 'vitamin D winter', operator: 'or', boost: 1 } } }] },
+      });
       const expected = await createBm25Retriever(CORPUS, { fields: { title: 2, text: 1 } }).retrieve({ query: { text: 'vitamin D winter' }, topK: 3 });
       expect(ids(evidence)).toEqual(ids(expected.evidence));
     });

@@ -38,7 +38,10 @@ describeWithData('scifact', 'protocol tests: SciFact corpus through the bulk ind
     const local = createBm25Retriever(corpus);
     for (const query of dataset.queries.slice(0, 40)) {
       const [remote, expected] = await Promise.all([retriever.retrieve({ query, topK: 10 }), local.retrieve({ query, topK: 10 })]);
-      expect(remote.evidence.map((item) => item.documentId), query.text).toEqual(expected.evidence.map((item) => item.documentId));
+      expect(
+        remote.evidence.map((item) => item.documentId),
+        query.text,
+      ).toEqual(expected.evidence.map((item) => item.documentId));
     }
   }, 120_000);
 });

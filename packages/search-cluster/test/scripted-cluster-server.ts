@@ -70,7 +70,11 @@ interface IndexState {
 }
 
 class ClusterError extends Error {
-  constructor(readonly status: number, readonly type: string, reason: string) {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    reason: string,
+  ) {
     super(reason);
   }
 }
@@ -267,7 +271,8 @@ export async function startScriptedClusterServer(options: ScriptedClusterServerO
       try {
         if (bulkDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, bulkDelayMs));
         const scripted = bulkRequestStatuses.shift();
-        if (scripted !== undefined && scripted !== 200) return { status: scripted, body: { error: { type: scripted === 429 ? 'es_rejected_execution_exception' : 'scripted_failure', reason: `scripted status ${scripted}` }, status: scripted } };
+        if (scripted !== undefined && scripted !== 200)
+          return { status: scripted, body: { error: { type: scripted === 429 ? 'es_rejected_execution_exception' : 'scripted_failure', reason: `scripted status ${scripted}` }, status: scripted } };
         const lines = body.split('\n').filter((line) => line.length > 0);
         if (lines.length % 2 !== 0) fail('bulk body must alternate action and source lines');
         const items: unknown[] = [];

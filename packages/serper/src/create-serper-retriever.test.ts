@@ -53,7 +53,14 @@ describe('createSerperRetriever (scripted local server)', () => {
   it('sends q/gl/hl with the key header, returns top-10 evidence with sources, and caches', async () => {
     const memory = createMemoryCache();
     const stored: string[] = [];
-    const cache = { ...memory, id: 'recording', set: async (key: string, value: unknown) => { stored.push(key, JSON.stringify(value)); await memory.set(key, value); } };
+    const cache = {
+      ...memory,
+      id: 'recording',
+      set: async (key: string, value: unknown) => {
+        stored.push(key, JSON.stringify(value));
+        await memory.set(key, value);
+      },
+    };
     const retriever = createSerperRetriever({ endpoint, apiKey: KEY, country: 'cn', language: 'zh-cn', cache });
     const first = await retriever.retrieve({ query: { text: 'plain' } });
     expect(first.evidence).toHaveLength(10);

@@ -20,11 +20,7 @@ export function dataTag(names: readonly DatasetName[], missing = false): string 
  * collecting, e.g. for `it.each`, fails that collection: counted as one skipped stand-in); under CI=true a missing
  * dataset is one failing test naming it. `body` may be async (vitest awaits an async suite factory).
  */
-export function describeWithData(
-  names: DatasetName | readonly [DatasetName, ...DatasetName[]],
-  title: string,
-  body: (directory: string, root: string) => void | Promise<void>,
-): void {
+export function describeWithData(names: DatasetName | readonly [DatasetName, ...DatasetName[]], title: string, body: (directory: string, root: string) => void | Promise<void>): void {
   const list: readonly DatasetName[] = typeof names === 'string' ? [names] : names;
   const first = list[0] as DatasetName;
   const missing = list.filter((name) => dataset(name) === undefined);

@@ -57,7 +57,7 @@ export function normalizeClaim(text: string): string {
 /** Test split = 25% of claim groups, by a salted SHA-256 of the group key (stable across runs and machines). */
 export function splitOf(group: string): 'train' | 'test' {
   const digest = createHash('sha256').update(`factkit-nli-split-v1:${group}`).digest();
-  return (digest.readUInt32BE(0) % 100) < 25 ? 'test' : 'train';
+  return digest.readUInt32BE(0) % 100 < 25 ? 'test' : 'train';
 }
 
 /** Undoes FEVER's Wikipedia tokenisation (-LRB-, `` '', spaced punctuation) so evidence reads like normal text. */
@@ -106,14 +106,25 @@ export function buildNliPairs(dataRoot: string): LabelledPair[] {
   };
 
   // FEVER-lite
-  interface FeverRow { id: string; claim: string; label: 'SUPPORTS' | 'REFUTES'; evidence: string[] }
+  interface FeverRow {
+    id: string;
+    claim: string;
+    label: 'SUPPORTS' | 'REFUTES';
+    evidence: string[];
+  }
   const fever = [...readJsonl<FeverRow>(join(dataRoot, 'fever-lite', 'validation.jsonl')), ...readJsonl<FeverRow>(join(dataRoot, 'fever-lite', 'test.jsonl'))]
     .filter((row) => row.evidence.length >= 1 && row.evidence.length <= 2)
     .map((row) => ({ ...row, premise: row.evidence.map(detokenizeFever).join(' ') }))
     .filter((row) => tokenizeWords(row.premise).length <= 90);
   const FEVER_PER_LABEL = 1300;
-  const feverSupports = shuffle(fever.filter((row) => row.label === 'SUPPORTS'), random).slice(0, FEVER_PER_LABEL);
-  const feverRefutes = shuffle(fever.filter((row) => row.label === 'REFUTES'), random).slice(0, FEVER_PER_LABEL);
+  const feverSupports = shuffle(
+    fever.filter((row) => row.label === 'SUPPORTS'),
+    random,
+  ).slice(0, FEVER_PER_LABEL);
+  const feverRefutes = shuffle(
+    fever.filter((row) => row.label === 'REFUTES'),
+    random,
+  ).slice(0, FEVER_PER_LABEL);
   for (const row of feverSupports) add('fever:supports', `claim:${normalizeClaim(row.claim)}`, row.premise, row.claim, 'entailment');
   for (const row of feverRefutes) add('fever:refutes', `claim:${normalizeClaim(row.claim)}`, row.premise, row.claim, 'contradiction');
 
@@ -121,7 +132,10 @@ export function buildNliPairs(dataRoot: string): LabelledPair[] {
   const contentWords = (text: string) => new Set(tokenizeWords(text).filter((word) => word.length > 3));
   const MISMATCHED = 800;
   for (const split of ['train', 'test'] as const) {
-    const rows = shuffle([...feverSupports, ...feverRefutes].filter((row) => splitOf(`claim:${normalizeClaim(row.claim)}`) === split), random);
+    const rows = shuffle(
+      [...feverSupports, ...feverRefutes].filter((row) => splitOf(`claim:${normalizeClaim(row.claim)}`) === split),
+      random,
+    );
     const wanted = Math.round(MISMATCHED * (split === 'train' ? 0.75 : 0.25));
     let made = 0;
     for (let i = 0; i < rows.length && made < wanted; i += 1) {
@@ -144,7 +158,11 @@ export function buildNliPairs(dataRoot: string): LabelledPair[] {
   }
 
   // Climate-FEVER
-  interface ClimateRow { claim_id: string; claim: string; evidences: { evidence_label: string; evidence: string; entropy: number }[] }
+  interface ClimateRow {
+    claim_id: string;
+    claim: string;
+    evidences: { evidence_label: string; evidence: string; entropy: number }[];
+  }
   const climateLabel: Record<string, NliLabel> = { SUPPORTS: 'entailment', REFUTES: 'contradiction', NOT_ENOUGH_INFO: 'neutral' };
   const climatePairs: { claim: string; premise: string; label: NliLabel }[] = [];
   for (const row of readJsonl<ClimateRow>(join(dataRoot, 'climate-fever', 'climate-fever.jsonl'))) {
@@ -155,14 +173,24 @@ export function buildNliPairs(dataRoot: string): LabelledPair[] {
       if (label && evidence.entropy === 0) climatePairs.push({ claim: row.claim, premise: evidence.evidence, label });
     }
   }
-  const climateNeutral = shuffle(climatePairs.filter((pair) => pair.label === 'neutral'), random).slice(0, 1300);
+  const climateNeutral = shuffle(
+    climatePairs.filter((pair) => pair.label === 'neutral'),
+    random,
+  ).slice(0, 1300);
   for (const pair of [...climatePairs.filter((pair) => pair.label !== 'neutral'), ...climateNeutral]) {
     add(`climate-fever:${pair.label}`, `claim:${normalizeClaim(pair.claim)}`, pair.premise, pair.claim, pair.label);
   }
 
   // SciFact rationales
-  interface SciFactClaim { id: number; claim: string; evidence: Record<string, { sentences: number[]; label: 'SUPPORT' | 'CONTRADICT' }[]> }
-  interface SciFactDocument { doc_id: number; abstract: string[] }
+  interface SciFactClaim {
+    id: number;
+    claim: string;
+    evidence: Record<string, { sentences: number[]; label: 'SUPPORT' | 'CONTRADICT' }[]>;
+  }
+  interface SciFactDocument {
+    doc_id: number;
+    abstract: string[];
+  }
   const abstracts = new Map(readJsonl<SciFactDocument>(join(dataRoot, 'scifact', 'corpus_sentences.jsonl.gz')).map((doc) => [String(doc.doc_id), doc.abstract]));
   const scifactClaims = [...readJsonl<SciFactClaim>(join(dataRoot, 'scifact', 'claims_train.jsonl')), ...readJsonl<SciFactClaim>(join(dataRoot, 'scifact', 'claims_dev.jsonl'))];
   for (const claim of scifactClaims) {
@@ -185,14 +213,23 @@ export function buildNliPairs(dataRoot: string): LabelledPair[] {
   }
 
   // VitaminC sample
-  interface VitaminRow { case_id: string; claim: string; evidence: string; label: 'SUPPORTS' | 'REFUTES' | 'NOT ENOUGH INFO' }
+  interface VitaminRow {
+    case_id: string;
+    claim: string;
+    evidence: string;
+    label: 'SUPPORTS' | 'REFUTES' | 'NOT ENOUGH INFO';
+  }
   const vitaminLabel: Record<string, NliLabel> = { SUPPORTS: 'entailment', REFUTES: 'contradiction', 'NOT ENOUGH INFO': 'neutral' };
   for (const row of readJsonl<VitaminRow>(join(dataRoot, 'vitaminc-sample', 'vitaminc_sample.jsonl'))) {
     add(`vitaminc:${vitaminLabel[row.label]}`, `claim:${normalizeClaim(row.claim)}`, row.evidence, row.claim, vitaminLabel[row.label] as NliLabel);
   }
 
   // MultiNLI sample (grouped by premise: MultiNLI writes three hypotheses per premise)
-  interface MnliRow { premise: string; hypothesis: string; label: NliLabel }
+  interface MnliRow {
+    premise: string;
+    hypothesis: string;
+    label: NliLabel;
+  }
   for (const row of readJsonl<MnliRow>(join(dataRoot, 'mnli-sample', 'mnli_sample.jsonl'))) {
     add(`mnli:${row.label}`, `premise:${normalizeClaim(row.premise)}`, row.premise, row.hypothesis, row.label);
   }

@@ -78,7 +78,12 @@ describe('startScriptedOpenAIServer', () => {
   });
 
   it('sends custom status bodies verbatim', async () => {
-    server = await startScriptedOpenAIServer({ script: [{ status: 400, body: { error: { message: 'bad thing' } } }, { status: 503, body: 'plain text' }] });
+    server = await startScriptedOpenAIServer({
+      script: [
+        { status: 400, body: { error: { message: 'bad thing' } } },
+        { status: 503, body: 'plain text' },
+      ],
+    });
     const bad = await post(`${server.url}/chat/completions`, {});
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: { message: 'bad thing' } });
@@ -88,7 +93,17 @@ describe('startScriptedOpenAIServer', () => {
   });
 
   it('returns embeddings in order, reversed on request, and deterministic unit vectors by default', async () => {
-    server = await startScriptedOpenAIServer({ script: [{ embeddings: [[1, 0], [0, 1]], reverseOrder: true }] });
+    server = await startScriptedOpenAIServer({
+      script: [
+        {
+          embeddings: [
+            [1, 0],
+            [0, 1],
+          ],
+          reverseOrder: true,
+        },
+      ],
+    });
     const scripted = (await (await post(`${server.url}/embeddings`, { model: 'e', input: ['a', 'b'] })).json()) as {
       data: { index: number; embedding: number[] }[];
     };
@@ -121,7 +136,10 @@ describe('startScriptedOpenAIServer', () => {
     const response = await post(`${server.url}/chat/completions`, { model: 'm', stream: true, stream_options: { include_usage: true }, messages: [] });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const text = await response.text();
-    const events = text.split('\n\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6));
+    const events = text
+      .split('\n\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => line.slice(6));
     expect(events.at(-1)).toBe('[DONE]');
     const chunks = events.slice(0, -1).map((event) => JSON.parse(event) as { choices: { delta: { content?: string } }[]; usage?: unknown });
     const joined = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
@@ -139,16 +157,18 @@ describe('startScriptedOpenAIServer', () => {
   });
 
   it('delays replies, and close() ends pending delays and open sockets without hanging', async () => {
-    server = await startScriptedOpenAIServer({ script: [{ delayMs: 30, content: 'late' }, { delayMs: 60_000, content: 'never' }] });
+    server = await startScriptedOpenAIServer({
+      script: [
+        { delayMs: 30, content: 'late' },
+        { delayMs: 60_000, content: 'never' },
+      ],
+    });
     const late = (await (await post(`${server.url}/chat/completions`, { messages: [] })).json()) as { choices: { message: { content: string } }[] };
     expect(late.choices[0]?.message.content).toBe('late');
 
     const url = new URL(`${server.url}/chat/completions`);
     const pending = new Promise<string>((resolve) => {
-      const outgoing = httpRequest(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json' } },
-        () => resolve('answered'),
-      );
+      const outgoing = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json' } }, () => resolve('answered'));
       outgoing.on('error', (error) => resolve(`error: ${error.message}`));
       outgoing.end('{}');
     });

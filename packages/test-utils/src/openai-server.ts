@@ -54,13 +54,7 @@ export interface ScriptedMalformedReply extends ScriptedReplyBase {
 /** Only wait (`delayMs`), then answer with the default reply for the endpoint. */
 export type ScriptedDelayReply = ScriptedReplyBase & { readonly delayMs: number };
 
-export type ScriptedReply =
-  | ScriptedContentReply
-  | ScriptedEmbeddingsReply
-  | ScriptedStatusReply
-  | ScriptedDropReply
-  | ScriptedMalformedReply
-  | ScriptedDelayReply;
+export type ScriptedReply = ScriptedContentReply | ScriptedEmbeddingsReply | ScriptedStatusReply | ScriptedDropReply | ScriptedMalformedReply | ScriptedDelayReply;
 
 /** One request the server received (also what a handler gets). */
 export interface ScriptedRequest {
@@ -117,9 +111,7 @@ const CHAT_PATH = '/v1/chat/completions';
 const EMBEDDINGS_PATH = '/v1/embeddings';
 const MODELS_PATH = '/v1/models';
 
-export async function startScriptedOpenAIServer(
-  options: ScriptedOpenAIServerOptions = {},
-): Promise<ScriptedOpenAIServer> {
+export async function startScriptedOpenAIServer(options: ScriptedOpenAIServerOptions = {}): Promise<ScriptedOpenAIServer> {
   const { script, defaultDimensions = 8, models = ['scripted-model'] } = options;
   const requests: ScriptedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -317,9 +309,7 @@ function messageTexts(messages: unknown): { all: string[]; lastUser: string } {
         typeof content === 'string'
           ? content
           : Array.isArray(content)
-            ? (content as unknown[])
-                .map((part) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : ''))
-                .join('')
+            ? (content as unknown[]).map((part) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('')
             : '';
       all.push(text);
       if (role === 'user') lastUser = text;
@@ -328,20 +318,10 @@ function messageTexts(messages: unknown): { all: string[]; lastUser: string } {
   return { all, lastUser };
 }
 
-function writeChat(
-  response: ServerResponse,
-  body: ChatBody,
-  reply: ScriptedContentReply | undefined,
-  headers: Readonly<Record<string, string>>,
-): void {
+function writeChat(response: ServerResponse, body: ChatBody, reply: ScriptedContentReply | undefined, headers: Readonly<Record<string, string>>): void {
   const { all, lastUser } = messageTexts(body.messages);
   const requestedN = typeof body.n === 'number' && Number.isInteger(body.n) && body.n > 0 ? body.n : 1;
-  const contents: readonly string[] =
-    reply === undefined
-      ? Array.from({ length: requestedN }, () => `echo: ${lastUser}`)
-      : typeof reply.content === 'string'
-        ? [reply.content]
-        : reply.content;
+  const contents: readonly string[] = reply === undefined ? Array.from({ length: requestedN }, () => `echo: ${lastUser}`) : typeof reply.content === 'string' ? [reply.content] : reply.content;
   const finishReasons = contents.map((_, index) => {
     const reason = reply?.finishReason;
     if (reason === undefined) return 'stop';
@@ -389,13 +369,7 @@ function writeChat(
   send(response, 200, JSON.stringify(payload), headers);
 }
 
-function writeEmbeddings(
-  response: ServerResponse,
-  body: EmbeddingsBody,
-  reply: ScriptedEmbeddingsReply | undefined,
-  defaultDimensions: number,
-  headers: Readonly<Record<string, string>>,
-): void {
+function writeEmbeddings(response: ServerResponse, body: EmbeddingsBody, reply: ScriptedEmbeddingsReply | undefined, defaultDimensions: number, headers: Readonly<Record<string, string>>): void {
   const inputs: string[] = typeof body.input === 'string' ? [body.input] : Array.isArray(body.input) ? (body.input as unknown[]).map((item) => String(item)) : [];
   const dimensions = typeof body.dimensions === 'number' && body.dimensions > 0 ? body.dimensions : defaultDimensions;
   const vectors: readonly (readonly number[])[] = reply?.embeddings ?? inputs.map((text) => deterministicVector(text, dimensions));

@@ -3,23 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryCache } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
-import {
-  createMockEmbedder,
-  createMockLanguageModel,
-  createMockNliModel,
-  createMockQueryExpander,
-  createMockRetriever,
-  createMockVectorStore,
-} from '@factkit/core/testing';
-import {
-  describeCacheContract,
-  describeEmbedderContract,
-  describeLanguageModelContract,
-  describeNliModelContract,
-  describeQueryExpanderContract,
-  describeRetrieverContract,
-  describeVectorStoreContract,
-} from '../src/index.js';
+import { createMockEmbedder, createMockLanguageModel, createMockNliModel, createMockQueryExpander, createMockRetriever, createMockVectorStore } from '@factkit/core/testing';
+import { describeCacheContract, describeEmbedderContract, describeLanguageModelContract, describeNliModelContract, describeQueryExpanderContract, describeRetrieverContract, describeVectorStoreContract } from '../src/index.js';
 
 // The mocks users get from @factkit/core/testing must honour the same contracts as real implementations.
 describeLanguageModelContract('core mock', () => createMockLanguageModel({ responses: ['hello'] }));

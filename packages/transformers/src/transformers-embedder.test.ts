@@ -60,12 +60,7 @@ describe('createTransformersEmbedder on a static word-embedding fixture', () => 
     const sentence = fc.array(fc.constantFrom(...WORDS.slice(2)), { minLength: 1, maxLength: 12 }).map((words) => words.join(' '));
     await fc.assert(
       fc.asyncProperty(fc.array(sentence, { minLength: 1, maxLength: 12 }), async (texts) => {
-        const [ours, oursUnit, truth, truthUnit] = await Promise.all([
-          raw.embed({ texts, kind: 'passage' }),
-          unit.embed({ texts, kind: 'passage' }),
-          gloveMean.embed({ texts, kind: 'passage' }),
-          gloveUnit.embed({ texts, kind: 'passage' }),
-        ]);
+        const [ours, oursUnit, truth, truthUnit] = await Promise.all([raw.embed({ texts, kind: 'passage' }), unit.embed({ texts, kind: 'passage' }), gloveMean.embed({ texts, kind: 'passage' }), gloveUnit.embed({ texts, kind: 'passage' })]);
         texts.forEach((_, index) => {
           expect(maxAbsDifference(ours.embeddings[index] as Float32Array, truth.embeddings[index] as Float32Array)).toBeLessThan(1e-5);
           expect(maxAbsDifference(oursUnit.embeddings[index] as Float32Array, truthUnit.embeddings[index] as Float32Array)).toBeLessThan(1e-5);
@@ -77,10 +72,7 @@ describe('createTransformersEmbedder on a static word-embedding fixture', () => 
 
   it('prepends queryPrefix / passagePrefix by kind', async () => {
     const embedder = createTransformersEmbedder({ modelPath, normalize: false, queryPrefix: 'query ', passagePrefix: 'passage ' });
-    const [query, passage] = await Promise.all([
-      embedder.embed({ texts: ['the cat'], kind: 'query' }),
-      embedder.embed({ texts: ['the cat'], kind: 'passage' }),
-    ]);
+    const [query, passage] = await Promise.all([embedder.embed({ texts: ['the cat'], kind: 'query' }), embedder.embed({ texts: ['the cat'], kind: 'passage' })]);
     const truth = await gloveMean.embed({ texts: ['query the cat', 'passage the cat'], kind: 'query' });
     expect(maxAbsDifference(query.embeddings[0] as Float32Array, truth.embeddings[0] as Float32Array)).toBeLessThan(1e-5);
     expect(maxAbsDifference(passage.embeddings[0] as Float32Array, truth.embeddings[1] as Float32Array)).toBeLessThan(1e-5);

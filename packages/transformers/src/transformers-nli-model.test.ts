@@ -73,10 +73,7 @@ describe('createTransformersNliModel on a bag-of-words classifier fixture', () =
       { premise: 'the cat sat on the mat in the park', hypothesis: 'no' },
       { premise: 'maybe the dog', hypothesis: 'ran' },
     ];
-    const [one, all] = await Promise.all([
-      createTransformersNliModel({ modelPath, maxBatchSize: 1 }).classify({ pairs }),
-      createTransformersNliModel({ modelPath, maxBatchSize: 8 }).classify({ pairs }),
-    ]);
+    const [one, all] = await Promise.all([createTransformersNliModel({ modelPath, maxBatchSize: 1 }).classify({ pairs }), createTransformersNliModel({ modelPath, maxBatchSize: 8 }).classify({ pairs })]);
     one.results.forEach((result, index) => {
       expect(result.label).toBe(all.results[index]?.label);
       expect(result.scores?.entailment).toBeCloseTo(all.results[index]?.scores?.entailment as number, 6);
@@ -123,7 +120,15 @@ describe('createTransformersNliModel on a bag-of-words classifier fixture', () =
 
   it('sums probabilities of model labels mapped to the same NLI label (2-way model)', async () => {
     const binary = join(root, 'binary');
-    await writeBagOfWordsClassifier({ directory: binary, id2label: { 0: 'entailment', 1: 'not_entailment' }, wordLogits: [['yes', [4, 0]], ['no', [0, 4]]], neutralWords: NEUTRAL_WORDS });
+    await writeBagOfWordsClassifier({
+      directory: binary,
+      id2label: { 0: 'entailment', 1: 'not_entailment' },
+      wordLogits: [
+        ['yes', [4, 0]],
+        ['no', [0, 4]],
+      ],
+      neutralWords: NEUTRAL_WORDS,
+    });
     const nli = createTransformersNliModel({ modelPath: binary, labelMap: { not_entailment: 'neutral' } });
     const { results } = await nli.classify({ pairs: [{ premise: 'no', hypothesis: 'cat' }] });
     expect(results[0]?.label).toBe('neutral');

@@ -25,7 +25,15 @@ describe('renderText2TextInput', () => {
   it('joins system and prompt, or system and message contents, by blank lines', () => {
     expect(renderText2TextInput({ prompt: 'p' })).toBe('p');
     expect(renderText2TextInput({ system: 's', prompt: 'p' })).toBe('s\n\np');
-    expect(renderText2TextInput({ system: 's', messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }] })).toBe('s\n\na\n\nb');
+    expect(
+      renderText2TextInput({
+        system: 's',
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: 'b' },
+        ],
+      }),
+    ).toBe('s\n\na\n\nb');
   });
 });
 

@@ -11,9 +11,7 @@ export interface TransformersText2TextModelOptions extends LocalModelOptions {
   readonly id?: string;
 }
 
-interface Tokenizer {
-  (text: string, options?: Record<string, unknown>): { input_ids: { dims: number[] } };
-}
+type Tokenizer = (text: string, options?: Record<string, unknown>) => { input_ids: { dims: number[] } };
 interface Text2TextPipeline {
   (texts: string[], options: Record<string, unknown>): Promise<Array<{ generated_text: string }>>;
   tokenizer: Tokenizer;

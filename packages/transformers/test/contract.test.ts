@@ -19,7 +19,10 @@ beforeAll(async () => {
   await writeBagOfWordsClassifier({
     directory: join(root, 'nli'),
     id2label: { 0: 'ENTAILMENT', 1: 'NEUTRAL', 2: 'CONTRADICTION' },
-    wordLogits: [['playing', [3, 0, 0]], ['raining', [0, 0, 3]]],
+    wordLogits: [
+      ['playing', [3, 0, 0]],
+      ['raining', [0, 0, 3]],
+    ],
     neutralWords: ['a', 'man', 'is', 'guitar', 'on', 'stage', 'the', 'sky', 'blue', 'today', 'it'],
   });
   await writeEchoSeq2SeqModel({ directory: join(root, 'echo'), words: ['say', 'hello', 'name', 'a', 'colour'] });

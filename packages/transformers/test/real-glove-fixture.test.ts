@@ -16,7 +16,10 @@ describeWithData('scifact', 'static-embedding fixture from real GloVe vectors', 
     const lines = (await readFile(join(scifact, 'claims_dev.jsonl'), 'utf8')).split('\n').filter(Boolean);
     // Hyphenated compounds are the one place the tokenizers differ (GloVe keeps "well-known" whole; the
     // fixture's Whitespace pre-tokenizer splits it), so those claims are left out.
-    const claims = lines.map((line) => (JSON.parse(line) as { claim: string }).claim).filter((claim) => !claim.includes('-')).slice(0, 140);
+    const claims = lines
+      .map((line) => (JSON.parse(line) as { claim: string }).claim)
+      .filter((claim) => !claim.includes('-'))
+      .slice(0, 140);
     expect(claims.length).toBe(140);
     const vectors = await loadGloveVectors();
     const words = new Set<string>();

@@ -35,7 +35,9 @@ const PAIRS = {
 
 async function loadSentences(count: number): Promise<string[]> {
   const path = join(requireDataset('scifact'), 'corpus_sentences.jsonl.gz');
-  const lines = gunzipSync(await readFile(path)).toString('utf8').split('\n');
+  const lines = gunzipSync(await readFile(path))
+    .toString('utf8')
+    .split('\n');
   const sentences: string[] = [];
   for (const line of lines) {
     if (!line.trim()) continue;
@@ -154,10 +156,7 @@ async function main(): Promise<void> {
   const table = [
     '| encoder | dims | load (ms, cold) | median ms / 1000 sent. | sentences/s | × fastest | cos(paraphrase) | cos(unrelated) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...result.encoders.map(
-      (row) =>
-        `| ${row.encoder} | ${row.dimensions} | ${row.loadMs} | ${row.medianMs} | ${row.sentencesPerSecond} | ${row.ratioToFastest} | ${row.cosineParaphrase} | ${row.cosineUnrelated} |`,
-    ),
+    ...result.encoders.map((row) => `| ${row.encoder} | ${row.dimensions} | ${row.loadMs} | ${row.medianMs} | ${row.sentencesPerSecond} | ${row.ratioToFastest} | ${row.cosineParaphrase} | ${row.cosineUnrelated} |`),
   ].join('\n');
   const markdown = [
     '# Offline encoder benchmark',
@@ -169,9 +168,7 @@ async function main(): Promise<void> {
     '',
     `Static fixture: ${result.staticFixtureVocabulary} GloVe words; median cosine(GloVe average, static fixture) over the sentences = ${result.medianCosineGloveVsStaticFixture}.`,
     '',
-    `USE-lite forward-pass size (\`maxBatchSize\`), ${sweepTexts.length} sentences, median of ${sweepRepeats}: ` +
-      sweep.map((entry) => `${entry.maxBatchSize} → ${entry.sentencesPerSecond} sent/s`).join(', ') +
-      '.',
+    `USE-lite forward-pass size (\`maxBatchSize\`), ${sweepTexts.length} sentences, median of ${sweepRepeats}: ` + sweep.map((entry) => `${entry.maxBatchSize} → ${entry.sentencesPerSecond} sent/s`).join(', ') + '.',
     '',
     'Machine shared with other jobs: compare ratios within one run, not absolute numbers across runs.',
     '',

@@ -22,7 +22,9 @@ const only = process.env['BENCH_ONLY']?.split(',');
 /** The first `count` SciFact abstract sentences of at least 20 characters (the data root's scifact/). */
 function sentences(count: number): string[] {
   const out: string[] = [];
-  for (const line of gunzipSync(readFileSync(join(requireDataset('scifact'), 'corpus_sentences.jsonl.gz'))).toString('utf8').split('\n')) {
+  for (const line of gunzipSync(readFileSync(join(requireDataset('scifact'), 'corpus_sentences.jsonl.gz')))
+    .toString('utf8')
+    .split('\n')) {
     if (!line.trim()) continue;
     for (const sentence of (JSON.parse(line) as { abstract: string[] }).abstract) if (sentence.length >= 20 && out.length < count) out.push(sentence);
     if (out.length >= count) break;
@@ -45,7 +47,10 @@ function maxAbsDifference(a: readonly Float32Array[], b: readonly Float32Array[]
   return max;
 }
 
-const load = (): string => loadavg().map((value) => value.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 
 interface Config {
   readonly id: string;

@@ -89,10 +89,7 @@ describe('createUseLiteEmbedder', () => {
   });
 
   it('embeds queries and passages alike', async () => {
-    const [query, passage] = await Promise.all([
-      embedder.embed({ texts: ['Smoking causes lung cancer.'], kind: 'query' }),
-      embedder.embed({ texts: ['Smoking causes lung cancer.'], kind: 'passage' }),
-    ]);
+    const [query, passage] = await Promise.all([embedder.embed({ texts: ['Smoking causes lung cancer.'], kind: 'query' }), embedder.embed({ texts: ['Smoking causes lung cancer.'], kind: 'passage' })]);
     expect(maxAbsDifference(query.embeddings[0] as Float32Array, passage.embeddings[0] as Float32Array)).toBeLessThan(1e-6);
   });
 

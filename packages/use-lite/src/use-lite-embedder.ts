@@ -132,7 +132,11 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
   assertPositiveInteger('threads', threads, 'createUseLiteEmbedder');
   if (backend === 'onnx' && workers > 0) {
     // onnxruntime-node 1.21 aborts the process when sessions run on two threads (microsoft/onnxruntime#24486).
-    throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'workers', message: `applies to backend 'wasm' only (onnxruntime-node cannot run in worker threads); with backend 'onnx' use threads (got workers ${String(workers)})` });
+    throw new InvalidArgumentError({
+      where: 'createUseLiteEmbedder',
+      argument: 'workers',
+      message: `applies to backend 'wasm' only (onnxruntime-node cannot run in worker threads); with backend 'onnx' use threads (got workers ${String(workers)})`,
+    });
   }
   assertPositiveInteger('maxBatchSize', maxBatchSize, 'createUseLiteEmbedder');
   assertNonNegativeInteger('workers', workers, 'createUseLiteEmbedder');
@@ -215,13 +219,19 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
     dispose(): void {
       const current = loading;
       loading = undefined;
-      void current?.then((model) => model.model.dispose(), () => undefined);
+      void current?.then(
+        (model) => model.model.dispose(),
+        () => undefined,
+      );
       const running = pool;
       pool = undefined;
       void running?.terminate();
       const onnx = onnxLoading;
       onnxLoading = undefined;
-      void onnx?.then((model) => model.runtime.release(), () => undefined);
+      void onnx?.then(
+        (model) => model.runtime.release(),
+        () => undefined,
+      );
     },
   };
 }

@@ -84,10 +84,7 @@ async function showResults(retriever: Bm25Retriever, text: string): Promise<numb
   }
   results.dataset.query = text;
   const note = problems?.map((problem) => problem.message).join('; ');
-  setStatus(
-    evidence.length > 0 ? `${evidence.length} of ${retriever.index.documentCount.toLocaleString('en')} abstracts in ${searchMs.toFixed(1)} ms` : `no results${note ? ` (${note})` : ''}`,
-    'ready',
-  );
+  setStatus(evidence.length > 0 ? `${evidence.length} of ${retriever.index.documentCount.toLocaleString('en')} abstracts in ${searchMs.toFixed(1)} ms` : `no results${note ? ` (${note})` : ''}`, 'ready');
   return searchMs;
 }
 

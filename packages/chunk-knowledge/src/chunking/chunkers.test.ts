@@ -37,7 +37,11 @@ describe('createTokenChunker', () => {
     const text = 'w0 w1 w2 w3 w4 w5 w6 w7 w8 w9';
     const { chunks } = createTokenChunker({ maxTokens: 4, overlapTokens: 1 }).split({ id: 'd', text });
     expect(chunks.map((chunk) => chunk.text)).toEqual(['w0 w1 w2 w3', 'w3 w4 w5 w6', 'w6 w7 w8 w9']);
-    expect(chunks.map((chunk) => [chunk.start, chunk.end])).toEqual([[0, 11], [9, 20], [18, 29]]);
+    expect(chunks.map((chunk) => [chunk.start, chunk.end])).toEqual([
+      [0, 11],
+      [9, 20],
+      [18, 29],
+    ]);
   });
 
   it('keeps spans exact, covers every token and shares exactly overlapTokens tokens between neighbours (property)', () => {
@@ -149,14 +153,7 @@ describe('createSectionChunker', () => {
 
 describe('chunkDocuments', () => {
   it('reports duplicate chunks, bad documents and repeated ids, and keeps going', () => {
-    const documents = [
-      { id: 'a', text: 'Aspirin lowers fever.' },
-      { id: 'b', text: 'Aspirin   lowers fever.' },
-      { id: 'c', text: '' },
-      { id: 'a', text: 'Another text.' },
-      { id: 'd', text: 7 } as never,
-      { id: 'e', text: 'Fine text.' },
-    ];
+    const documents = [{ id: 'a', text: 'Aspirin lowers fever.' }, { id: 'b', text: 'Aspirin   lowers fever.' }, { id: 'c', text: '' }, { id: 'a', text: 'Another text.' }, { id: 'd', text: 7 } as never, { id: 'e', text: 'Fine text.' }];
     const kept = chunkDocuments(documents, { chunker: createSentenceChunker() });
     expect(kept.chunks.map((chunk) => chunk.id)).toEqual(['a#0', 'b#0', 'e#0']);
     expect(kept.problems.map((problem) => [problem.index, problem.code])).toEqual([

@@ -71,7 +71,7 @@ describe('vector indexing and retrieval', () => {
     expect(embedder.calls.slice(0, -2).every((call) => call.kind === 'passage')).toBe(true);
   });
 
-  it('hands the factory one fielded document per chunk: the layout, or title / questions / chunk in the mode\'s order', () => {
+  it("hands the factory one fielded document per chunk: the layout, or title / questions / chunk in the mode's order", () => {
     const layout = toChunkFieldedDocuments(items, CASE_6_QUESTIONS_CHUNK);
     expect(layout.fields).toEqual({ layout: 1 });
     expect(layout.documents[0]).toEqual({ id: 'd1#0', fields: { layout: renderPassage(items[0]!, CASE_6_QUESTIONS_CHUNK) }, text: items[0]!.chunk.text, origin: { documentId: 'd1', chunkId: 'd1#0' } });

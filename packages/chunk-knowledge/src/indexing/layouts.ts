@@ -34,15 +34,7 @@ export const CASE_6_QUESTIONS_CHUNK = layout('case-6', ['questions', 'chunk']);
 export const CASE_7_TITLE_CHUNK = layout('case-7', ['title', 'chunk']);
 
 /** The seven layouts of Table 7 in order. */
-export const PASSAGE_LAYOUTS: readonly PassageLayout[] = Object.freeze([
-  CASE_1_CHUNK,
-  CASE_2_TITLE,
-  CASE_3_QUESTIONS,
-  CASE_4_TITLE_QUESTIONS_CHUNK,
-  CASE_5_QUESTIONS_TITLE_CHUNK,
-  CASE_6_QUESTIONS_CHUNK,
-  CASE_7_TITLE_CHUNK,
-]);
+export const PASSAGE_LAYOUTS: readonly PassageLayout[] = Object.freeze([CASE_1_CHUNK, CASE_2_TITLE, CASE_3_QUESTIONS, CASE_4_TITLE_QUESTIONS_CHUNK, CASE_5_QUESTIONS_TITLE_CHUNK, CASE_6_QUESTIONS_CHUNK, CASE_7_TITLE_CHUNK]);
 
 export interface RenderPassageOptions {
   /** Opens the passage (E5's `<s>`); `''` for none. @default '<s>' */

@@ -20,12 +20,7 @@ interface Unit {
  * a sentence longer than `maxTokens` is cut into token windows (and reported), never dropped.
  * With `overlapSentences` > 0 the next window repeats the last sentences of the previous one when they fit.
  */
-export function packSentences(
-  text: string,
-  from: number,
-  to: number,
-  options: { maxTokens: number; overlapSentences: number; documentId: string },
-): { windows: PackedWindow[]; problems: ItemProblem[] } {
+export function packSentences(text: string, from: number, to: number, options: { maxTokens: number; overlapSentences: number; documentId: string }): { windows: PackedWindow[]; problems: ItemProblem[] } {
   const { maxTokens, overlapSentences, documentId } = options;
   const problems: ItemProblem[] = [];
   const units: Unit[] = [];

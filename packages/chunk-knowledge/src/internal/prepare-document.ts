@@ -27,12 +27,7 @@ export function prepareDocument(document: Document, where: string): { text: stri
 }
 
 /** Chunk `ordinal` of `document` over `text.slice(start, end)`, id `documentId#ordinal`, with the document's own metadata passed on. */
-export function makeChunk(
-  document: Pick<Document, 'id' | 'metadata'>,
-  text: string,
-  span: { readonly start: number; readonly end: number; readonly ordinal: number },
-  fields: Omit<TextChunk, keyof Chunk>,
-): TextChunk {
+export function makeChunk(document: Pick<Document, 'id' | 'metadata'>, text: string, span: { readonly start: number; readonly end: number; readonly ordinal: number }, fields: Omit<TextChunk, keyof Chunk>): TextChunk {
   const { start, end, ordinal } = span;
   return {
     id: `${document.id}#${ordinal}`,

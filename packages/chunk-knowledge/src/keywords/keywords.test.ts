@@ -17,7 +17,11 @@ describe('extractRakeKeywords', () => {
   });
 
   it('cuts at punctuation and stop words, and caps phrase length', () => {
-    expect(extractRakeKeywords('fever, aspirin').map((p) => p.text).sort()).toEqual(['aspirin', 'fever']);
+    expect(
+      extractRakeKeywords('fever, aspirin')
+        .map((p) => p.text)
+        .sort(),
+    ).toEqual(['aspirin', 'fever']);
     expect(extractRakeKeywords('a b c d e f', { stopWords: new Set(), maxWords: 2 }).map((p) => p.text)).toEqual(['a b', 'c d', 'e f']);
     expect(() => extractRakeKeywords('x', { maxWords: 0 })).toThrow(/"maxWords"/);
   });

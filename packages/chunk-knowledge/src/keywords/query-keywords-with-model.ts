@@ -61,7 +61,10 @@ export async function extractQueryKeywordsWithModel(queries: readonly string[], 
     const query = queries[index]!;
     if (step.status === 'failed' || step.value === undefined) {
       const problems = (step.problems.length > 0 ? step.problems : [{ code: 'no-usable-reply', message: 'no usable reply' }]).map((problem) => ({ ...problem, index }));
-      return itemFailed(problems, step.raw.find((reply) => reply !== ''));
+      return itemFailed(
+        problems,
+        step.raw.find((reply) => reply !== ''),
+      );
     }
     return itemOk({ ...buildQueryKeywords(query, step.value, QUERY_KEYWORDS_STEP, step.problems), provenance: step.provenance });
   });

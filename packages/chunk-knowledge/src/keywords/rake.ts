@@ -61,7 +61,7 @@ export function extractRakeKeywords(text: string, options: RakeOptions = {}): Ke
   tokens.forEach((token, index) => {
     const previous = tokens[index - 1];
     if (previous !== undefined && /[^\s]/u.test(text.slice(previous.end, token.start))) closeRun(); // punctuation between words
-    if (stopWords.has(token.lower) || /^\p{N}+$/u.test(token.lower) && token.lower.length < 2) {
+    if (stopWords.has(token.lower) || (/^\p{N}+$/u.test(token.lower) && token.lower.length < 2)) {
       closeRun();
       return;
     }

@@ -40,7 +40,10 @@ describe('annotateChunksWithModel', () => {
     const model = createMockLanguageModel({ responses: ["I'm sorry, I cannot help with that.", '   ', '{"title":"T.","questions":["a?","b?"]}'] });
     const result = await annotateChunksWithModel(chunks, { model, concurrency: 1, questionCount: 2, titleFallback: 'none' });
     const items = values(result.outcomes);
-    expect(failures(result.outcomes).map((f) => [f.problems[0]?.id, f.problems[0]?.code, f.raw])).toEqual([['a', 'refusal', "I'm sorry, I cannot help with that."], ['b', 'empty-reply', '   ']]);
+    expect(failures(result.outcomes).map((f) => [f.problems[0]?.id, f.problems[0]?.code, f.raw])).toEqual([
+      ['a', 'refusal', "I'm sorry, I cannot help with that."],
+      ['b', 'empty-reply', '   '],
+    ]);
     expect(items[0]).toMatchObject({ title: 'T.', questions: ['a?', 'b?'], problems: [] });
     await expect(annotateChunksWithModel(chunks, { model, questionCount: 0 })).rejects.toThrow(/"questionCount"/);
   });

@@ -22,7 +22,10 @@ export interface ChunkAnnotationResult {
 
 function failedChunk(chunk: Chunk, index: number, problems: readonly ItemProblem[], raw: readonly string[]): ItemOutcome<ModelAnnotatedChunk> {
   const tagged = (problems.length > 0 ? problems : [{ code: 'no-usable-reply', message: 'no usable reply' }]).map((problem) => ({ ...problem, index, id: chunk.id }));
-  return itemFailed(tagged, raw.find((reply) => reply !== ''));
+  return itemFailed(
+    tagged,
+    raw.find((reply) => reply !== ''),
+  );
 }
 
 export interface ModelAnnotatorOptions {
@@ -63,14 +66,7 @@ function unusable(reply: string): ItemProblem | undefined {
   return undefined;
 }
 
-function finish(
-  chunk: Chunk,
-  fields: ChunkKnowledgeFields,
-  problems: ItemProblem[],
-  method: string,
-  titleFallback: 'baseline' | 'none',
-  extra: { provenance: readonly GenerationProvenance[]; raw: readonly string[] },
-): ModelAnnotatedChunk {
+function finish(chunk: Chunk, fields: ChunkKnowledgeFields, problems: ItemProblem[], method: string, titleFallback: 'baseline' | 'none', extra: { provenance: readonly GenerationProvenance[]; raw: readonly string[] }): ModelAnnotatedChunk {
   let title = fields.title ?? '';
   let titleSource: AnnotatedChunk['titleSource'] = 'model';
   if (fields.title === undefined) {
@@ -172,7 +168,12 @@ export async function annotateChunksWithText2Text(chunks: readonly Chunk[], opti
     parse: (reply) => {
       const bad = unusable(reply);
       if (bad) return { problems: [bad] };
-      const parsed = parseChunkKnowledge(splitGeneratedQuestions(reply).map((question, i) => `${i + 1}. ${question.endsWith('?') ? question : `${question}?`}`).join('\n'), { questionCount });
+      const parsed = parseChunkKnowledge(
+        splitGeneratedQuestions(reply)
+          .map((question, i) => `${i + 1}. ${question.endsWith('?') ? question : `${question}?`}`)
+          .join('\n'),
+        { questionCount },
+      );
       return { value: [...parsed.value.questions], problems: parsed.problems.filter((problem) => problem.code !== 'missing-title') };
     },
     onProgress: ({ completed, failed }) => onProgress?.({ completed: chunks.length + completed, total, failed: titlesFailed + (failed ?? 0) }),

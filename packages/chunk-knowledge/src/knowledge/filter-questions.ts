@@ -70,11 +70,22 @@ export async function filterQuestionsByRelevance(items: readonly AnnotatedChunk[
   } else {
     const { embedder, batchSize } = scorer;
     const signal = abortSignal ? { abortSignal } : {};
-    const questionVectors = await embedInBatches(embedder, pairs.map((pair) => pair.question), { kind: 'query', ...(batchSize ? { batchSize } : {}), ...signal });
-    const chunkVectors = await embedInBatches(embedder, items.map((item) => item.chunk.text), { kind: 'passage', ...(batchSize ? { batchSize } : {}), ...signal });
+    const questionVectors = await embedInBatches(
+      embedder,
+      pairs.map((pair) => pair.question),
+      { kind: 'query', ...(batchSize ? { batchSize } : {}), ...signal },
+    );
+    const chunkVectors = await embedInBatches(
+      embedder,
+      items.map((item) => item.chunk.text),
+      { kind: 'passage', ...(batchSize ? { batchSize } : {}), ...signal },
+    );
     scores = pairs.map((pair, index) => cosineSimilarity(questionVectors[index]!, chunkVectors[pair.item]!));
   }
-  const threshold = percentileOf([...scores].sort((a, b) => a - b), percentile);
+  const threshold = percentileOf(
+    [...scores].sort((a, b) => a - b),
+    percentile,
+  );
   const kept: string[][] = items.map(() => []);
   const dropped: DroppedQuestion[] = [];
   pairs.forEach((pair, index) => {

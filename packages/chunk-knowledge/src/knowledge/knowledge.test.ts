@@ -60,7 +60,11 @@ describe('parseQueryKeywordReply', () => {
   it('locates keywords as spans and reports invented ones', () => {
     const query = 'Does aspirin reduce fever in children?';
     const parsed = parseQueryKeywordReply('1. aspirin\n2. Fever\n3. ibuprofen\n- children', query);
-    expect(parsed.spans.map((span) => [span.text, span.start])).toEqual([['aspirin', 5], ['fever', 20], ['children', 29]]);
+    expect(parsed.spans.map((span) => [span.text, span.start])).toEqual([
+      ['aspirin', 5],
+      ['fever', 20],
+      ['children', 29],
+    ]);
     expect(parsed.problems).toMatchObject([{ code: 'keyword-not-in-query' }]);
     expect(parseQueryKeywordReply('["aspirin", "fever"]', query).spans).toHaveLength(2);
     expect(parseQueryKeywordReply('Keywords: aspirin, reduce fever', query).spans.map((s) => s.text)).toEqual(['aspirin', 'reduce fever']);
@@ -115,6 +119,9 @@ describe('parseQueryKeywordReply offsets', () => {
   it('keeps offsets right when lower-casing changes string length (İ) and escapes regex characters', () => {
     const query = 'İstanbul C++ compilers';
     const parsed = parseQueryKeywordReply('c++\ncompilers', query);
-    expect(parsed.spans.map((s) => [s.text, s.start, s.end])).toEqual([['C++', 9, 12], ['compilers', 13, 22]]);
+    expect(parsed.spans.map((s) => [s.text, s.start, s.end])).toEqual([
+      ['C++', 9, 12],
+      ['compilers', 13, 22],
+    ]);
   });
 });

@@ -4,12 +4,7 @@ import { extractRakeKeywords } from '../keywords/rake.js';
 import type { AnnotatedChunk } from './types.js';
 
 /** Question templates of the offline baseline; `{{a}}` and `{{b}}` are the chunk's key phrases. */
-export const BASELINE_QUESTION_TEMPLATES: readonly string[] = [
-  'What is known about {{a}}?',
-  'How is {{a}} related to {{b}}?',
-  'What does the study report on {{a}}?',
-  'Why does {{a}} matter for {{b}}?',
-];
+export const BASELINE_QUESTION_TEMPLATES: readonly string[] = ['What is known about {{a}}?', 'How is {{a}} related to {{b}}?', 'What does the study report on {{a}}?', 'Why does {{a}} matter for {{b}}?'];
 
 export const OFFLINE_ANNOTATOR_METHOD = 'lead-sentence+rake-templates (baseline)';
 

@@ -24,7 +24,13 @@ const LIST_MARKER = /^\s*(?:[-*•·]\s+|\(?\d{1,3}[.)\]:]\s*|\*\*\d{1,3}[.)]\*\
 const LABEL = /^\s*(?:\*\*|#+\s*)?(title|candidate questions|questions?)\s*(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*/iu;
 
 function clean(text: string): string {
-  return text.replace(LIST_MARKER, '').replace(/<\/?q\d>/giu, '').replace(/^["'“”]+|["'“”,]+$/gu, '').replace(/\*\*/gu, '').replace(/\s+/gu, ' ').trim();
+  return text
+    .replace(LIST_MARKER, '')
+    .replace(/<\/?q\d>/giu, '')
+    .replace(/^["'“”]+|["'“”,]+$/gu, '')
+    .replace(/\*\*/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim();
 }
 
 /** Index of the `}` that closes the `{` at `open`, skipping strings; -1 when unbalanced. Linear. */
@@ -157,14 +163,16 @@ export function parseQueryKeywordReply(reply: string, query: string): { spans: A
   if (text.trim() === '') return { spans: [], problems: [{ code: 'empty-reply', message: 'the model returned no text' }] };
   let items: string[];
   const trimmed = text.trim();
-  const json = trimmed.startsWith('[') ? (() => {
-    try {
-      const parsed: unknown = JSON.parse(trimmed);
-      return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : undefined;
-    } catch {
-      return undefined;
-    }
-  })() : undefined;
+  const json = trimmed.startsWith('[')
+    ? (() => {
+        try {
+          const parsed: unknown = JSON.parse(trimmed);
+          return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : undefined;
+        } catch {
+          return undefined;
+        }
+      })()
+    : undefined;
   if (json) items = json;
   else {
     // Core's list reader (markers, bullets, closing remarks); a single line may hold comma-separated keywords.

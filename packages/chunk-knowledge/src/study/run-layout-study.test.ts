@@ -63,7 +63,15 @@ describe('runLayoutStudy', () => {
       },
     };
     const broken: Retriever = { id: 'broken', retrieve: async () => Promise.reject(new Error('down')) };
-    const result = await runLayoutStudy({ items, queries, systems: [{ name: 'flaky', retriever: flaky }, { name: 'broken', retriever: broken }], ks: [1] });
+    const result = await runLayoutStudy({
+      items,
+      queries,
+      systems: [
+        { name: 'flaky', retriever: flaky },
+        { name: 'broken', retriever: broken },
+      ],
+      ks: [1],
+    });
     expect(result.rows[0]).toMatchObject({ name: 'flaky', queries: 2, topK: { 1: 0.5 }, problems: [{ id: 'q2', code: 'retrieval-failed' }] });
     expect(result.rows[1]).toMatchObject({ name: 'broken', queries: 0 });
     expect(result.rows[1]!.topK).toBeUndefined();

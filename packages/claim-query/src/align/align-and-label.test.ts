@@ -28,7 +28,7 @@ describe('alignClaimsToSentences', () => {
 });
 
 describe('labels', () => {
-  it('follows the authors\' aggregation', () => {
+  it("follows the authors' aggregation", () => {
     expect(labelFromClaims(['correct', 'hallucinated', 'unverifiable'])).toBe('hallucinated');
     expect(labelFromClaims(['correct', 'unverifiable'])).toBe('not-hallucinated');
     expect(labelFromClaims(['unverifiable', undefined])).toBe('unverifiable');

@@ -55,13 +55,10 @@ export async function checkCriteria(checks: readonly CriterionCheck[], options: 
   const { model, temperature = 0, maxTokens = 16, concurrency = 4, abortSignal } = options;
   if (!model || typeof model.generate !== 'function') throw new InvalidArgumentError({ where: 'checkCriteria', argument: 'model', message: 'must be a LanguageModel' });
   const results: CriterionResult[] = new Array(checks.length);
-  const languageOf = (check: CriterionCheck): PromptLanguage =>
-    check.language ?? detectPromptLanguage('claims' in check ? check.claims.join(' ') : check.claim);
+  const languageOf = (check: CriterionCheck): PromptLanguage => check.language ?? detectPromptLanguage('claims' in check ? check.claims.join(' ') : check.claim);
   for (const language of ['en', 'zh'] as const) {
     for (const kind of ['claim', 'query'] as const) {
-      const positions = checks
-        .map((check, index) => (languageOf(check) === language && CLAIM_CRITERIA_SET.has(check.criterion) === (kind === 'claim') ? index : -1))
-        .filter((index) => index >= 0);
+      const positions = checks.map((check, index) => (languageOf(check) === language && CLAIM_CRITERIA_SET.has(check.criterion) === (kind === 'claim') ? index : -1)).filter((index) => index >= 0);
       if (positions.length === 0) continue;
       const prompts = CLAIM_QUERY_PROMPTS[language];
       const steps = await runPromptedStep<CriterionCheck, boolean>(

@@ -27,10 +27,7 @@ const fixedGenerator = (pairs: { claim: string; query?: string }[]): ClaimQueryG
 
 describe('detectHallucinations', () => {
   const item = { id: 'q1', question: 'When was the Acqua Felice built?', answer: 'The Acqua Felice was completed in 1586. The Acqua Felice was started in 1550.' };
-  const retriever = createTableRetriever(
-    { 'Acqua Felice completion': ['The Acqua Felice was completed in 1586.'], 'Acqua Felice start': ['Work on the Acqua Felice began in 1585.'] },
-    ['broken query'],
-  );
+  const retriever = createTableRetriever({ 'Acqua Felice completion': ['The Acqua Felice was completed in 1586.'], 'Acqua Felice start': ['Work on the Acqua Felice began in 1585.'] }, ['broken query']);
 
   it('keeps the whole chain and labels sentences and the response', async () => {
     const [result] = await detectHallucinations({
@@ -63,7 +60,12 @@ describe('detectHallucinations', () => {
   });
 
   it('a failed verifier call never becomes a label', async () => {
-    const broken: ClaimVerifier = { id: 'broken', verify: async () => { throw new Error('HTTP 500'); } };
+    const broken: ClaimVerifier = {
+      id: 'broken',
+      verify: async () => {
+        throw new Error('HTTP 500');
+      },
+    };
     const [result] = await detectHallucinations({
       items: [item],
       generator: fixedGenerator([{ claim: 'The Acqua Felice was completed in 1586.', query: 'Acqua Felice completion' }]),
@@ -118,8 +120,6 @@ describe('detectHallucinations', () => {
   it('rethrows an abort', async () => {
     const controller = new AbortController();
     controller.abort(new Error('stop'));
-    await expect(
-      detectHallucinations({ items: [item], generator: createDrafterGenerator(), retriever, verifier: createNliVerifier({ nli }), abortSignal: controller.signal }),
-    ).rejects.toThrow('stop');
+    await expect(detectHallucinations({ items: [item], generator: createDrafterGenerator(), retriever, verifier: createNliVerifier({ nli }), abortSignal: controller.signal })).rejects.toThrow('stop');
   });
 });

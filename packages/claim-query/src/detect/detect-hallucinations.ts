@@ -103,11 +103,7 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
   const claimsOf: Claim[] = generated.pairs.map((pair, k) => ({ id: `${id}:c${k}`, text: pair.claim }));
   const queriesOf: (SearchQuery | undefined)[] = generated.pairs.map((pair, k) => (pair.query ? { text: pair.query, claimId: claimsOf[k]!.id } : undefined));
   // Search (one call per query, the paper's "1 search per judgement").
-  const searched = await mapWithConcurrency(
-    queriesOf,
-    async (query) => (query ? search(retriever, query, topK, abortSignal) : undefined),
-    { concurrency: 4, ...(abortSignal ? { abortSignal } : {}) },
-  );
+  const searched = await mapWithConcurrency(queriesOf, async (query) => (query ? search(retriever, query, topK, abortSignal) : undefined), { concurrency: 4, ...(abortSignal ? { abortSignal } : {}) });
   // Verify the claims that have evidence; the others are unverifiable with their reason.
   const toVerify: number[] = [];
   const verdicts: (ClaimVerdictRecord | undefined)[] = generated.pairs.map((pair, k) => {

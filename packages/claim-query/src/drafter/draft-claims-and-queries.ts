@@ -34,11 +34,15 @@ export interface DraftResult {
 }
 
 // prettier-ignore
-const STOP = new Set(('a an the and or but if of in on at to for from by with about as into through during before after above below between '
-  + 'is are was were be been being am do does did has have had having will would shall should can could may might must '
-  + 'it its it\'s he him his she her they them their this that these those there here what which who whom whose when where why how '
-  + 'i me my we our you your not no nor so than too very also just only such both each few more most other some any all own same '
-  + 'then once again further up down out off over under while because until whether yes').split(' '));
+const STOP = new Set(
+  (
+    'a an the and or but if of in on at to for from by with about as into through during before after above below between ' +
+    'is are was were be been being am do does did has have had having will would shall should can could may might must ' +
+    "it its it's he him his she her they them their this that these those there here what which who whom whose when where why how " +
+    'i me my we our you your not no nor so than too very also just only such both each few more most other some any all own same ' +
+    'then once again further up down out off over under while because until whether yes'
+  ).split(' '),
+);
 
 const EN_PRONOUN = /^(it|he|she|they|this|these|that|its|his|her|their)\b/i;
 const ZH_PRONOUN = /^(它们|他们|她们|该|此|这|它|他|她)/u;
@@ -50,14 +54,23 @@ const ZH_FUNCTION = /[的了着过吗呢吧啊呀是在和与及]/gu;
 /** The question's subject: its longest run of capitalised words (EN) or the question minus interrogatives (ZH). */
 export function findQuestionSubject(question: string, language: PromptLanguage): string | undefined {
   if (language === 'zh') {
-    const stem = question.replace(ZH_QUESTION_WORDS, ' ').replace(/[？?。！!，,、：:；;“”"'（）()是的在有了]/gu, ' ').trim().split(/\s+/u);
+    const stem = question
+      .replace(ZH_QUESTION_WORDS, ' ')
+      .replace(/[？?。！!，,、：:；;“”"'（）()是的在有了]/gu, ' ')
+      .trim()
+      .split(/\s+/u);
     // Chinese questions usually open with their topic ("鲁迅的代表作有哪些" → 鲁迅).
     const topic = stem.find((part) => part.length >= 2);
     return topic;
   }
   const runs = question.match(/(?:[A-Z][\p{L}\p{N}'’.-]*(?:\s+(?:of|the|de|la|von|van|and|&)\s+)?\s*)+/gu) ?? [];
   const candidates = runs
-    .map((run) => run.trim().replace(/^(What|Which|Who|Whom|Whose|When|Where|Why|How|Is|Are|Was|Were|Do|Does|Did|Can|The)\s+/u, '').trim())
+    .map((run) =>
+      run
+        .trim()
+        .replace(/^(What|Which|Who|Whom|Whose|When|Where|Why|How|Is|Are|Was|Were|Do|Does|Did|Can|The)\s+/u, '')
+        .trim(),
+    )
     .filter((run) => run.length > 1 && !/^(What|Which|Who|When|Where|Why|How|I)$/u.test(run));
   const best = candidates.reduce((a, b) => (b.length > a.length ? b : a), '');
   return best.length > 1 ? best : undefined;
@@ -125,7 +138,7 @@ function splitLong(sentence: string, maxChars: number): string[] {
     buffer += part;
   }
   if (buffer.trim()) out.push(buffer.trim());
-  return out.flatMap((part) => (part.length > maxChars ? part.match(new RegExp(`[\\s\\S]{1,${maxChars}}`, 'gu')) ?? [] : [part]));
+  return out.flatMap((part) => (part.length > maxChars ? (part.match(new RegExp(`[\\s\\S]{1,${maxChars}}`, 'gu')) ?? []) : [part]));
 }
 
 /**
@@ -160,7 +173,11 @@ export function draftClaimsAndQueries(request: DraftRequest, options: DraftOptio
       if (short && question) claim = `${question.replace(/[?？]\s*$/u, '')}${language === 'zh' ? '：' : ': '}${claim}`;
       let query: string;
       if (language === 'zh') {
-        query = claim.replace(/[。！？，、；：“”"（）()]/gu, ' ').replace(ZH_FUNCTION, ' ').replace(/\s+/gu, ' ').trim();
+        query = claim
+          .replace(/[。！？，、；：“”"（）()]/gu, ' ')
+          .replace(ZH_FUNCTION, ' ')
+          .replace(/\s+/gu, ' ')
+          .trim();
       } else {
         const phrases = extractKeyphrases(claim, maxKeyphrases);
         if (subject && !phrases.some((p) => p.toLowerCase().includes(subject.toLowerCase()))) phrases.unshift(subject);

@@ -110,9 +110,7 @@ export function createJointCqGenerator(options: JointCqGeneratorOptions): ClaimQ
         const raw = mine.flatMap((result) => result.step.raw);
         const provenance = mine.map((result) => result.step.provenance);
         if (failed.length > 0) return { status: 'failed', pairs: [], noClaims: false, problems, raw, provenance };
-        const pairs: GeneratedPair[] = mine.flatMap((result) =>
-          (result.step.value?.pairs ?? []).map((pair) => ({ claim: pair.claim, ...(pair.query ? { query: pair.query } : {}), problems: pair.problems })),
-        );
+        const pairs: GeneratedPair[] = mine.flatMap((result) => (result.step.value?.pairs ?? []).map((pair) => ({ claim: pair.claim, ...(pair.query ? { query: pair.query } : {}), problems: pair.problems })));
         const noClaims = pairs.length === 0 && mine.length > 0 && mine.every((result) => result.step.value?.noClaims);
         return { status: 'ok', pairs, noClaims, problems, raw, provenance };
       });

@@ -5,7 +5,7 @@ import { parseClaimQueryReply } from './parse-claim-query-reply.js';
 const codes = (parse: { problems: readonly { code: string }[] }): string[] => parse.problems.map((p) => p.code);
 
 describe('parseClaimQueryReply', () => {
-  it('reads the authors\' response format (numbers followed by a space) one to one', () => {
+  it("reads the authors' response format (numbers followed by a space) one to one", () => {
     const parse = parseClaimQueryReply(
       '[Claims]\n1 The Acqua Felice aqueduct was completed in 1586.\n2 The construction of the Acqua Felice aqueduct took 27 years.\n[Queries]\n1 When was the Acqua Felice aqueduct completed?\n2 How long did it take to construct the Acqua Felice aqueduct?\n[End]',
     );
@@ -117,26 +117,18 @@ describe('parseClaimQueryReply', () => {
   });
 
   describe('properties (seeded, see tooling/vitest.setup.ts)', () => {
-    const itemText = fc
-      .stringMatching(/^[A-Za-z\u4e00-\u9fa5][A-Za-z\u4e00-\u9fa5 ,]{0,30}[.?。？]$/)
-      .filter((text) => !/^(no|none|无)/i.test(text) && !/^(claims?|quer(y|ies)|end|陈述|查询|结束)\b/i.test(text));
+    const itemText = fc.stringMatching(/^[A-Za-z\u4e00-\u9fa5][A-Za-z\u4e00-\u9fa5 ,]{0,30}[.?。？]$/).filter((text) => !/^(no|none|无)/i.test(text) && !/^(claims?|quer(y|ies)|end|陈述|查询|结束)\b/i.test(text));
 
     it('round-trips any well-formed reply in either language and any list style', () => {
       fc.assert(
-        fc.property(
-          fc.array(fc.tuple(itemText, itemText), { minLength: 1, maxLength: 8 }),
-          fc.constantFrom('en', 'zh'),
-          fc.constantFrom('authors', 'dot', 'paren', 'bullet', 'plain'),
-          (pairs, language, style) => {
-            const prefix = (i: number): string =>
-              style === 'authors' ? `${i + 1} ` : style === 'dot' ? `${i + 1}. ` : style === 'paren' ? `(${i + 1}) ` : style === 'bullet' ? '- ' : '';
-            const m = language === 'en' ? ['[Claims]', '[Queries]', '[End]'] : ['[陈述]', '[查询]', '[结束]'];
-            const reply = [m[0], ...pairs.map(([c], i) => prefix(i) + c), m[1], ...pairs.map(([, q], i) => prefix(i) + q), m[2]].join('\n');
-            const parse = parseClaimQueryReply(reply);
-            expect(parse.pairs.map((p) => [p.claim, p.query])).toEqual(pairs.map(([c, q]) => [c.trim(), q.trim()]));
-            expect(parse.problems).toEqual([]);
-          },
-        ),
+        fc.property(fc.array(fc.tuple(itemText, itemText), { minLength: 1, maxLength: 8 }), fc.constantFrom('en', 'zh'), fc.constantFrom('authors', 'dot', 'paren', 'bullet', 'plain'), (pairs, language, style) => {
+          const prefix = (i: number): string => (style === 'authors' ? `${i + 1} ` : style === 'dot' ? `${i + 1}. ` : style === 'paren' ? `(${i + 1}) ` : style === 'bullet' ? '- ' : '');
+          const m = language === 'en' ? ['[Claims]', '[Queries]', '[End]'] : ['[陈述]', '[查询]', '[结束]'];
+          const reply = [m[0], ...pairs.map(([c], i) => prefix(i) + c), m[1], ...pairs.map(([, q], i) => prefix(i) + q), m[2]].join('\n');
+          const parse = parseClaimQueryReply(reply);
+          expect(parse.pairs.map((p) => [p.claim, p.query])).toEqual(pairs.map(([c, q]) => [c.trim(), q.trim()]));
+          expect(parse.problems).toEqual([]);
+        }),
       );
     });
 

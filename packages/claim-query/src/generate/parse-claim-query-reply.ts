@@ -51,8 +51,7 @@ const NO_QUERY = /^(?:no query\.?|no queries\.?|none\.?|n\/a|无查询[。.]?|�
  * Numbered or bulleted list prefixes: "1.", "1)", "(1)", "1、", "1:", "1 " (the authors' format), "**1.**", "-", "*",
  * "•", "Claim 1:", "Query 2 -", "陈述1：", "查询 2：". Group 1 = the number when there is one.
  */
-const ITEM_PREFIX =
-  /^(?:[-*•·‣◦]\s+)?(?:\*\*)?(?:(?:claim|query|陈述|查询)\s*(\d{1,4})?\s*[:：.、)-]\s*|[(（]?(\d{1,4})\s*(?:[.)）、:：]|\s)\s*|[-*•·‣◦]\s+)(?:\*\*)?\s*/iu;
+const ITEM_PREFIX = /^(?:[-*•·‣◦]\s+)?(?:\*\*)?(?:(?:claim|query|陈述|查询)\s*(\d{1,4})?\s*[:：.、)-]\s*|[(（]?(\d{1,4})\s*(?:[.)）、:：]|\s)\s*|[-*•·‣◦]\s+)(?:\*\*)?\s*/iu;
 const LABELLED_LINE = /^(?:[-*•]\s*)?(?:\*\*)?(claim|query|陈述|查询)\s*\d{0,4}\s*(?:\*\*)?\s*[:：]\s*(.*)$/iu;
 
 interface Item {
@@ -86,7 +85,10 @@ function readMarker(line: string): { section: Section; language: PromptLanguage;
 }
 
 function cleanItem(text: string): string {
-  return text.replace(/\*\*/g, '').replace(/^["“「]|["”」]$/gu, '').trim();
+  return text
+    .replace(/\*\*/g, '')
+    .replace(/^["“「]|["”」]$/gu, '')
+    .trim();
 }
 
 function toItem(line: string, index: number): { item?: Item; prose: boolean } {
@@ -169,7 +171,9 @@ function pairItems(claims: readonly Item[], queries: readonly Item[]): Array<[It
  */
 export function parseClaimQueryReply(reply: string): ClaimQueryParse {
   const problems: ItemProblem[] = [];
-  const text = stripThinking(typeof reply === 'string' ? reply : '').replace(/\r\n?/g, '\n').replace(/^```[a-z]*\n|\n```\s*$/g, '');
+  const text = stripThinking(typeof reply === 'string' ? reply : '')
+    .replace(/\r\n?/g, '\n')
+    .replace(/^```[a-z]*\n|\n```\s*$/g, '');
   if (text.trim().length === 0) {
     return { pairs: [], noClaims: false, orphanQueries: [], problems: [problem('empty-reply', 'the reply is empty')] };
   }
@@ -269,13 +273,7 @@ export function parseClaimQueryReply(reply: string): ClaimQueryParse {
   return finish(claimItems, queryItems, problems, languages, sawQueries);
 }
 
-function finish(
-  claimItems: readonly Item[],
-  queryItems: readonly Item[],
-  problems: ItemProblem[],
-  languages: ReadonlySet<PromptLanguage>,
-  sawQueries: boolean,
-): ClaimQueryParse {
+function finish(claimItems: readonly Item[], queryItems: readonly Item[], problems: ItemProblem[], languages: ReadonlySet<PromptLanguage>, sawQueries: boolean): ClaimQueryParse {
   const markerLanguage = languages.size === 0 ? undefined : languages.size > 1 ? 'mixed' : [...languages][0];
   if (markerLanguage === 'mixed') problems.push(problem('mixed-language', 'section markers of both languages were used'));
 

@@ -50,10 +50,7 @@ function score(gold: readonly boolean[], predicted: readonly boolean[]): BinaryS
  * scored per `convention`) and on the verifiable part only, plus N unverifiable. Failed items are counted, never scored.
  * @throws InvalidArgumentError when `segments` is not an array.
  */
-export function computeHallucinationMetrics(
-  segments: readonly ScoredSegment[],
-  options: { readonly convention?: Exclude<UnverifiableConvention, 'exclude'> } = {},
-): HallucinationMetrics {
+export function computeHallucinationMetrics(segments: readonly ScoredSegment[], options: { readonly convention?: Exclude<UnverifiableConvention, 'exclude'> } = {}): HallucinationMetrics {
   const { convention = 'not-hallucinated' } = options;
   if (!Array.isArray(segments)) throw new InvalidArgumentError({ where: 'computeHallucinationMetrics', argument: 'segments', message: 'must be an array' });
   const scored = segments.filter((segment) => segment.predicted !== undefined);

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPaperPromptTemplate, renderPaperPrompt } from './paper-template.js';
-import {
-  CLAIM_CRITERION_TEXT_ZH,
-  CLAIM_FILTER_PROMPT_EN,
-  CLAIM_QUERY_PROMPT_EN,
-  CLAIM_QUERY_PROMPT_ZH,
-  CLAIM_SYNTHESIS_PROMPT_EN,
-  CLAIM_QUERY_PROMPTS,
-  QUERY_FILTER_PROMPT_ZH,
-  VERIFIER_PROMPT_EN,
-  VERIFIER_PROMPT_ZH,
-} from './prompts.js';
+import { CLAIM_CRITERION_TEXT_ZH, CLAIM_FILTER_PROMPT_EN, CLAIM_QUERY_PROMPT_EN, CLAIM_QUERY_PROMPT_ZH, CLAIM_SYNTHESIS_PROMPT_EN, CLAIM_QUERY_PROMPTS, QUERY_FILTER_PROMPT_ZH, VERIFIER_PROMPT_EN, VERIFIER_PROMPT_ZH } from './prompts.js';
 
 // Lines typed by hand from the paper's tables (not read from the paper file, which CI does not have).
 describe('paper prompts (spot checks against Tables 13-26)', () => {
@@ -25,9 +15,7 @@ describe('paper prompts (spot checks against Tables 13-26)', () => {
     expect(CLAIM_QUERY_PROMPT_ZH.startsWith('### 任务\n给定问题和回答作为输入，你的任务是提取所有的陈述，然后为每条陈述生成一条搜索引擎查询，用于协助对陈述进行事实核查。\n\n### 任务规则')).toBe(true);
   });
   it('Tables 23/24 verifier options', () => {
-    expect(VERIFIER_PROMPT_EN).toContain(
-      '3. Irrelevant: The reference is irrelevant to the claim, thus does not contain enough information to determine the factuality of the claim. Only use this option when absolutely necessary.',
-    );
+    expect(VERIFIER_PROMPT_EN).toContain('3. Irrelevant: The reference is irrelevant to the claim, thus does not contain enough information to determine the factuality of the claim. Only use this option when absolutely necessary.');
     expect(VERIFIER_PROMPT_ZH).toContain('2. 幻觉：参考资料与陈述相关，但并不支持陈述。');
     expect(VERIFIER_PROMPT_ZH.endsWith('[陈述]\n{claim}\n[参考资料]\n{reference}')).toBe(true);
   });
@@ -57,9 +45,7 @@ describe('paper prompts (spot checks against Tables 13-26)', () => {
 
 describe('renderPaperPrompt', () => {
   it('fills in one pass (a value containing {claim} is not substituted again)', () => {
-    expect(renderPaperPrompt('[Claim]\n{claim}\n[Reference]\n{reference}', { claim: 'uses {reference}', reference: 'R' })).toBe(
-      '[Claim]\nuses {reference}\n[Reference]\nR',
-    );
+    expect(renderPaperPrompt('[Claim]\n{claim}\n[Reference]\n{reference}', { claim: 'uses {reference}', reference: 'R' })).toBe('[Claim]\nuses {reference}\n[Reference]\nR');
   });
   it('names missing variables', () => {
     expect(() => renderPaperPrompt(VERIFIER_PROMPT_EN, { claim: 'x' })).toThrow(/"reference"/);

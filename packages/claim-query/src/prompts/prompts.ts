@@ -121,10 +121,8 @@ export const QUERY_CRITERIA: readonly QueryCriterion[] = ['relevance', 'concisen
 
 /** Table 17, criterion paragraphs (English), exactly as printed between the "OR" lines. */
 export const CLAIM_CRITERION_TEXT_EN: Readonly<Record<ClaimCriterion, string>> = {
-  entailment:
-    'Entailment: The content of the claims should be fully supported by the source text. Review each statement point by point to ensure that every statement is fully supported.',
-  coverage:
-    'Coverage: The extracted claims should capture all the verifiable factual information in the source text. Evaluate all claims collectively against the question and answer to verify full coverage.',
+  entailment: 'Entailment: The content of the claims should be fully supported by the source text. Review each statement point by point to ensure that every statement is fully supported.',
+  coverage: 'Coverage: The extracted claims should capture all the verifiable factual information in the source text. Evaluate all claims collectively against the question and answer to verify full coverage.',
   decontextualization: 'Decontextualization: The claim should be understandable on its own, without requiring additional context.',
 };
 
@@ -181,10 +179,8 @@ export const CLAIM_FILTER_PROMPT_ZH = `### 任务
 /** Table 19, criterion paragraphs (English). */
 export const QUERY_CRITERION_TEXT_EN: Readonly<Record<QueryCriterion, string>> = {
   relevance: 'Relevance: The query directly relates to the claim, addressing its content, implications, or underlying assumptions.',
-  conciseness:
-    'Conciseness: The query should be clear and focused on the core information, avoiding multiple complex ideas or detailed descriptions in one query.',
-  usability:
-    'Usability: The query should use natural, fluent, and easily readable language that can yield relevant and accurate results from Google Search.',
+  conciseness: 'Conciseness: The query should be clear and focused on the core information, avoiding multiple complex ideas or detailed descriptions in one query.',
+  usability: 'Usability: The query should use natural, fluent, and easily readable language that can yield relevant and accurate results from Google Search.',
 };
 
 /** Table 20, criterion paragraphs (Chinese). */

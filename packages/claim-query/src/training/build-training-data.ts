@@ -108,7 +108,13 @@ export async function buildTrainingData(options: BuildTrainingDataOptions): Prom
       }
       return { id: item.id, language, question: item.question, answer: item.answer, pairs };
     });
-    const verdicts: CriterionResult[] = checks.length > 0 ? await checkCriteria(checks.map((c) => c.check), { model: evaluator, ...(abortSignal ? { abortSignal } : {}) }) : [];
+    const verdicts: CriterionResult[] =
+      checks.length > 0
+        ? await checkCriteria(
+            checks.map((c) => c.check),
+            { model: evaluator, ...(abortSignal ? { abortSignal } : {}) },
+          )
+        : [];
     candidates.forEach((sample, k) => {
       if (!sample) return;
       const mine = verdicts.filter((_, index) => checks[index]!.sample === k);

@@ -4,8 +4,11 @@ import { parseClaimQueryReply } from '../generate/parse-claim-query-reply.js';
 import { formatClaimQueryResponse, splitTrainTest, stratifyByClaimCount, toChatJsonl } from './training-data.js';
 
 describe('formatClaimQueryResponse', () => {
-  it('writes the authors\' layout and parses back (EN and ZH)', () => {
-    const pairs = [{ claim: 'A is B.', query: 'what is A' }, { claim: 'C is D.', query: 'what is C' }];
+  it("writes the authors' layout and parses back (EN and ZH)", () => {
+    const pairs = [
+      { claim: 'A is B.', query: 'what is A' },
+      { claim: 'C is D.', query: 'what is C' },
+    ];
     const text = formatClaimQueryResponse(pairs);
     expect(text).toBe('[Claims]\n1 A is B.\n2 C is D.\n[Queries]\n1 what is A\n2 what is C\n[End]');
     expect(parseClaimQueryReply(text).pairs.map((p) => ({ claim: p.claim, query: p.query }))).toEqual(pairs);

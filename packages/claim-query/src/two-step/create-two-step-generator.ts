@@ -39,7 +39,10 @@ export function parseClaimSynthesisReply(reply: string): { value: { claims: stri
 /** The query of a query-synthesis reply (Tables 15/16): the first non-empty line; "No query" / 无查询 → none. Pure. */
 export function parseQuerySynthesisReply(reply: string): { value: { query?: string }; problems: ItemProblem[] } {
   const text = typeof reply === 'string' ? reply.replace(/^[\s\S]*<\/think>/u, '') : '';
-  const lines = text.split('\n').map((line) => line.replace(/^\s*(\[(Query|查询)\]|query:|查询：)\s*/iu, '').trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((line) => line.replace(/^\s*(\[(Query|查询)\]|query:|查询：)\s*/iu, '').trim())
+    .filter(Boolean);
   const first = lines[0]?.replace(/^["“]|["”]$/gu, '');
   if (!first) return { value: {}, problems: [{ code: 'empty-reply', message: 'no query line' }] };
   if (NO_QUERY.test(first)) return { value: {}, problems: [] };
@@ -69,7 +72,14 @@ export function createTwoStepGenerator(options: TwoStepGeneratorOptions): ClaimQ
           step: 'jointcq.two-step.claims',
           model,
           template: createPaperPromptTemplate(CLAIM_QUERY_PROMPTS[language].claimSynthesis),
-          variables: (item, k) => ({ examples: formatClaimExamples(chosen[k]!.map((index) => pool[index]!), language), question: item.question, answer: item.answer }),
+          variables: (item, k) => ({
+            examples: formatClaimExamples(
+              chosen[k]!.map((index) => pool[index]!),
+              language,
+            ),
+            question: item.question,
+            answer: item.answer,
+          }),
           parse: parseClaimSynthesisReply,
           temperature,
           concurrency,

@@ -28,6 +28,14 @@ describe('selectClaimExamples', () => {
     expect(formatClaimExamples([pool[0]!])).toBe('[Question]\nWho wrote Hamlet?\n[Answer]\nShakespeare.\n[Claims]\nShakespeare wrote Hamlet.');
     expect(formatClaimExamples([{ question: '问', answer: '答', claims: [] }], 'zh')).toBe('[问题]\n问\n[回答]\n答\n[陈述]\n无陈述');
     expect(formatQueryExamples([{ claim: 'c', query: 'q' }])).toBe('[Claim]\nc\n[Query]\nq');
-    expect(sampleQueryExamples([{ claim: 'a', query: 'a' }, { claim: 'b', query: 'b' }], { count: 5 })).toHaveLength(2);
+    expect(
+      sampleQueryExamples(
+        [
+          { claim: 'a', query: 'a' },
+          { claim: 'b', query: 'b' },
+        ],
+        { count: 5 },
+      ),
+    ).toHaveLength(2);
   });
 });

@@ -38,7 +38,11 @@ export async function selectClaimExamples(targets: readonly { question: string; 
   const { pool, embedder, semanticCount = 3, lengthCount = 3, sampleCount = 3, seed = 0, abortSignal } = options;
   const where = 'selectClaimExamples';
   if (!Array.isArray(pool) || pool.length === 0) throw new InvalidArgumentError({ where, argument: 'pool', message: 'must be a non-empty array of examples' });
-  for (const [argument, value] of [['semanticCount', semanticCount], ['lengthCount', lengthCount], ['sampleCount', sampleCount]] as const) {
+  for (const [argument, value] of [
+    ['semanticCount', semanticCount],
+    ['lengthCount', lengthCount],
+    ['sampleCount', sampleCount],
+  ] as const) {
     assertNonNegativeInteger(argument, value, where);
   }
   if (targets.length === 0) return [];

@@ -33,7 +33,18 @@ export function majorityLabel(labels: readonly (ClaimLabel | undefined)[]): { la
   const ranked = (Object.entries(votes) as [ClaimLabel, number][]).sort((a, b) => b[1] - a[1]);
   if (ranked.length === 0) return { votes, problems: [] };
   if (ranked.length > 1 && ranked[0]![1] === ranked[1]![1]) {
-    return { votes, problems: [{ code: 'tied-votes', message: `tie between ${ranked.filter((r) => r[1] === ranked[0]![1]).map((r) => r[0]).join(' and ')}` }] };
+    return {
+      votes,
+      problems: [
+        {
+          code: 'tied-votes',
+          message: `tie between ${ranked
+            .filter((r) => r[1] === ranked[0]![1])
+            .map((r) => r[0])
+            .join(' and ')}`,
+        },
+      ],
+    };
   }
   return { label: ranked[0]![0], votes, problems: [] };
 }

@@ -35,7 +35,14 @@ describe('createNliVerifier', () => {
     expect(c).toMatchObject({ label: 'unverifiable', reason: 'no evidence' });
   });
   it('a failing NLI call is a failed verdict, not a label', async () => {
-    const verifier = createNliVerifier({ nli: { id: 'broken', classify: async () => { throw new Error('boom'); } } });
+    const verifier = createNliVerifier({
+      nli: {
+        id: 'broken',
+        classify: async () => {
+          throw new Error('boom');
+        },
+      },
+    });
     const [verdict] = await verifier.verify({ items: [{ claim: { text: 'x' }, evidence: [{ text: 'y' }] }] });
     expect(verdict?.status).toBe('failed');
     expect(verdict?.label).toBeUndefined();
@@ -57,7 +64,7 @@ describe('createNliVerifier', () => {
 });
 
 describe('formatReference', () => {
-  it('builds the authors\' reference block', () => {
+  it("builds the authors' reference block", () => {
     expect(formatReference('q?', [{ text: 'a\nb' }, { text: 'c' }])).toBe('Query: q?\n1. a b\n2. c');
     expect(formatReference('查询内容', [{ text: '甲' }], { language: 'zh' })).toBe('查询: 查询内容\n1. 甲');
     expect(formatReference('q', [{ text: 'x'.repeat(50) }, { text: 'y' }], { maxChars: 20 })).toBe('Query: q');

@@ -63,7 +63,13 @@ export function aggregateNliLabels(labels: readonly (NliLabel | null)[], aggrega
 export function decideNliLabels(labels: readonly (NliLabel | null)[], aggregation: NliAggregation): { label: ClaimLabel; problems: ItemProblem[] } | undefined {
   const known = aggregateNliLabels(labels, aggregation);
   if (!labels.includes(null)) return known;
-  const filled = (['entailment', 'contradiction', 'neutral'] as const).map((fill) => aggregateNliLabels(labels.map((label) => label ?? fill), aggregation).label);
+  const filled = (['entailment', 'contradiction', 'neutral'] as const).map(
+    (fill) =>
+      aggregateNliLabels(
+        labels.map((label) => label ?? fill),
+        aggregation,
+      ).label,
+  );
   return filled.every((label) => label === known.label) ? known : undefined;
 }
 
@@ -96,7 +102,12 @@ export function createNliVerifier(options: NliVerifierOptions): ClaimVerifier {
           const decided = decideNliLabels(labels, aggregation);
           if (!decided) {
             // The missing judgements could change the verdict: a failure, left out of every rate, never a label.
-            out.push({ status: 'failed', raw: labels.map((l) => l ?? 'null'), verifier: id, problems: [{ code: 'nli-unreadable', message: `${unread} of ${labels.length} snippet judgement(s) had no label and they could change the verdict` }] });
+            out.push({
+              status: 'failed',
+              raw: labels.map((l) => l ?? 'null'),
+              verifier: id,
+              problems: [{ code: 'nli-unreadable', message: `${unread} of ${labels.length} snippet judgement(s) had no label and they could change the verdict` }],
+            });
             continue;
           }
           const { label, problems } = decided;

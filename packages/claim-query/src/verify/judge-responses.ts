@@ -20,10 +20,7 @@ export interface ResponseJudgement {
  * The paper's response-level LLM baseline (Appendix C.2, Tables 25/26): the model is asked whether the answer contains
  * non-factual or hallucinated information and answers Yes / No (是 / 否). Temperature 0 by default.
  */
-export async function judgeResponses(
-  items: readonly QaItem[],
-  options: { readonly model: LanguageModel; readonly temperature?: number; readonly concurrency?: number; readonly abortSignal?: AbortSignal },
-): Promise<ResponseJudgement[]> {
+export async function judgeResponses(items: readonly QaItem[], options: { readonly model: LanguageModel; readonly temperature?: number; readonly concurrency?: number; readonly abortSignal?: AbortSignal }): Promise<ResponseJudgement[]> {
   const { model, temperature = 0, concurrency = 4, abortSignal } = options;
   if (!model || typeof model.generate !== 'function') throw new InvalidArgumentError({ where: 'judgeResponses', argument: 'model', message: 'must be a LanguageModel' });
   const out: ResponseJudgement[] = new Array(items.length);

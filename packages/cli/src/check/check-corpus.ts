@@ -27,7 +27,15 @@ export function factkitCacheDirectory(env: Readonly<Record<string, string | unde
  * loader options, analyzer and BM25 parameters, cache layout), so a stale index is never loaded.
  */
 export function wordNetIndexFileName(packageVersion: string, analyzerId: string, options: LoadWordNetDocumentsOptions = WORDNET_CHECK_OPTIONS): string {
-  const key = JSON.stringify({ layout: CACHE_LAYOUT, wordnetDb: packageVersion, loader: { partsOfSpeech: options.partsOfSpeech, instancesOnly: options.instancesOnly ?? false, includeExamples: options.includeExamples ?? true }, analyzer: analyzerId, k1: 0.9, b: 0.4, fields: 'flat' });
+  const key = JSON.stringify({
+    layout: CACHE_LAYOUT,
+    wordnetDb: packageVersion,
+    loader: { partsOfSpeech: options.partsOfSpeech, instancesOnly: options.instancesOnly ?? false, includeExamples: options.includeExamples ?? true },
+    analyzer: analyzerId,
+    k1: 0.9,
+    b: 0.4,
+    fields: 'flat',
+  });
   return `wordnet-${packageVersion}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.bm25`;
 }
 

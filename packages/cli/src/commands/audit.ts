@@ -32,7 +32,13 @@ const SCIFACT_CLAIM_FILES: Readonly<Record<string, string>> = { test: 'claims_de
 async function firstExisting(folder: string, names: readonly string[]): Promise<string | undefined> {
   for (const name of names) {
     const path = join(folder, name);
-    if (await access(path).then(() => true, () => false)) return path;
+    if (
+      await access(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      return path;
   }
   return undefined;
 }
@@ -63,7 +69,15 @@ async function loadAuditDataset(values: { beir: string; split: string; unit?: st
   if (rationales) {
     const [claims, abstracts] = await Promise.all([readRows(rationales.claims, abortSignal), readRows(rationales.sentences, abortSignal)]);
     const { dataset, problems, leftOut } = buildSciFactLeakageDataset({ claims, abstracts, name: folder, limit });
-    if (problems.length > 0) throw new InvalidArgumentError({ where: 'factkit audit', argument: '--beir', message: `has malformed SciFact rows: ${problems.slice(0, 3).map((problem) => problem.message).join('; ')}` });
+    if (problems.length > 0)
+      throw new InvalidArgumentError({
+        where: 'factkit audit',
+        argument: '--beir',
+        message: `has malformed SciFact rows: ${problems
+          .slice(0, 3)
+          .map((problem) => problem.message)
+          .join('; ')}`,
+      });
     return { dataset, unit: 'sentence', leftOut };
   }
   const beir = await loadBeirDataset(folder, { split, ...signal });
@@ -142,9 +156,20 @@ async function runAudit(values: CommandValues<typeof AUDIT_OPTIONS>, io: CliIo):
         return { label: metric, bars: [{ label: baselineName, value: result.baseline?.[metric] ?? null }, bar(`${result.expanderId} ALL`, summary?.all), bar('M (matched)', summary?.matched), bar('¬M (unmatched)', summary?.unmatched)] };
       }),
     });
-    await writeStudyReportFiles({ svg: values.svg, html: values.html }, { title: 'factkit audit', meta: `${values.beir} · ${claims.length} claims · gold: ${unit === 'sentence' ? 'rationale sentences' : 'relevant documents'} · expander ${result.expanderId} · NLI ${result.nliId}`, charts: [svg], markdown: report });
+    await writeStudyReportFiles(
+      { svg: values.svg, html: values.html },
+      {
+        title: 'factkit audit',
+        meta: `${values.beir} · ${claims.length} claims · gold: ${unit === 'sentence' ? 'rationale sentences' : 'relevant documents'} · expander ${result.expanderId} · NLI ${result.nliId}`,
+        charts: [svg],
+        markdown: report,
+      },
+    );
   }
-  if (values.json) io.stdout(`${JSON.stringify({ dataset: values.beir, unit, claims: claims.length, claimsWithoutRationale: leftOut, expander: result.expanderId, nli: result.nliId, baseline: result.baseline, summary: result.summary, matchedProportion: result.matchedProportion, counts: result.counts, matchedClaims: [...new Set(result.runs.filter((run) => run.match?.matched === true).map((run) => run.claimId))], incomplete: result.incomplete, problems: result.problems.length }, null, 2)}\n`);
+  if (values.json)
+    io.stdout(
+      `${JSON.stringify({ dataset: values.beir, unit, claims: claims.length, claimsWithoutRationale: leftOut, expander: result.expanderId, nli: result.nliId, baseline: result.baseline, summary: result.summary, matchedProportion: result.matchedProportion, counts: result.counts, matchedClaims: [...new Set(result.runs.filter((run) => run.match?.matched === true).map((run) => run.claimId))], incomplete: result.incomplete, problems: result.problems.length }, null, 2)}\n`,
+    );
   else io.stdout(report.endsWith('\n') ? report : `${report}\n`);
   if (result.incomplete.length > 0) {
     io.stderr(`factkit audit: incomplete numbers: ${result.incomplete.join('; ')}\n`);

@@ -29,14 +29,18 @@ export const CHECK_USAGE = `usage: factkit check --question <text> --answer <tex
 
 /** Reads `{"id"?, "question", "answer"}` lines with the CLI's JSONL policy (a bad line is dropped and named, never fatal). */
 export async function readQaJsonl(path: string): Promise<JsonlInput<QaItem>> {
-  return readJsonlInput<QaItem>(path, { command: 'check', flag: '--input' }, {
-    read: (value, line) => {
-      const row = asRow(value);
-      if (typeof row['answer'] !== 'string') return { reason: 'needs a string "answer"' };
-      const id = typeof row['id'] === 'string' || typeof row['id'] === 'number' ? String(row['id']) : `line-${line}`;
-      return { value: { id, question: typeof row['question'] === 'string' ? row['question'] : '', answer: row['answer'] } };
+  return readJsonlInput<QaItem>(
+    path,
+    { command: 'check', flag: '--input' },
+    {
+      read: (value, line) => {
+        const row = asRow(value);
+        if (typeof row['answer'] !== 'string') return { reason: 'needs a string "answer"' };
+        const id = typeof row['id'] === 'string' || typeof row['id'] === 'number' ? String(row['id']) : `line-${line}`;
+        return { value: { id, question: typeof row['question'] === 'string' ? row['question'] : '', answer: row['answer'] } };
+      },
     },
-  });
+  );
 }
 
 const CHECK_OPTIONS = {
@@ -105,7 +109,7 @@ async function runCheck(values: CommandValues<typeof CHECK_OPTIONS>, io: CliIo):
     for (const result of results) counts.set(result.responseLabel ?? `undecided (${result.failedStage ?? result.status})`, (counts.get(result.responseLabel ?? `undecided (${result.failedStage ?? result.status})`) ?? 0) + 1);
     io.stdout(`${results.length} answer(s) checked against ${corpusName} (${corpusSize} passages) in ${((Date.now() - started) / 1000).toFixed(1)} s: ${[...counts].map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
     if (accuracy && values.labels) io.stdout(`${formatLabelAccuracy(accuracy, values.labels)}\n`);
-    if (!endpoint) io.stdout('offline: LLM-free drafter baseline + BM25 + lexical NLI verifier (baselines, not the paper\'s JointCQ model; pass --base-url/--model for it)\n');
+    if (!endpoint) io.stdout("offline: LLM-free drafter baseline + BM25 + lexical NLI verifier (baselines, not the paper's JointCQ model; pass --base-url/--model for it)\n");
     if (htmlPath) io.stdout(`report: ${resolve(htmlPath)}\n`);
   }
   if (incomplete.length > 0 || input.problems.length > 0 || problems.length > 0) {

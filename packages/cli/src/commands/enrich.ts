@@ -14,15 +14,19 @@ import type { CliIo } from '../cli-io.js';
 
 /** --queries lines: {"query", "documentId"} (also "question" for "query"); a line without both is dropped and named. */
 function readLayoutQueries(path: string): Promise<JsonlInput<LayoutStudyQuery>> {
-  return readJsonlInput<LayoutStudyQuery>(path, { command: 'enrich', flag: '--queries' }, {
-    read: (value) => {
-      const row = asRow(value);
-      const query = row['query'] ?? row['question'];
-      const documentId = row['documentId'];
-      if (typeof query !== 'string' || query.trim() === '' || (typeof documentId !== 'string' && typeof documentId !== 'number')) return { reason: 'needs "query" and "documentId"' };
-      return { value: { text: query, documentIds: [String(documentId)] } };
+  return readJsonlInput<LayoutStudyQuery>(
+    path,
+    { command: 'enrich', flag: '--queries' },
+    {
+      read: (value) => {
+        const row = asRow(value);
+        const query = row['query'] ?? row['question'];
+        const documentId = row['documentId'];
+        if (typeof query !== 'string' || query.trim() === '' || (typeof documentId !== 'string' && typeof documentId !== 'number')) return { reason: 'needs "query" and "documentId"' };
+        return { value: { text: query, documentIds: [String(documentId)] } };
+      },
     },
-  });
+  );
 }
 
 export const ENRICH_USAGE = `usage: factkit enrich --input docs.jsonl --out chunks.jsonl [--chunker sentence|token] [--max-tokens 128] [--questions 3] [--json]
@@ -89,7 +93,9 @@ async function runEnrich(values: CommandValues<typeof ENRICH_OPTIONS>, io: CliIo
     method = annotator.id;
   }
   progress.end();
-  const lines = annotated.map((item) => JSON.stringify({ id: item.chunk.id, documentId: item.chunk.documentId, start: item.chunk.start, end: item.chunk.end, text: item.chunk.text, title: item.title, questions: item.questions, method: item.method, problems: item.problems }));
+  const lines = annotated.map((item) =>
+    JSON.stringify({ id: item.chunk.id, documentId: item.chunk.documentId, start: item.chunk.start, end: item.chunk.end, text: item.chunk.text, title: item.title, questions: item.questions, method: item.method, problems: item.problems }),
+  );
   await mkdir(dirname(resolve(values.out)), { recursive: true });
   await writeFile(values.out, lines.length > 0 ? `${lines.join('\n')}\n` : '');
   const problems = [...readProblems, ...chunkProblems];

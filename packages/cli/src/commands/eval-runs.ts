@@ -59,14 +59,20 @@ const EVAL_RUNS_OPTIONS = {
 
 /** `factkit eval --qrels … --runs a[,b]`: scores TREC run files, with paired significance for two runs. */
 async function runEvalRuns(values: CommandValues<typeof EVAL_RUNS_OPTIONS>, io: CliIo): Promise<number> {
-  const paths = (values.runs ?? '').split(',').map((path) => path.trim()).filter(Boolean);
+  const paths = (values.runs ?? '')
+    .split(',')
+    .map((path) => path.trim())
+    .filter(Boolean);
   if (!values.qrels || paths.length < 1 || paths.length > 2) {
     io.stderr(`factkit eval: give --qrels and one or two --runs\n${EVAL_RUNS_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
   const resamples = integerFlag('eval', 'resamples', values.resamples);
   const seed = integerFlag('eval', 'seed', values.seed, Number.MIN_SAFE_INTEGER);
-  const metrics = values.metrics.split(',').map((name) => name.trim()).filter(Boolean);
+  const metrics = values.metrics
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const qrels = await readTrecQrelsFile(values.qrels);
   const evaluations = await Promise.all(paths.map(async (path) => evaluateRun(qrels, await readTrecRunFile(path), { metrics, completeQueries: true })));
   const comparison = evaluations.length === 2 ? compareEvaluations(evaluations[0]!, evaluations[1]!, { resamples, seed }) : undefined;
@@ -75,8 +81,15 @@ async function runEvalRuns(values: CommandValues<typeof EVAL_RUNS_OPTIONS>, io: 
   lines.push(`| run | queries | ${measures.join(' | ')} |`, `|---|---:|${measures.map(() => '---:').join('|')}|`);
   paths.forEach((path, k) => lines.push(`| ${path} | ${evaluations[k]!.evaluatedQueries.length} | ${measures.map((m) => (evaluations[k]!.aggregate[m] ?? Number.NaN).toFixed(4)).join(' | ')} |`));
   if (comparison) {
-    lines.push('', `Paired tests, a = ${paths[0]} vs b = ${paths[1]} (${comparison[0]?.queries ?? 0} queries; randomization: ${resamples} sign flips, seed ${seed}, exact when 2^n ≤ resamples)`, '', '| measure | a | b | a − b | t-test p | randomization p |', '|---|---:|---:|---:|---:|---:|');
-    for (const row of comparison) lines.push(`| ${row.measure} | ${row.meanA.toFixed(4)} | ${row.meanB.toFixed(4)} | ${row.difference >= 0 ? '+' : ''}${row.difference.toFixed(4)} | ${row.tTestP.toFixed(4)} | ${row.randomizationP.toFixed(4)} |`);
+    lines.push(
+      '',
+      `Paired tests, a = ${paths[0]} vs b = ${paths[1]} (${comparison[0]?.queries ?? 0} queries; randomization: ${resamples} sign flips, seed ${seed}, exact when 2^n ≤ resamples)`,
+      '',
+      '| measure | a | b | a − b | t-test p | randomization p |',
+      '|---|---:|---:|---:|---:|---:|',
+    );
+    for (const row of comparison)
+      lines.push(`| ${row.measure} | ${row.meanA.toFixed(4)} | ${row.meanB.toFixed(4)} | ${row.difference >= 0 ? '+' : ''}${row.difference.toFixed(4)} | ${row.tTestP.toFixed(4)} | ${row.randomizationP.toFixed(4)} |`);
   }
   const markdown = `${lines.join('\n')}\n`;
   if (values.svg || values.html) {

@@ -48,10 +48,11 @@ async function runEval(values: CommandValues<typeof EVAL_OPTIONS>, io: CliIo): P
     b: numberFlag('b', values.b),
     variant: values.variant as Bm25Variant,
     hits: numberFlag('hits', values.hits),
-    metrics: values.metrics.split(',').map((name) => name.trim()).filter(Boolean),
-    rm3: values.rm3
-      ? { fbDocs: numberFlag('fb-docs', values['fb-docs']), fbTerms: numberFlag('fb-terms', values['fb-terms']), originalQueryWeight: numberFlag('original-query-weight', values['original-query-weight']) }
-      : false,
+    metrics: values.metrics
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+    rm3: values.rm3 ? { fbDocs: numberFlag('fb-docs', values['fb-docs']), fbTerms: numberFlag('fb-terms', values['fb-terms']), originalQueryWeight: numberFlag('original-query-weight', values['original-query-weight']) } : false,
     onProgress: ({ stage, done, total }) => io.progress(`${stage}: ${done}${total ? `/${total}` : ''}`),
   });
   io.progress(undefined);

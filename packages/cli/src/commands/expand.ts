@@ -42,12 +42,16 @@ async function runExpand(values: CommandValues<typeof EXPAND_OPTIONS>, io: CliIo
   let queries: Query[];
   let dropped = 0;
   if (values.input) {
-    const input = await readJsonlInput<Query>(values.input, { command: 'expand', flag: '--input' }, {
-      read: (value, line) => {
-        const row = asRow(value);
-        return typeof row['text'] === 'string' ? { value: { id: String(row['_id'] ?? row['id'] ?? `line-${line}`), text: row['text'] } } : { reason: 'needs a string "text"' };
+    const input = await readJsonlInput<Query>(
+      values.input,
+      { command: 'expand', flag: '--input' },
+      {
+        read: (value, line) => {
+          const row = asRow(value);
+          return typeof row['text'] === 'string' ? { value: { id: String(row['_id'] ?? row['id'] ?? `line-${line}`), text: row['text'] } } : { reason: 'needs a string "text"' };
+        },
       },
-    });
+    );
     queries = input.items;
     dropped = reportDroppedLines(io, input.problems);
   } else queries = [{ id: 'query', text: values.query! }];
@@ -65,22 +69,30 @@ async function runExpand(values: CommandValues<typeof EXPAND_OPTIONS>, io: CliIo
   const { outcomes } = await expandQueries(expander, queries, { samples, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}), onProgress: ({ completed, total }) => progress.update(completed, total) });
   progress.end();
   const problems = outcomes.flatMap((outcome) => (outcome.status === 'failed' ? outcome.problems : []));
-  const rows = outcomes.flatMap((outcome) => (outcome.status === 'ok' ? [{ queryIndex: outcome.queryIndex, sample: outcome.sample, expanded: outcome.value }] : [])).map(({ queryIndex, sample, expanded }) => ({
-    id: queries[queryIndex]!.id,
-    sample,
-    original: queries[queryIndex]!.text,
-    text: expanded.text,
-    generations: expanded.generations,
-    ...(expanded.weightedTerms ? { weightedTerms: expanded.weightedTerms } : {}),
-    ...(expanded.subQueries ? { subQueries: expanded.subQueries } : {}),
-    problems: expanded.problems ?? [],
-  }));
+  const rows = outcomes
+    .flatMap((outcome) => (outcome.status === 'ok' ? [{ queryIndex: outcome.queryIndex, sample: outcome.sample, expanded: outcome.value }] : []))
+    .map(({ queryIndex, sample, expanded }) => ({
+      id: queries[queryIndex]!.id,
+      sample,
+      original: queries[queryIndex]!.text,
+      text: expanded.text,
+      generations: expanded.generations,
+      ...(expanded.weightedTerms ? { weightedTerms: expanded.weightedTerms } : {}),
+      ...(expanded.subQueries ? { subQueries: expanded.subQueries } : {}),
+      problems: expanded.problems ?? [],
+    }));
   if (values.json) io.stdout(`${JSON.stringify({ method, expander: expander.id, expansions: rows, problems }, null, 2)}\n`);
   else {
     for (const row of rows) {
       io.stdout(`[${row.id}#${row.sample}] ${row.original}\n  expanded: ${row.text.replace(/\s+/g, ' ').slice(0, 300)}\n`);
       for (const generation of row.generations) io.stdout(`  generation: ${generation.replace(/\s+/g, ' ').slice(0, 300)}\n`);
-      if (row.weightedTerms) io.stdout(`  terms: ${row.weightedTerms.slice(0, 15).map((t) => `${t.term}:${t.weight.toFixed(3)}`).join(' ')}\n`);
+      if (row.weightedTerms)
+        io.stdout(
+          `  terms: ${row.weightedTerms
+            .slice(0, 15)
+            .map((t) => `${t.term}:${t.weight.toFixed(3)}`)
+            .join(' ')}\n`,
+        );
       if (row.subQueries) for (const sub of row.subQueries) io.stdout(`  sub-query: ${sub}\n`);
     }
   }

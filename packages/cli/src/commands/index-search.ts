@@ -2,28 +2,8 @@ import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CorruptDataError, type Document, type Embedder, InvalidArgumentError, type ItemProblem, type Retriever } from '@factkit/core';
-import {
-  type Bm25Index,
-  type DenseIndexSnapshot,
-  type FusionMethod,
-  type FusionOptions,
-  createBm25Index,
-  buildDenseIndex,
-  createBm25Retriever,
-  createHybridRetriever,
-  fuseScores,
-  restoreDenseRetriever,
-} from '@factkit/retrieval';
-import {
-  buildBm25IndexFromJsonl,
-  loadBm25Index,
-  loadDenseIndex,
-  loadHybridIndex,
-  saveBm25Index,
-  saveDenseIndex,
-  saveHybridIndex,
-  streamBeirCorpus,
-} from '@factkit/retrieval/node';
+import { type Bm25Index, type DenseIndexSnapshot, type FusionMethod, type FusionOptions, createBm25Index, buildDenseIndex, createBm25Retriever, createHybridRetriever, fuseScores, restoreDenseRetriever } from '@factkit/retrieval';
+import { buildBm25IndexFromJsonl, loadBm25Index, loadDenseIndex, loadHybridIndex, saveBm25Index, saveDenseIndex, saveHybridIndex, streamBeirCorpus } from '@factkit/retrieval/node';
 import { createCliEmbedder } from '../embedders.js';
 import { ENDPOINT_OPTIONS, resolveEndpoint } from '../endpoint.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -266,8 +246,7 @@ async function runSearch(values: CommandValues<typeof SEARCH_OPTIONS>, io: CliIo
   const topK = numberFlag('search', 'top-k', values['top-k'] ?? '10', true);
   const kind = await detectIndexKind(indexPath);
   const env = io.env ?? {};
-  const embedderFor = (embedderId: string, dimensions: number) =>
-    createCliEmbedder(embedderId, { where: 'factkit search', endpoint: resolveEndpoint('search', values, env), dimensions });
+  const embedderFor = (embedderId: string, dimensions: number) => createCliEmbedder(embedderId, { where: 'factkit search', endpoint: resolveEndpoint('search', values, env), dimensions });
   let retriever: Retriever;
   let embedder: (Embedder & { dispose?: () => void }) | undefined;
   if (kind === 'bm25') retriever = createBm25Retriever(await loadBm25Index(indexPath));

@@ -33,7 +33,10 @@ function kindOf(config: Record<string, unknown>): LocalModelReport['kind'] {
 export async function inspectLocalModels(root: string): Promise<LocalModelReport[]> {
   let entries: string[];
   try {
-    entries = (await readdir(root, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => join(root, entry.name)).sort();
+    entries = (await readdir(root, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(root, entry.name))
+      .sort();
   } catch (error) {
     throw new InvalidArgumentError({ where: 'factkit models', argument: '--dir', message: `cannot read "${root}": ${(error as NodeJS.ErrnoException).code ?? String(error)}` });
   }

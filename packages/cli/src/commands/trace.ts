@@ -15,18 +15,22 @@ import type { CliIo } from '../cli-io.js';
 
 /** Statements of --queries: plain lines, or JSON lines {"query"|"statement"|"text", "supporting"?: gold ids}; a bad line is dropped and named. */
 function readStatements(path: string): Promise<JsonlInput<TraceStatement>> {
-  return readJsonlInput<TraceStatement>(path, { command: 'trace', flag: '--queries' }, {
-    readPlainLine: (text) => ({ value: { text } }),
-    read: (value) => {
-      const row = asRow(value);
-      const statement = row['query'] ?? row['statement'] ?? row['text'];
-      if (typeof statement !== 'string' || statement.trim() === '') return { reason: 'needs a "query" string' };
-      const supporting = row['supporting'];
-      if (supporting === undefined) return { value: { text: statement } };
-      if (!Array.isArray(supporting) || supporting.length === 0 || supporting.some((id) => typeof id !== 'string' && typeof id !== 'number')) return { reason: '"supporting" must be a non-empty array of document ids' };
-      return { value: { text: statement, gold: supporting.map(String) } };
+  return readJsonlInput<TraceStatement>(
+    path,
+    { command: 'trace', flag: '--queries' },
+    {
+      readPlainLine: (text) => ({ value: { text } }),
+      read: (value) => {
+        const row = asRow(value);
+        const statement = row['query'] ?? row['statement'] ?? row['text'];
+        if (typeof statement !== 'string' || statement.trim() === '') return { reason: 'needs a "query" string' };
+        const supporting = row['supporting'];
+        if (supporting === undefined) return { value: { text: statement } };
+        if (!Array.isArray(supporting) || supporting.length === 0 || supporting.some((id) => typeof id !== 'string' && typeof id !== 'number')) return { reason: '"supporting" must be a non-empty array of document ids' };
+        return { value: { text: statement, gold: supporting.map(String) } };
+      },
     },
-  });
+  );
 }
 
 export const TRACE_USAGE = `usage: factkit trace --corpus docs.jsonl (--query "statement" | --queries statements.txt|.jsonl) [--k 10] [--leaf-size 100]
@@ -72,7 +76,10 @@ async function runTrace(values: CommandValues<typeof TRACE_OPTIONS>, io: CliIo):
   if (values.query !== undefined) statements = [{ text: values.query }];
   else ({ items: statements, problems: statementProblems } = await readStatements(values.queries as string));
   if (statements.some((statement) => statement.text.trim() === '') || statements.length === 0) throw new InvalidArgumentError({ where: 'factkit trace', argument: '--query', message: 'must not be empty' });
-  const baselineNames = (values.baselines ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const baselineNames = (values.baselines ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   for (const name of baselineNames) if (name !== 'bm25' && name !== 'brute-force') throw new InvalidArgumentError({ where: 'factkit trace', argument: '--baselines', message: `must list bm25 and/or brute-force (got "${name}")` });
 
   const { items: documents, problems: corpusProblems } = await readJsonlCorpus(values.corpus, { command: 'trace', flag: '--corpus' });

@@ -212,7 +212,13 @@ export async function findConfigFile(cwd: string): Promise<string | undefined> {
     const found: string[] = [];
     for (const name of CONFIG_FILE_NAMES) {
       const path = join(folder, name);
-      if (await access(path).then(() => true, () => false)) found.push(path);
+      if (
+        await access(path).then(
+          () => true,
+          () => false,
+        )
+      )
+        found.push(path);
     }
     if (found.length > 1) throw new ConfigFileError({ file: found[0] as string, message: `and ${CONFIG_FILE_NAMES[1]} are both in ${folder}; keep one` });
     if (found[0] !== undefined) return found[0];

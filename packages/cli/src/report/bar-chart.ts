@@ -47,7 +47,9 @@ export function renderBarChartSvg(options: { readonly title: string; readonly gr
         return;
       }
       const shown = percent ? `${(bar.value * 100).toFixed(1)}` : bar.value.toFixed(3);
-      parts.push(`<rect class="bar" data-series="${escapeHtml(bar.label)}" data-group="${escapeHtml(group.label)}" data-value="${bar.value}" x="${x + 2}" y="${y(bar.value)}" width="${barWidth - 4}" height="${y(0) - y(bar.value)}" fill="${PALETTE[s % PALETTE.length]}"><title>${escapeHtml(`${group.label} · ${bar.label}: ${shown}${bar.error ? ` ± ${percent ? (bar.error * 100).toFixed(1) : bar.error.toFixed(3)}` : ''}`)}</title></rect>`);
+      parts.push(
+        `<rect class="bar" data-series="${escapeHtml(bar.label)}" data-group="${escapeHtml(group.label)}" data-value="${bar.value}" x="${x + 2}" y="${y(bar.value)}" width="${barWidth - 4}" height="${y(0) - y(bar.value)}" fill="${PALETTE[s % PALETTE.length]}"><title>${escapeHtml(`${group.label} · ${bar.label}: ${shown}${bar.error ? ` ± ${percent ? (bar.error * 100).toFixed(1) : bar.error.toFixed(3)}` : ''}`)}</title></rect>`,
+      );
       if (bar.error && bar.error > 0) {
         const cx = x + barWidth / 2;
         parts.push(`<path class="error" d="M${cx} ${y(bar.value + bar.error)}V${y(bar.value - bar.error)}M${cx - 4} ${y(bar.value + bar.error)}h8M${cx - 4} ${y(bar.value - bar.error)}h8" stroke="#222" fill="none"/>`);

@@ -64,7 +64,13 @@ function renderClaim(claim: CheckedClaim): string {
     .join('');
   const reasoning = verdict.reasoning ? `<details class="reasoning"><summary>Reasoning</summary><pre>${escapeHtml(verdict.reasoning)}</pre></details>` : '';
   const raw = verdict.raw.length > 0 ? `<details class="raw"><summary>Verifier output (${verdict.raw.length})</summary><ol>${verdict.raw.map((text) => `<li><pre>${escapeHtml(text)}</pre></li>`).join('')}</ol></details>` : '';
-  const votes = verdict.votes ? `<div class="votes">votes: ${escapeHtml(Object.entries(verdict.votes).map(([k, v]) => `${k} ${String(v)}`).join(', '))}</div>` : '';
+  const votes = verdict.votes
+    ? `<div class="votes">votes: ${escapeHtml(
+        Object.entries(verdict.votes)
+          .map(([k, v]) => `${k} ${String(v)}`)
+          .join(', '),
+      )}</div>`
+    : '';
   const provenance = verdict.provenance !== undefined ? `<details class="provenance"><summary>Provenance</summary><pre>${escapeHtml(JSON.stringify(verdict.provenance, null, 2))}</pre></details>` : '';
   const problems = [...claim.problems, ...verdict.problems];
   return `<li class="claim" data-verdict="${escapeHtml(label)}">
@@ -84,9 +90,10 @@ function renderItem(result: DetectionResult, position: number): string {
     return `<li class="sentence-block" data-label="${escapeHtml(label)}"><div>${badge(label, 'label')} <span class="sentence-text">S${sentence.index + 1}: ${escapeHtml(sentence.text)}</span></div>${claims.length > 0 ? `<ol class="claims">${claims.map(renderClaim).join('')}</ol>` : '<p class="no-claims"><em>no claim from this sentence</em></p>'}</li>`;
   });
   const unaligned = result.claims.filter((claim) => claim.sentenceIndex === undefined);
-  const generation = result.generation.raw || result.generation.provenance !== undefined
-    ? `<details class="provenance generation"><summary>Generation provenance (${escapeHtml(result.generatorId)})</summary>${(result.generation.raw ?? []).map((text) => `<pre>${escapeHtml(text)}</pre>`).join('')}${result.generation.provenance !== undefined ? `<pre>${escapeHtml(JSON.stringify(result.generation.provenance, null, 2))}</pre>` : ''}</details>`
-    : '';
+  const generation =
+    result.generation.raw || result.generation.provenance !== undefined
+      ? `<details class="provenance generation"><summary>Generation provenance (${escapeHtml(result.generatorId)})</summary>${(result.generation.raw ?? []).map((text) => `<pre>${escapeHtml(text)}</pre>`).join('')}${result.generation.provenance !== undefined ? `<pre>${escapeHtml(JSON.stringify(result.generation.provenance, null, 2))}</pre>` : ''}</details>`
+      : '';
   return `<section class="item" id="item-${position}" data-id="${escapeHtml(result.id)}" data-response-label="${escapeHtml(responseLabel)}" data-status="${escapeHtml(result.status)}">
 <h2>${escapeHtml(result.id)} ${badge(responseLabel, 'response')}</h2>
 <dl><dt>Question</dt><dd class="question">${result.question ? escapeHtml(result.question) : '<em>(none)</em>'}</dd>
@@ -114,7 +121,10 @@ export function renderCheckReport(results: readonly DetectionResult[], options: 
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const summaryRows = results
-    .map((result, position) => `<tr><td><a href="#item-${position}">${escapeHtml(result.id)}</a></td><td>${badge(result.responseLabel ?? `undecided-${result.failedStage ?? result.status}`, 'response')}</td><td>${result.claims.length}</td><td>${result.claims.filter((c) => c.verdict.status === 'ok' && c.verdict.label === 'hallucinated').length}</td><td>${escapeHtml(result.status)}</td></tr>`)
+    .map(
+      (result, position) =>
+        `<tr><td><a href="#item-${position}">${escapeHtml(result.id)}</a></td><td>${badge(result.responseLabel ?? `undecided-${result.failedStage ?? result.status}`, 'response')}</td><td>${result.claims.length}</td><td>${result.claims.filter((c) => c.verdict.status === 'ok' && c.verdict.label === 'hallucinated').length}</td><td>${escapeHtml(result.status)}</td></tr>`,
+    )
     .join('');
   const body = `<header><h1>${escapeHtml(title)}</h1>
 <p class="meta">${results.length} answer${results.length === 1 ? '' : 's'} checked${corpus ? ` against <code>${escapeHtml(corpus)}</code>` : ''} · ${escapeHtml(generatedAt.toISOString())} · ${[...counts].map(([k, v]) => `${escapeHtml(k)}: ${v}`).join(' · ')}</p>

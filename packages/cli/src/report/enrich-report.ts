@@ -29,10 +29,7 @@ export function buildEnrichReport(input: {
     rows.map((row) => [row.name, row.layout?.template ?? '', ...study.ks.map((k) => (row.topK ? ((row.topK[k] ?? 0) * 100).toFixed(1) : '–'))]),
   );
   const { failedChunks = 0, queriesLeftOut = 0 } = input;
-  const incomplete =
-    failedChunks > 0
-      ? `**Incomplete:** ${failedChunks} chunk(s) could not be annotated (the model call failed); ${queriesLeftOut} query(ies) on their documents are left out of every Top@k.\n\n`
-      : '';
+  const incomplete = failedChunks > 0 ? `**Incomplete:** ${failedChunks} chunk(s) could not be annotated (the model call failed); ${queriesLeftOut} query(ies) on their documents are left out of every Top@k.\n\n` : '';
   const markdown = `## Chunk knowledge: Top@k per passage layout\n\n${incomplete}${chunks.length} chunks of ${input.input}, annotated by ${input.method}; ${queries.length} queries; retrieval: ${input.retrieverName}. Top@k in %.\n\n${table}\n`;
   const chart = renderBarChartSvg({
     title: `Top@k per passage layout (${queries.length} queries, ${input.retrieverName})`,
@@ -46,8 +43,17 @@ export function buildEnrichReport(input: {
           .map((item) => `<li><code>${escapeHtml(item.chunk.id)}</code> <span class="passage">${escapeHtml(renderPassage(item, row.layout!))}</span></li>`)
           .join('')
       : '';
-    const misses = row.misses.length > 0 ? `<h4>Missed at Top@${deepest} (${row.misses.length})</h4><ul class="misses">${row.misses.map((miss) => `<li>${escapeHtml(miss.text)} → <code>${escapeHtml(miss.documentIds.join(', '))}</code></li>`).join('')}</ul>` : '<p><em>no query missed</em></p>';
+    const misses =
+      row.misses.length > 0
+        ? `<h4>Missed at Top@${deepest} (${row.misses.length})</h4><ul class="misses">${row.misses.map((miss) => `<li>${escapeHtml(miss.text)} → <code>${escapeHtml(miss.documentIds.join(', '))}</code></li>`).join('')}</ul>`
+        : '<p><em>no query missed</em></p>';
     return { summary: `${row.name}: ${row.layout?.template ?? ''}`, className: 'layout', html: `<h4>Example passages</h4><ol class="examples">${examples}</ol>${misses}` };
   });
-  return { title: 'factkit enrich', meta: `${input.input} · ${chunks.length} chunks · ${input.method} · ${queries.length} queries · ${input.retrieverName}${failedChunks > 0 ? ` · incomplete: ${failedChunks} chunk(s) failed, ${queriesLeftOut} query(ies) left out` : ''}`, charts: [chart], markdown, sections };
+  return {
+    title: 'factkit enrich',
+    meta: `${input.input} · ${chunks.length} chunks · ${input.method} · ${queries.length} queries · ${input.retrieverName}${failedChunks > 0 ? ` · incomplete: ${failedChunks} chunk(s) failed, ${queriesLeftOut} query(ies) left out` : ''}`,
+    charts: [chart],
+    markdown,
+    sections,
+  };
 }

@@ -34,9 +34,7 @@ export interface StudyReportOptions {
 export function renderStudyReport(options: StudyReportOptions): string {
   const { title, meta, charts, markdown, sections = [] } = options;
   const figures = charts.map((svg) => `<figure>${svg}</figure>`).join('\n');
-  const extra = sections
-    .map((section) => `<details class="${escapeHtml(section.className ?? 'section')}"${section.open ? ' open' : ''}><summary>${escapeHtml(section.summary)}</summary>${section.html}</details>`)
-    .join('\n');
+  const extra = sections.map((section) => `<details class="${escapeHtml(section.className ?? 'section')}"${section.open ? ' open' : ''}><summary>${escapeHtml(section.summary)}</summary>${section.html}</details>`).join('\n');
   const body = `<header><h1>${escapeHtml(title)}</h1><p class="meta">${escapeHtml(meta)}</p></header>
 ${figures}
 <details class="markdown" open><summary>Markdown report</summary><pre>${escapeHtml(markdown)}</pre></details>
@@ -49,14 +47,7 @@ ${extra}`;
  * `>` become entities so a corpus string cannot become raw HTML where the Markdown is rendered (they display unchanged).
  */
 export function formatMarkdownTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  const cell = (value: string | number) =>
-    String(value)
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/\\/g, '\\\\')
-      .replace(/\|/g, '\\|')
-      .replace(/\r?\n/g, ' ');
+  const cell = (value: string | number) => String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
   return [`| ${headers.map(cell).join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
 }
 

@@ -10,11 +10,7 @@ export interface QueryExpanderContractOptions {
   readonly deterministic?: boolean;
 }
 
-const DEFAULT_QUERIES: readonly Query[] = [
-  { id: 'q1', text: 'Aspirin lowers fever.' },
-  { id: 'q2', text: 'The Eiffel Tower is in Berlin.', metadata: { source: 'contract' } },
-  { text: 'Vitamin C prevents colds.' },
-];
+const DEFAULT_QUERIES: readonly Query[] = [{ id: 'q1', text: 'Aspirin lowers fever.' }, { id: 'q2', text: 'The Eiffel Tower is in Berlin.', metadata: { source: 'contract' } }, { text: 'Vitamin C prevents colds.' }];
 
 /** A deep copy frozen all the way down, so an expander that mutates its input throws. */
 function deepFrozen<T>(value: T): T {

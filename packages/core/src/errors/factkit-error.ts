@@ -5,26 +5,9 @@ const MARKER = 'factkit.error';
 const SYMBOL = Symbol.for(MARKER);
 
 /** The closed set of error codes every factkit package uses. */
-export type FactkitErrorCode =
-  | 'invalid_argument'
-  | 'provider_call_failed'
-  | 'response_parse_failed'
-  | 'unsupported'
-  | 'corrupt_data'
-  | 'load_failed'
-  | 'timeout'
-  | 'worker_failed';
+export type FactkitErrorCode = 'invalid_argument' | 'provider_call_failed' | 'response_parse_failed' | 'unsupported' | 'corrupt_data' | 'load_failed' | 'timeout' | 'worker_failed';
 
-export const FACTKIT_ERROR_CODES: readonly FactkitErrorCode[] = [
-  'invalid_argument',
-  'provider_call_failed',
-  'response_parse_failed',
-  'unsupported',
-  'corrupt_data',
-  'load_failed',
-  'timeout',
-  'worker_failed',
-];
+export const FACTKIT_ERROR_CODES: readonly FactkitErrorCode[] = ['invalid_argument', 'provider_call_failed', 'response_parse_failed', 'unsupported', 'corrupt_data', 'load_failed', 'timeout', 'worker_failed'];
 
 /** Base of all factkit errors. Check with `FactkitError.isInstance`, never `instanceof` (two copies of core may be loaded). */
 export class FactkitError extends Error {

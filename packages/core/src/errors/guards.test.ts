@@ -1,17 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from './factkit-error.js';
-import {
-  assertFiniteNumber,
-  assertIntegerInRange,
-  assertNonEmptyString,
-  assertNonNegativeInteger,
-  assertNonNegativeNumber,
-  assertNumberInRange,
-  assertPositiveInteger,
-  assertPositiveNumber,
-  assertProbability,
-} from './guards.js';
+import { assertFiniteNumber, assertIntegerInRange, assertNonEmptyString, assertNonNegativeInteger, assertNonNegativeNumber, assertNumberInRange, assertPositiveInteger, assertPositiveNumber, assertProbability } from './guards.js';
 
 function thrown(run: () => void): unknown {
   try {

@@ -15,11 +15,7 @@ export type Settled<T> = { readonly status: 'fulfilled'; readonly value: T } | {
  * Runs `task` over `items` with at most `concurrency` at once and returns one settled result per item, in order.
  * One failing item never loses the others. An abort stops new tasks and rethrows the signal's reason.
  */
-export async function settleWithConcurrency<T, R>(
-  items: readonly T[],
-  task: (item: T, index: number) => Promise<R>,
-  options: ConcurrencyOptions = {},
-): Promise<Settled<R>[]> {
+export async function settleWithConcurrency<T, R>(items: readonly T[], task: (item: T, index: number) => Promise<R>, options: ConcurrencyOptions = {}): Promise<Settled<R>[]> {
   const { concurrency = 4, abortSignal, onProgress } = options;
   assertPositiveInteger('concurrency', concurrency, 'settleWithConcurrency');
   abortSignal?.throwIfAborted();
@@ -48,11 +44,7 @@ export async function settleWithConcurrency<T, R>(
 }
 
 /** Like {@link settleWithConcurrency} but rejects with the first error (after in-flight tasks finish). */
-export async function mapWithConcurrency<T, R>(
-  items: readonly T[],
-  task: (item: T, index: number) => Promise<R>,
-  options: ConcurrencyOptions = {},
-): Promise<R[]> {
+export async function mapWithConcurrency<T, R>(items: readonly T[], task: (item: T, index: number) => Promise<R>, options: ConcurrencyOptions = {}): Promise<R[]> {
   const settled = await settleWithConcurrency(items, task, options);
   return settled.map((entry) => {
     if (entry.status === 'rejected') throw entry.error;

@@ -45,7 +45,12 @@ describe('withCache', () => {
   });
 
   it('shares one call between identical requests in flight', async () => {
-    const model = createMockLanguageModel({ responses: async () => { await new Promise((r) => setTimeout(r, 20)); return 'x'; } });
+    const model = createMockLanguageModel({
+      responses: async () => {
+        await new Promise((r) => setTimeout(r, 20));
+        return 'x';
+      },
+    });
     const cached = withCache(model, createMemoryCache());
     await Promise.all([cached.generate({ prompt: 'same' }), cached.generate({ prompt: 'same' })]);
     expect(model.calls).toHaveLength(1);

@@ -53,8 +53,7 @@ export function withCache(model: LanguageModel, cache: Cache, options: WithCache
 /** Wraps an Embedder so each text's vector is cached by (embedder id, kind, text). */
 export function withEmbeddingCache(embedder: Embedder, cache: Cache, options: WithCacheOptions = {}): Embedder {
   const { namespace = '' } = options;
-  const keyOf = (request: EmbedRequest, text: string) =>
-    sha256Hex(stableStringify({ v: 1, kind: 'embed', namespace, model: embedder.id, embedKind: request.kind, text }));
+  const keyOf = (request: EmbedRequest, text: string) => sha256Hex(stableStringify({ v: 1, kind: 'embed', namespace, model: embedder.id, embedKind: request.kind, text }));
   return {
     ...embedder,
     async embed(request) {

@@ -40,11 +40,22 @@ describe('retryWithBackoff', () => {
   it('does not retry a 400 and gives up after maxRetries', async () => {
     let attempts = 0;
     const badRequest = new ProviderCallError({ provider: 'p', message: 'bad', statusCode: 400 });
-    await expect(retryWithBackoff(async () => { attempts += 1; throw badRequest; }, fast)).rejects.toBe(badRequest);
+    await expect(
+      retryWithBackoff(async () => {
+        attempts += 1;
+        throw badRequest;
+      }, fast),
+    ).rejects.toBe(badRequest);
     expect(attempts).toBe(1);
     attempts = 0;
     await expect(
-      retryWithBackoff(async () => { attempts += 1; throw new ProviderCallError({ provider: 'p', message: 'x', statusCode: 500 }); }, { ...fast, maxRetries: 2 }),
+      retryWithBackoff(
+        async () => {
+          attempts += 1;
+          throw new ProviderCallError({ provider: 'p', message: 'x', statusCode: 500 });
+        },
+        { ...fast, maxRetries: 2 },
+      ),
     ).rejects.toThrow(/x/);
     expect(attempts).toBe(3);
   });
@@ -103,10 +114,7 @@ describe('withEmbeddingRetry', () => {
   }
 
   it('retries retryable failures and returns the same vectors as an unfailing call', async () => {
-    const embedder = flakyEmbedder([
-      new ProviderCallError({ provider: 'p', message: 'busy', statusCode: 429 }),
-      new ProviderCallError({ provider: 'p', message: 'down', statusCode: 503 }),
-    ]);
+    const embedder = flakyEmbedder([new ProviderCallError({ provider: 'p', message: 'busy', statusCode: 429 }), new ProviderCallError({ provider: 'p', message: 'down', statusCode: 503 })]);
     const retries: number[] = [];
     const wrapped = withEmbeddingRetry(embedder, { ...fast, maxRetries: 2, onRetry: ({ attempt }) => retries.push(attempt) });
     const result = await wrapped.embed({ texts: ['aspirin', 'fever'], kind: 'passage' });

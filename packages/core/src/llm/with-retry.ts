@@ -31,10 +31,7 @@ export function isRetryableError(error: unknown): boolean {
  * Runs `operation` and retries it on retryable errors with exponential backoff and full jitter, honouring a
  * server's Retry-After. An abort is rethrown unchanged and never retried.
  */
-export async function retryWithBackoff<T>(
-  operation: (attempt: number) => Promise<T>,
-  options: RetryOptions & { abortSignal?: AbortSignal } = {},
-): Promise<T> {
+export async function retryWithBackoff<T>(operation: (attempt: number) => Promise<T>, options: RetryOptions & { abortSignal?: AbortSignal } = {}): Promise<T> {
   const { maxRetries = 2, initialDelayMs = 500, maxDelayMs = 30_000, backoffFactor = 2, random = Math.random, onRetry, abortSignal } = options;
   assertNonNegativeInteger('maxRetries', maxRetries, 'retryWithBackoff');
   for (let attempt = 0; ; attempt += 1) {

@@ -9,7 +9,7 @@ const check = (text: string) => counter.run(isRefusal, text);
 
 const REFUSALS = [
   "I'm sorry, but I can't help with that request.",
-  "I’m sorry, but I can’t write that passage.",
+  'I’m sorry, but I can’t write that passage.',
   'I am sorry. I cannot provide medical advice.',
   "I'm afraid I can't do that.",
   'I apologize, but I cannot generate content like this.',

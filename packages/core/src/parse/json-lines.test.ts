@@ -63,13 +63,21 @@ describe('parseJsonLines', () => {
 
   it('property: every non-blank line is either kept or reported, exactly once', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.jsonValue().map((value) => JSON.stringify(value)), fc.string().filter((s) => !s.includes('\n')))), (lines) => {
-        const parsed = parseJsonLines(lines.join('\n'));
-        // String.prototype.trim also removes U+FEFF, so a line of only a byte-order mark is blank too.
-        const nonBlank = lines.flatMap((text, k) => (text.trim() === '' ? [] : [k + 1]));
-        expect(parsed.items.length + parsed.problems.length).toBe(parsed.lines);
-        expect([...parsed.items.map((item) => item.line), ...parsed.problems.map((problem) => problem.line)].sort((a, b) => a - b)).toEqual(nonBlank);
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.jsonValue().map((value) => JSON.stringify(value)),
+            fc.string().filter((s) => !s.includes('\n')),
+          ),
+        ),
+        (lines) => {
+          const parsed = parseJsonLines(lines.join('\n'));
+          // String.prototype.trim also removes U+FEFF, so a line of only a byte-order mark is blank too.
+          const nonBlank = lines.flatMap((text, k) => (text.trim() === '' ? [] : [k + 1]));
+          expect(parsed.items.length + parsed.problems.length).toBe(parsed.lines);
+          expect([...parsed.items.map((item) => item.line), ...parsed.problems.map((problem) => problem.line)].sort((a, b) => a - b)).toEqual(nonBlank);
+        },
+      ),
     );
   });
 });
@@ -101,9 +109,12 @@ describe('decodeTextFile', () => {
   it('refuses a PNG header (binary) and accepts any valid UTF-8 text without NUL (property)', () => {
     expect(() => decodeTextFile(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]))).toThrow(CorruptDataError);
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\0') && !s.startsWith('\uFEFF')), (text) => {
-        expect(decodeTextFile(utf8(text))).toBe(text);
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\0') && !s.startsWith('\uFEFF')),
+        (text) => {
+          expect(decodeTextFile(utf8(text))).toBe(text);
+        },
+      ),
     );
   });
 });

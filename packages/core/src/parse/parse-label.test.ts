@@ -200,10 +200,14 @@ describe('parseLabel properties (seeded fast-check)', () => {
 
   it('reads doubled answers and answers with code fences like the single answer', () => {
     fc.assert(
-      fc.property(set.chain((entry) => fc.tuple(fc.constant(entry), fc.constantFrom(...entry.labels))), fc.constantFrom(' ', '\n', '\n\n', '. '), ([entry, label], glue) => {
-        const parsed = tryParse(entry.parse, ['```text', `${label}${glue}${label}`, '```'].join('\n'));
-        expect(parsed?.label).toBe(label);
-      }),
+      fc.property(
+        set.chain((entry) => fc.tuple(fc.constant(entry), fc.constantFrom(...entry.labels))),
+        fc.constantFrom(' ', '\n', '\n\n', '. '),
+        ([entry, label], glue) => {
+          const parsed = tryParse(entry.parse, ['```text', `${label}${glue}${label}`, '```'].join('\n'));
+          expect(parsed?.label).toBe(label);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -230,12 +234,17 @@ describe('parseLabel properties (seeded fast-check)', () => {
 
   it('a truncated answer keeps its label or has a problem: never another label', () => {
     fc.assert(
-      fc.property(set.chain((entry) => fc.tuple(fc.constant(entry), fc.constantFrom(...entry.labels))), prefix, fc.nat(), ([entry, label], before, cut) => {
-        const reply = `${before}${label}. The premise restates the hypothesis.`;
-        const parsed = tryParse(entry.parse, reply.slice(0, cut % (reply.length + 1)));
-        if (parsed?.label !== undefined && parsed.label !== label) counts.wrong += 1;
-        if (parsed?.label !== undefined) expect(parsed.label).toBe(label);
-      }),
+      fc.property(
+        set.chain((entry) => fc.tuple(fc.constant(entry), fc.constantFrom(...entry.labels))),
+        prefix,
+        fc.nat(),
+        ([entry, label], before, cut) => {
+          const reply = `${before}${label}. The premise restates the hypothesis.`;
+          const parsed = tryParse(entry.parse, reply.slice(0, cut % (reply.length + 1)));
+          if (parsed?.label !== undefined && parsed.label !== label) counts.wrong += 1;
+          if (parsed?.label !== undefined) expect(parsed.label).toBe(label);
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -30,10 +30,52 @@ export type LabelParser<L extends string> = (reply: string) => LabelParse<L>;
 // Word lists (normalized: lower case, apostrophes removed, so "isn't" is "isnt").
 
 const NEGATORS = new Set([
-  'not', 'no', 'never', 'neither', 'nor', 'non', 'none', 'cannot', 'cant', 'dont', 'doesnt', 'didnt', 'isnt', 'wasnt',
-  'arent', 'werent', 'wont', 'wouldnt', 'couldnt', 'shouldnt', 'hasnt', 'havent', 'hadnt', 'aint', 'without', 'lack',
-  'lacks', 'lacking', 'nothing', 'hardly', 'barely', 'fails', 'fail', 'failed', 'neednt', 'mustnt',
-  '不', '非', '没', '沒', '无', '無', '未', '否', '别', '別',
+  'not',
+  'no',
+  'never',
+  'neither',
+  'nor',
+  'non',
+  'none',
+  'cannot',
+  'cant',
+  'dont',
+  'doesnt',
+  'didnt',
+  'isnt',
+  'wasnt',
+  'arent',
+  'werent',
+  'wont',
+  'wouldnt',
+  'couldnt',
+  'shouldnt',
+  'hasnt',
+  'havent',
+  'hadnt',
+  'aint',
+  'without',
+  'lack',
+  'lacks',
+  'lacking',
+  'nothing',
+  'hardly',
+  'barely',
+  'fails',
+  'fail',
+  'failed',
+  'neednt',
+  'mustnt',
+  '不',
+  '非',
+  '没',
+  '沒',
+  '无',
+  '無',
+  '未',
+  '否',
+  '别',
+  '別',
 ]);
 /** Two-word negators ("rather than X", "instead of X"): the second word, keyed to the first. */
 const NEGATOR_PAIRS = new Map([
@@ -42,24 +84,42 @@ const NEGATOR_PAIRS = new Map([
   ['from', new Set(['far'])],
 ]);
 const HEDGES = new Set([
-  'maybe', 'perhaps', 'possibly', 'possible', 'might', 'may', 'could', 'either', 'unclear', 'uncertain', 'unsure',
-  'whether', 'if', 'between', 'plausibly', 'plausible', 'arguably', 'debatable', 'partially', 'partly', 'somewhat',
-  'mostly', 'largely', 'half', '可能', '或许', '也许',
+  'maybe',
+  'perhaps',
+  'possibly',
+  'possible',
+  'might',
+  'may',
+  'could',
+  'either',
+  'unclear',
+  'uncertain',
+  'unsure',
+  'whether',
+  'if',
+  'between',
+  'plausibly',
+  'plausible',
+  'arguably',
+  'debatable',
+  'partially',
+  'partly',
+  'somewhat',
+  'mostly',
+  'largely',
+  'half',
+  '可能',
+  '或许',
+  '也许',
 ]);
 /** Words that end the scope of a negation or hedge reaching forward ("not X, but Y"). */
-const SCOPE_BREAKERS = new Set([
-  'but', 'however', 'yet', 'although', 'though', 'whereas', 'while', 'so', 'thus', 'therefore', 'hence', 'actually',
-  'rather', 'instead', 'because', 'since', '而是', '但', '但是', '所以', '因此',
-]);
+const SCOPE_BREAKERS = new Set(['but', 'however', 'yet', 'although', 'though', 'whereas', 'while', 'so', 'thus', 'therefore', 'hence', 'actually', 'rather', 'instead', 'because', 'since', '而是', '但', '但是', '所以', '因此']);
 /** Words that join two labels into a list or a choice ("entailment or neutral", "A, B and C"). */
 const LINKERS = new Set(['or', 'and', 'either', 'vs', 'versus', 'maybe', 'possibly', 'perhaps', 'between', 'also', '或', '或者', '和', '与', '還是', '还是']);
 /** After a label, a verb that can carry a negation ("X is not correct", "X does not apply"). */
 const COPULAS = new Set(['is', 'was', 'are', 'were', 'be', 'would', 'will', 'does', 'do', 'did', 'seems', 'seem', 'appears', 'should', 'can', 'could', 'may', 'might', 'must', 'has', 'have', 'its', 'label', 'answer']);
 const NEGATED_COPULAS = new Set(['isnt', 'wasnt', 'arent', 'werent', 'wouldnt', 'wont', 'doesnt', 'dont', 'didnt', 'cannot', 'cant', 'shouldnt', 'couldnt', 'hasnt', 'havent', 'aint']);
-const NEGATIVE_PREDICATES = new Set([
-  'incorrect', 'wrong', 'inappropriate', 'inaccurate', 'invalid', 'ruled', 'excluded', 'eliminated', 'rejected',
-  'mistaken', 'unlikely', 'unwarranted', 'unjustified', 'inapplicable', 'false',
-]);
+const NEGATIVE_PREDICATES = new Set(['incorrect', 'wrong', 'inappropriate', 'inaccurate', 'invalid', 'ruled', 'excluded', 'eliminated', 'rejected', 'mistaken', 'unlikely', 'unwarranted', 'unjustified', 'inapplicable', 'false']);
 const NEGATIVE_OBJECTS = new Set(['nothing', 'none', 'no', 'neither', 'never', 'nobody']);
 const COLON_NEGATIVES = new Set(['no', 'not', 'false', 'none', 'incorrect', 'wrong', '否', '不']);
 /** After "X is …": a rejection of X that is not a negation word ("Refuted is too strong", "X is overstated"). */
@@ -69,19 +129,123 @@ const PARTIAL = new Set(['partially', 'partly', 'somewhat', 'mostly', 'largely']
 const HEDGE_PREDICATES = new Set(['possible', 'possibly', 'plausible', 'unclear', 'uncertain', 'debatable', 'arguable', 'conceivable']);
 /** Words that announce the answer ("Final answer:", "Label -", "答案"). */
 const ANCHORS = new Set([
-  'answer', 'label', 'verdict', 'prediction', 'predicted', 'classification', 'conclusion', 'judgement', 'judgment',
-  'decision', 'output', 'result', 'category', 'relation', 'relationship', 'response', 'rating', 'assessment', 'choice',
-  '案', '签', '論', '论', '果',
+  'answer',
+  'label',
+  'verdict',
+  'prediction',
+  'predicted',
+  'classification',
+  'conclusion',
+  'judgement',
+  'judgment',
+  'decision',
+  'output',
+  'result',
+  'category',
+  'relation',
+  'relationship',
+  'response',
+  'rating',
+  'assessment',
+  'choice',
+  '案',
+  '签',
+  '論',
+  '论',
+  '果',
 ]);
 /** Words that may stand between an anchor (or the reply start) and the label: "The final answer is: X". */
 const FILLERS = new Set([
-  'the', 'a', 'an', 'final', 'my', 'our', 'is', 'be', 'would', 'will', 'i', 'it', 'its', 'this', 'that', 'so', 'thus',
-  'therefore', 'hence', 'overall', 'correct', 'best', 'most', 'appropriate', 'likely', 'probably', 'say', 'choose',
-  'select', 'pick', 'go', 'with', 'relation', 'here', 'in', 'summary', 'short',
-  'based', 'on', 'above', 'analysis', 'should', 'answer', 'label', 'verdict', 'prediction', 'predicted', 'output',
-  'classification', 'conclusion', 'judgement', 'judgment', 'decision', 'result', 'category', 'relationship', 'response',
-  'rating', 'assessment', 'choice', 'clearly', 'definitely', 'of', 'as', 'for', 'and', 'between', 'we', 'can', 'conclude', 'classify', 'label', 'labeled', 'labelled', 'classified',
-  '答', '案', '标', '签', '結', '结', '论', '論', '是', '为', '為', '最', '终', '終', '：',
+  'the',
+  'a',
+  'an',
+  'final',
+  'my',
+  'our',
+  'is',
+  'be',
+  'would',
+  'will',
+  'i',
+  'it',
+  'its',
+  'this',
+  'that',
+  'so',
+  'thus',
+  'therefore',
+  'hence',
+  'overall',
+  'correct',
+  'best',
+  'most',
+  'appropriate',
+  'likely',
+  'probably',
+  'say',
+  'choose',
+  'select',
+  'pick',
+  'go',
+  'with',
+  'relation',
+  'here',
+  'in',
+  'summary',
+  'short',
+  'based',
+  'on',
+  'above',
+  'analysis',
+  'should',
+  'answer',
+  'label',
+  'verdict',
+  'prediction',
+  'predicted',
+  'output',
+  'classification',
+  'conclusion',
+  'judgement',
+  'judgment',
+  'decision',
+  'result',
+  'category',
+  'relationship',
+  'response',
+  'rating',
+  'assessment',
+  'choice',
+  'clearly',
+  'definitely',
+  'of',
+  'as',
+  'for',
+  'and',
+  'between',
+  'we',
+  'can',
+  'conclude',
+  'classify',
+  'label',
+  'labeled',
+  'labelled',
+  'classified',
+  '答',
+  '案',
+  '标',
+  '签',
+  '結',
+  '结',
+  '论',
+  '論',
+  '是',
+  '为',
+  '為',
+  '最',
+  '终',
+  '終',
+  '：',
 ]);
 
 const PRE_WINDOW = 6;
@@ -96,10 +260,12 @@ const APOSTROPHES = /['’‘`´ʼ]/gu;
 const STRUCK = /~~[^~\n]{0,200}~~/gu;
 
 function normalize(text: string): string {
-  return foldHomoglyphs(stripInvisible(text.normalize('NFKC')).toLowerCase()).replace(APOSTROPHES, '').replace(STRUCK, ' ');
+  return foldHomoglyphs(stripInvisible(text.normalize('NFKC')).toLowerCase())
+    .replace(APOSTROPHES, '')
+    .replace(STRUCK, ' ');
 }
 
-const enum Kind {
+enum Kind {
   Word = 0,
   /** Sentence end (`.`, `;`, `!`, a newline): ends negation and hedge scope. */
   End = 1,
@@ -402,13 +568,13 @@ function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): voi
     let after = mention.end + 1;
     while (after < kinds.length && kinds[after] === Kind.Other && !/[,:：]/u.test(textAt(after))) after += 1;
     // "Supported: no", "Entailment - false": a label answered in the negative (checked on the token right after it).
-    const separator = kinds[mention.end + 1] === Kind.Other ? (textAt(mention.end + 1)).replace(/[*_`"'“”]/gu, '') : '';
+    const separator = kinds[mention.end + 1] === Kind.Other ? textAt(mention.end + 1).replace(/[*_`"'“”]/gu, '') : '';
     if (/^[:=\-–—：]$/u.test(separator)) {
       let answer = mention.end + 2;
       while (answer < kinds.length && kinds[answer] === Kind.Other) answer += 1;
       if (kinds[answer] === Kind.Word && !mentionAt.has(answer) && COLON_NEGATIVES.has(textAt(answer))) mention.negated = true;
     }
-    const first = kinds[after] === Kind.Word && !mentionAt.has(after) ? (textAt(after)) : undefined;
+    const first = kinds[after] === Kind.Word && !mentionAt.has(after) ? textAt(after) : undefined;
     if (first !== undefined) {
       // "contradicts nothing", "supports none of it": a label verb with a negative object.
       if (NEGATED_COPULAS.has(first) || NEGATIVE_OBJECTS.has(first)) mention.negated = true;

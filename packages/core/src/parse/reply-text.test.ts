@@ -16,10 +16,19 @@ describe('stripCodeFences', () => {
   });
   it('never throws, removes every fence line and keeps every other line (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.constantFrom('```', '```json', '~~~', '  ```ts'), fc.string({ maxLength: 30 }).filter((line) => !line.includes('\n') && !/^[ \t]*(?:```|~~~)/.test(line))), { maxLength: 12 }), (lines) => {
-        const kept = lines.filter((line) => !/^[ \t]*(?:```|~~~)/.test(line));
-        expect(stripCodeFences(lines.join('\n'))).toBe(kept.join('\n').trim());
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom('```', '```json', '~~~', '  ```ts'),
+            fc.string({ maxLength: 30 }).filter((line) => !line.includes('\n') && !/^[ \t]*(?:```|~~~)/.test(line)),
+          ),
+          { maxLength: 12 },
+        ),
+        (lines) => {
+          const kept = lines.filter((line) => !/^[ \t]*(?:```|~~~)/.test(line));
+          expect(stripCodeFences(lines.join('\n'))).toBe(kept.join('\n').trim());
+        },
+      ),
       { numRuns: 300 },
     );
     expect(stripCodeFences(undefined as never)).toBe('');

@@ -28,7 +28,7 @@ describe('createPromptTemplate', () => {
   });
 });
 
-describe('createPromptTemplate with single-brace placeholders (papers\' prompts)', () => {
+describe("createPromptTemplate with single-brace placeholders (papers' prompts)", () => {
   it('fills {name} in one pass, keeps JSON literal, and names missing variables', () => {
     const template = createPromptTemplate('Claim: {claim}\nJSON: {"a": 1, "B": 2}', { placeholders: 'single-brace' });
     expect(template.variables).toEqual(['claim']);

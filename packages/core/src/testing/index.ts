@@ -97,9 +97,7 @@ export function createMockEmbedder(options: { dimensions?: number; id?: string }
 }
 
 /** An NliModel that labels by a function (default: entailment when every hypothesis word occurs in the premise). Records calls. */
-export function createMockNliModel(
-  options: { label?: (pair: NliPair) => NliLabel; id?: string } = {},
-): NliModel & { readonly calls: NliRequest[] } {
+export function createMockNliModel(options: { label?: (pair: NliPair) => NliLabel; id?: string } = {}): NliModel & { readonly calls: NliRequest[] } {
   const {
     id = 'mock:nli',
     label = (pair: NliPair) => {

@@ -11,7 +11,11 @@ export interface NormalizeOptions {
 export function normalizeText(text: string, options: NormalizeOptions = {}): string {
   const { lowercase = true, stripPunctuation = false, stripDiacritics = false } = options;
   let out = text.normalize('NFKC');
-  if (stripDiacritics) out = out.normalize('NFD').replace(/\p{M}+/gu, '').normalize('NFC');
+  if (stripDiacritics)
+    out = out
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .normalize('NFC');
   if (lowercase) out = out.toLowerCase();
   if (stripPunctuation) out = out.replace(/[\p{P}\p{S}]+/gu, ' ');
   return out.replace(/\s+/gu, ' ').trim();

@@ -79,7 +79,10 @@ describe("splitSentences({ profile: 'scifact' })", () => {
     ['Doses reached 0.4 mg/d. High doses at 37°C. Failed.', ['Doses reached 0.4 mg/d.', 'High doses at 37°C.', 'Failed.']],
     // A lone quote mark after a sentence is a sentence of its own.
     ['It was called "NETosis. " Here we review it.', ['It was called "NETosis.', '"', 'Here we review it.']],
-    ['It is a new addition to the UseR! series. It was timed at 40 per sec. This held in Deinococcus spp. that survive.', ['It is a new addition to the UseR!', 'series.', 'It was timed at 40 per sec. This held in Deinococcus spp. that survive.']],
+    [
+      'It is a new addition to the UseR! series. It was timed at 40 per sec. This held in Deinococcus spp. that survive.',
+      ['It is a new addition to the UseR!', 'series.', 'It was timed at 40 per sec. This held in Deinococcus spp. that survive.'],
+    ],
     ['It is called a “baby machine. ” Mother cells stay.', ['It is called a “baby machine.', '” Mother cells stay.']],
     ['Most were incident cases. …', ['Most were incident cases.', '…']],
     ['Epicatechin (IC50 approx. 15 M) and E. coli (ca. 4 Mbp) but approx. ten.', ['Epicatechin (IC50 approx.', '15 M) and E. coli (ca.', '4 Mbp) but approx. ten.']],
@@ -153,7 +156,10 @@ describe('segmentSentences properties', () => {
           expect(span.text.length).toBeGreaterThan(0);
           last = span.end;
         }
-        const covered = spans.map((span) => span.text).join('').replace(/\s/g, '');
+        const covered = spans
+          .map((span) => span.text)
+          .join('')
+          .replace(/\s/g, '');
         expect(covered).toBe(text.replace(/\s/g, ''));
       }),
     );

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../errors/factkit-error.js';
 import { cosineSimilarity, dotProduct, l2Norm, normalizeL2 } from './vector-math.js';
 
-const pairOf = (value: fc.Arbitrary<number>) =>
-  fc.integer({ min: 1, max: 32 }).chain((n) => fc.tuple(fc.array(value, { minLength: n, maxLength: n }), fc.array(value, { minLength: n, maxLength: n })));
+const pairOf = (value: fc.Arbitrary<number>) => fc.integer({ min: 1, max: 32 }).chain((n) => fc.tuple(fc.array(value, { minLength: n, maxLength: n }), fc.array(value, { minLength: n, maxLength: n })));
 const pair = pairOf(fc.double({ min: -1e3, max: 1e3, noNaN: true, noDefaultInfinity: true }));
 // Any finite magnitude, down to subnormals and up to 1e300 (squares under- and overflow).
 const widePair = pairOf(fc.double({ min: -1e300, max: 1e300, noNaN: true, noDefaultInfinity: true }));
@@ -70,7 +69,13 @@ describe('vector math', () => {
         expect(cos).toBeLessThanOrEqual(1 + 1e-12);
         expect(cosineSimilarity(b, a)).toBe(cos);
         // (scaling must not itself under- or overflow a's entries)
-        if (l2Norm(b) > 0 && a.some((x) => x !== 0) && a.every((x) => x === 0 || (Math.abs(x) > 1e-290 && Math.abs(x) < 1e298))) expect(cosineSimilarity(a.map((x) => x * scale), b)).toBeCloseTo(cos, 9);
+        if (l2Norm(b) > 0 && a.some((x) => x !== 0) && a.every((x) => x === 0 || (Math.abs(x) > 1e-290 && Math.abs(x) < 1e298)))
+          expect(
+            cosineSimilarity(
+              a.map((x) => x * scale),
+              b,
+            ),
+          ).toBeCloseTo(cos, 9);
       }),
     );
   });

@@ -102,12 +102,7 @@ export interface GenerationSetup {
  * query, with the prompt values `{ ...promptVariables, ...extraValues, query }` and `seed = request.sample`, then
  * cleans and checks every completion with {@link parseGeneration}. A failed call rethrows its error.
  */
-export async function generateForRequest(
-  where: string,
-  request: ExpandRequest,
-  setup: GenerationSetup,
-  extraValues: Readonly<Record<string, string | number>> = {},
-): Promise<GenerationStep> {
+export async function generateForRequest(where: string, request: ExpandRequest, setup: GenerationSetup, extraValues: Readonly<Record<string, string | number>> = {}): Promise<GenerationStep> {
   const sample = checkRequest(where, request);
   const { query, abortSignal } = request;
   const { sampling } = setup;

@@ -184,7 +184,15 @@ export function addToClusterTree(tree: ClusterTree, matrix: VectorMatrix, option
   if (fromRow !== existing) throw new InvalidArgumentError({ where, argument: 'fromRow', message: `must equal the number of rows already in the tree (${existing}; got ${String(fromRow)})` });
   const d = matrix.dimensions;
   if ((tree.nodes[0]?.centroid.length ?? d) !== d) throw new InvalidArgumentError({ where, argument: 'matrix', message: `has ${d} dimensions, the tree ${tree.nodes[0]?.centroid.length}` });
-  const nodes: MutableNode[] = tree.nodes.map((node) => ({ id: node.id, parent: node.parent, path: [...node.path], children: [...node.children], size: node.size, centroid: Float32Array.from(node.centroid), ...(node.members ? { members: [...node.members] } : {}) }));
+  const nodes: MutableNode[] = tree.nodes.map((node) => ({
+    id: node.id,
+    parent: node.parent,
+    path: [...node.path],
+    children: [...node.children],
+    size: node.size,
+    centroid: Float32Array.from(node.centroid),
+    ...(node.members ? { members: [...node.members] } : {}),
+  }));
   const leaves = [...tree.leaves];
   const assignedLeaves: number[] = [];
   const touched = new Set<number>();

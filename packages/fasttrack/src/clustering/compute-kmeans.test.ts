@@ -48,27 +48,20 @@ describe('computeKMeans', () => {
 
   it('matches ml-kmeans on random small inputs, including ties and duplicates (property)', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 40 }),
-        fc.integer({ min: 1, max: 6 }),
-        fc.integer({ min: 1, max: 6 }),
-        fc.integer({ min: 0, max: 2 ** 31 }),
-        fc.boolean(),
-        (n, dimensions, k, seed, coarse) => {
-          const random = createSeededRandom(seed);
-          // Coarse values (0..3 integers) produce exact ties and duplicate rows.
-          const vectors = Array.from({ length: n }, () => Float32Array.from({ length: dimensions }, () => (coarse ? Math.floor(random() * 4) : random())));
-          const matrix = packVectors(vectors);
-          const kk = Math.min(k, n);
-          // Random (possibly duplicate) starting rows, as a user could pass.
-          const start = new Float64Array(kk * dimensions);
-          for (let cluster = 0; cluster < kk; cluster++) start.set(vectors[Math.floor(random() * n)] as Float32Array, cluster * dimensions);
-          const initialization = Array.from({ length: kk }, (_, cluster) => Array.from(start.subarray(cluster * dimensions, (cluster + 1) * dimensions)));
-          const reference = mlKMeans(toRows(matrix), kk, { initialization });
-          const ours = computeKMeans(matrix, { k: kk, initialCentroids: start });
-          expect(Array.from(ours.assignments)).toEqual(reference.clusters);
-        },
-      ),
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.boolean(), (n, dimensions, k, seed, coarse) => {
+        const random = createSeededRandom(seed);
+        // Coarse values (0..3 integers) produce exact ties and duplicate rows.
+        const vectors = Array.from({ length: n }, () => Float32Array.from({ length: dimensions }, () => (coarse ? Math.floor(random() * 4) : random())));
+        const matrix = packVectors(vectors);
+        const kk = Math.min(k, n);
+        // Random (possibly duplicate) starting rows, as a user could pass.
+        const start = new Float64Array(kk * dimensions);
+        for (let cluster = 0; cluster < kk; cluster++) start.set(vectors[Math.floor(random() * n)] as Float32Array, cluster * dimensions);
+        const initialization = Array.from({ length: kk }, (_, cluster) => Array.from(start.subarray(cluster * dimensions, (cluster + 1) * dimensions)));
+        const reference = mlKMeans(toRows(matrix), kk, { initialization });
+        const ours = computeKMeans(matrix, { k: kk, initialCentroids: start });
+        expect(Array.from(ours.assignments)).toEqual(reference.clusters);
+      }),
       { numRuns: 300 },
     );
   });

@@ -107,7 +107,13 @@ export function leafClusters(tree: ClusterTree, documents: readonly Document[]):
   return tree.leaves.map((leafId) => ({ leafId, texts: (tree.nodes[leafId]?.members ?? []).map((row) => (documents[row] as Document).text) }));
 }
 
-async function labelLeaves(tree: ClusterTree, documents: readonly Document[], labeller: KeywordLabeller, targets: readonly number[] | undefined, options: Pick<BuildFastTrackIndexOptions, 'onProgress' | 'abortSignal'>): Promise<{ labels: Map<number, LeafLabel>; problems: ItemProblem[] }> {
+async function labelLeaves(
+  tree: ClusterTree,
+  documents: readonly Document[],
+  labeller: KeywordLabeller,
+  targets: readonly number[] | undefined,
+  options: Pick<BuildFastTrackIndexOptions, 'onProgress' | 'abortSignal'>,
+): Promise<{ labels: Map<number, LeafLabel>; problems: ItemProblem[] }> {
   const clusters = leafClusters(tree, documents);
   const positions = targets ? targets.map((leafId) => tree.leaves.indexOf(leafId)) : undefined;
   const results = await labeller.label({
@@ -185,7 +191,10 @@ export async function addDocumentsToIndex(index: FastTrackIndex, documents: read
   for (const leaf of grown.splitLeaves) labels.delete(leaf);
   let labelledLeaves: number[] = [];
   if (grown.newLeaves.length > 0) {
-    const labelled = await labelLeaves(grown.tree, allDocuments, options.labeller, grown.newLeaves, { ...(options.onProgress ? { onProgress: options.onProgress } : {}), ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}) });
+    const labelled = await labelLeaves(grown.tree, allDocuments, options.labeller, grown.newLeaves, {
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+    });
     for (const [leaf, label] of labelled.labels) labels.set(leaf, label);
     problems.push(...labelled.problems);
     labelledLeaves = grown.newLeaves;

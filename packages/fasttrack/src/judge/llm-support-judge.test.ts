@@ -15,7 +15,12 @@ function batchOf(prompt: string): number[] {
 
 describe('createLlmSupportJudge', () => {
   it('sends batches of b = 15 with the Fig. 4 prompt and keeps the texts scored 1', async () => {
-    const model = createMockLanguageModel({ responses: (request) => `#analysis: ok\n#scores: ${batchOf(request.prompt ?? '').map((id) => (id % 3 === 0 ? 1 : 0)).join(', ')}` });
+    const model = createMockLanguageModel({
+      responses: (request) =>
+        `#analysis: ok\n#scores: ${batchOf(request.prompt ?? '')
+          .map((id) => (id % 3 === 0 ? 1 : 0))
+          .join(', ')}`,
+    });
     const judge = createLlmSupportJudge({ model });
     const result = await judge.judge({ query: 'A claim.', candidates });
     expect(model.calls.map((call) => batchOf(call.prompt ?? '').length)).toEqual([15, 5]);

@@ -83,7 +83,11 @@ export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJ
         });
       });
       if (reask.length > 0) {
-        const singles = await call(query, reask.map((index) => [candidates[index] as { documentId: string; text: string }]), abortSignal);
+        const singles = await call(
+          query,
+          reask.map((index) => [candidates[index] as { documentId: string; text: string }]),
+          abortSignal,
+        );
         singles.forEach((outcome, position) => {
           const index = reask[position] as number;
           const candidate = candidates[index] as { documentId: string };

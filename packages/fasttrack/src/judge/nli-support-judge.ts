@@ -33,9 +33,7 @@ export function createNliSupportJudge(options: NliSupportJudgeOptions): SupportJ
           const prediction = results[position];
           const label = prediction?.label ?? null;
           judgements.push(
-            label === null
-              ? supportJudgement(candidate.documentId, undefined, [{ code: 'no-label', message: prediction?.problem ?? 'the NLI model gave no label' }])
-              : supportJudgement(candidate.documentId, label === 'entailment', []),
+            label === null ? supportJudgement(candidate.documentId, undefined, [{ code: 'no-label', message: prediction?.problem ?? 'the NLI model gave no label' }]) : supportJudgement(candidate.documentId, label === 'entailment', []),
           );
         });
         calls.push({ documentIds: batch.map((candidate) => candidate.documentId), status: 'ok', analysis: '', raw: '', problems: [], reasked: false });

@@ -74,7 +74,10 @@ export function parseSupportScores(reply: string, expected: number): ParsedSuppo
   let section = text.slice(marker.index + marker[0].length);
   const stop = section.search(/\n\s*\n|\n\s*#\s*\w+\s*:|\(score each/i);
   if (stop >= 0) section = section.slice(0, stop);
-  const lines = section.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
+  const lines = section
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
   const items = lines.length > 1 ? lines : splitOneLine(lines[0] ?? '');
   const problems: ItemProblem[] = [];
   const parsed = items.map(readItem);

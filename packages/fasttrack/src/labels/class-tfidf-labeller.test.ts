@@ -8,7 +8,12 @@ describe('createClassTfidfLabeller (BERTopic c-TF-IDF)', () => {
     // class 0: apple = 2/3 · ln(1 + 2/2) = 0.462, banana = 1/3 · ln 2 = 0.231
     // class 1: cherry = 1/2 · ln(1 + 2/1) = 0.549, banana = 1/2 · ln 2 = 0.347
     const labeller = createClassTfidfLabeller({ topN: 2, ngramRange: [1, 1], stopWords: new Set() });
-    const labels = await labeller.label({ clusters: [{ leafId: 7, texts: ['Apple apple', 'banana'] }, { leafId: 9, texts: ['banana cherry'] }] });
+    const labels = await labeller.label({
+      clusters: [
+        { leafId: 7, texts: ['Apple apple', 'banana'] },
+        { leafId: 9, texts: ['banana cherry'] },
+      ],
+    });
     expect(labels.map((label) => [label.leafId, label.keywords])).toEqual([
       [7, ['apple', 'banana']],
       [9, ['cherry', 'banana']],

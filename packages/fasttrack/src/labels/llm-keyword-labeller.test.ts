@@ -20,7 +20,12 @@ describe('createLlmKeywordLabeller', () => {
   });
 
   it('leaves a leaf whose call failed unlabelled, with the reason', async () => {
-    const model = { id: 'down', async generate(): Promise<never> { throw new Error('connection refused'); } };
+    const model = {
+      id: 'down',
+      async generate(): Promise<never> {
+        throw new Error('connection refused');
+      },
+    };
     const [label] = await createLlmKeywordLabeller({ model }).label({ clusters: [{ leafId: 1, texts: ['x'] }] });
     expect(label).toMatchObject({ status: 'failed', keywords: [] });
     expect(label?.problems[0]?.code).toBe('call-failed');

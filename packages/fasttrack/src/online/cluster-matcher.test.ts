@@ -43,7 +43,28 @@ describe('createClusterMatcher', () => {
 
   it('keeps exactly the top `limit` leaves of the full computation when it prunes WRatio by upper bounds (property)', () => {
     const random = createSeededRandom(17);
-    const vocabulary = ['kerala', 'covid', 'cases', 'black mass', 'depp', 'film', 'parliament', 'scottish', 'arctic', 'sea ice', 'glacier', 'warming', 'march 2020', 'surveillance', 'state', 'virus', 'box office', 'north america', 'ice', 'mass'];
+    const vocabulary = [
+      'kerala',
+      'covid',
+      'cases',
+      'black mass',
+      'depp',
+      'film',
+      'parliament',
+      'scottish',
+      'arctic',
+      'sea ice',
+      'glacier',
+      'warming',
+      'march 2020',
+      'surveillance',
+      'state',
+      'virus',
+      'box office',
+      'north america',
+      'ice',
+      'mass',
+    ];
     const pick = () => vocabulary[Math.floor(random() * vocabulary.length)] as string;
     const manyKeywords = Array.from({ length: 60 }, () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => (random() < 0.3 ? `${pick()} ${pick()}` : pick())));
     const index = indexWithKeywords(manyKeywords);
@@ -61,12 +82,17 @@ describe('createClusterMatcher', () => {
 
   it('prunes exactly on arbitrary strings too (unicode, punctuation, repeats; property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.string({ minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 }), { minLength: 8, maxLength: 16 }), fc.string({ maxLength: 60 }), fc.integer({ min: 1, max: 4 }), (keywordSets, query, limit) => {
-        const index = indexWithKeywords(keywordSets);
-        const pruned = createClusterMatcher([index], { limit, fallback: 'none' }).match(query);
-        const full = createClusterMatcher([index], { limit: 100_000, fallback: 'none' }).match(query);
-        expect(pruned.leaves.map(({ leafId, score }) => [leafId, score])).toEqual(full.leaves.slice(0, limit).map(({ leafId, score }) => [leafId, score]));
-      }),
+      fc.property(
+        fc.array(fc.array(fc.string({ minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 }), { minLength: 8, maxLength: 16 }),
+        fc.string({ maxLength: 60 }),
+        fc.integer({ min: 1, max: 4 }),
+        (keywordSets, query, limit) => {
+          const index = indexWithKeywords(keywordSets);
+          const pruned = createClusterMatcher([index], { limit, fallback: 'none' }).match(query);
+          const full = createClusterMatcher([index], { limit: 100_000, fallback: 'none' }).match(query);
+          expect(pruned.leaves.map(({ leafId, score }) => [leafId, score])).toEqual(full.leaves.slice(0, limit).map(({ leafId, score }) => [leafId, score]));
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -90,7 +116,11 @@ describe('createClusterMatcher', () => {
     const none = createClusterMatcher([index], { cutoff: 99, fallback: 'none' }).match('zzz qqq');
     expect(none.leaves).toEqual([]);
     expect(none.problems.map((problem) => problem.code)).toEqual(['no-cluster-matched']);
-    expect(createClusterMatcher([index]).match('').problems.map((problem) => problem.code)).toEqual(['no-cluster-matched']);
+    expect(
+      createClusterMatcher([index])
+        .match('')
+        .problems.map((problem) => problem.code),
+    ).toEqual(['no-cluster-matched']);
   });
 
   it('adds centroid leaves on request and rejects bad options', () => {
@@ -101,5 +131,4 @@ describe('createClusterMatcher', () => {
     expect(() => createClusterMatcher([index], { limit: 0 })).toThrow(/"limit"/);
     expect(() => createClusterMatcher([], {})).toThrow(/"indexes"/);
   });
-
 });

@@ -160,7 +160,11 @@ function wratioUpperBound(query: StringFeatures, keyword: StringFeatures, tight:
   const shared = sharedWithQuery(keyword.textCodes, QUERY_COUNTS);
   const base = Math.round((100 * 2 * shared) / (a + b));
   let sharesToken = false;
-  for (const token of keyword.tokens) if (query.tokens.has(token)) { sharesToken = true; break; }
+  for (const token of keyword.tokens)
+    if (query.tokens.has(token)) {
+      sharesToken = true;
+      break;
+    }
   const lengthRatio = Math.max(a, b) / Math.min(a, b);
   const uniqueShared = sharedWithQuery(keyword.uniqueCodes, QUERY_UNIQUE_COUNTS);
   if (lengthRatio < 1.5) {
@@ -242,7 +246,8 @@ export function createClusterMatcher(indexes: readonly FastTrackIndex[], options
 
   const nearestByCentroid = (clustering: number, embedding: Float32Array, count: number, exclude: ReadonlySet<number>): MatchedLeaf[] => {
     const { index } = prepared[clustering] as PreparedClustering;
-    if (embedding.length !== index.embeddings.dimensions) throw new InvalidArgumentError({ where: 'ClusterMatcher.match', argument: 'queryEmbedding', message: `has ${embedding.length} dimensions, the index ${index.embeddings.dimensions}` });
+    if (embedding.length !== index.embeddings.dimensions)
+      throw new InvalidArgumentError({ where: 'ClusterMatcher.match', argument: 'queryEmbedding', message: `has ${embedding.length} dimensions, the index ${index.embeddings.dimensions}` });
     const ranked: Array<{ leafId: number; similarity: number }> = [];
     for (const leafId of index.tree.leaves) {
       if (exclude.has(leafId)) continue;
@@ -284,93 +289,97 @@ export function createClusterMatcher(indexes: readonly FastTrackIndex[], options
       let order: number[] | undefined;
       let filled: StringFeatures | undefined;
       try {
-      if (scorer === 'WRatio' && processedQuery.length > 0) {
-        const queryFeatures = features(processedQuery);
-        // The query's character counts sit in scratch arrays until match() returns (reset in `finally`).
-        fillCounts(QUERY_COUNTS, processedQuery, 1);
-        fillCounts(QUERY_UNIQUE_COUNTS, queryFeatures.uniqueSorted, 1);
-        filled = queryFeatures;
-        const bounds = uniqueFeatures.map((keyword) => wratioUpperBound(queryFeatures, keyword, false));
-        tightBound = (id: number) => wratioUpperBound(queryFeatures, uniqueFeatures[id] as StringFeatures, true);
-        order = Array.from(bounds.keys()).sort((a, b) => (bounds[b] as number) - (bounds[a] as number) || a - b);
-        upper = bounds;
-      }
-      const leaves: MatchedLeaf[] = [];
-      prepared.forEach(({ index, leaves: labelled }, clustering) => {
-        const matched: MatchedLeaf[] = [];
-        const toLeaf = (position: number, best: number, bestId: number): MatchedLeaf => {
-          const { leafId } = labelled[position] as { leafId: number };
-          return { clustering, leafId, path: index.tree.nodes[leafId]?.path ?? [], score: best, keyword: originals[bestId] as string, via: 'keywords' };
-        };
-        if (order && limit < labelled.length) {
-          const best = new Float64Array(labelled.length).fill(-1);
-          const bestId = new Int32Array(labelled.length).fill(-1);
-          const top: number[] = []; // leaf positions, best first (score desc, leaf id asc), at most `limit`
-          const before = (a: number, b: number) => (best[a] as number) > (best[b] as number) || ((best[a] as number) === (best[b] as number) && (labelled[a] as { leafId: number }).leafId < (labelled[b] as { leafId: number }).leafId);
-          // Best-first over bounds: ids come in order of the cheap bound; each gets its tight (sliding-window) bound
-          // and waits in a bucket queue (bounds are integers 0..100); exact scores are taken in tight-bound order, and
-          // the loop stops once neither a queued nor an unseen keyword can reach the current limit-th best leaf.
-          const buckets: number[][] = Array.from({ length: 101 }, () => []);
-          let highest = -1;
-          let cursor = 0;
-          const cheap = upper as number[];
-          const score1 = (id: number) => {
-            const value = exact(id);
-            for (const [owner, position] of owners[id] as Array<[number, number]>) {
-              if (owner !== clustering || value <= (best[position] as number)) continue;
-              best[position] = value;
-              bestId[position] = id;
-              if (!(value > 0 && value >= cutoff)) continue;
-              const existing = top.indexOf(position);
-              if (existing >= 0) top.splice(existing, 1);
-              let at = top.length;
-              while (at > 0 && before(position, top[at - 1] as number)) at--;
-              top.splice(at, 0, position);
-              if (top.length > limit) top.pop();
-            }
+        if (scorer === 'WRatio' && processedQuery.length > 0) {
+          const queryFeatures = features(processedQuery);
+          // The query's character counts sit in scratch arrays until match() returns (reset in `finally`).
+          fillCounts(QUERY_COUNTS, processedQuery, 1);
+          fillCounts(QUERY_UNIQUE_COUNTS, queryFeatures.uniqueSorted, 1);
+          filled = queryFeatures;
+          const bounds = uniqueFeatures.map((keyword) => wratioUpperBound(queryFeatures, keyword, false));
+          tightBound = (id: number) => wratioUpperBound(queryFeatures, uniqueFeatures[id] as StringFeatures, true);
+          order = Array.from(bounds.keys()).sort((a, b) => (bounds[b] as number) - (bounds[a] as number) || a - b);
+          upper = bounds;
+        }
+        const leaves: MatchedLeaf[] = [];
+        prepared.forEach(({ index, leaves: labelled }, clustering) => {
+          const matched: MatchedLeaf[] = [];
+          const toLeaf = (position: number, best: number, bestId: number): MatchedLeaf => {
+            const { leafId } = labelled[position] as { leafId: number };
+            return { clustering, leafId, path: index.tree.nodes[leafId]?.path ?? [], score: best, keyword: originals[bestId] as string, via: 'keywords' };
           };
-          for (;;) {
-            const floor = Math.max(top.length === limit ? (best[top[limit - 1] as number] as number) : 1, cutoff, 1);
-            while (highest >= 0 && (buckets[highest] as number[]).length === 0) highest--;
-            const nextCheap = cursor < order.length ? (cheap[order[cursor] as number] as number) : -1;
-            if (highest >= floor && highest >= nextCheap) {
-              score1((buckets[highest] as number[]).pop() as number);
-            } else if (nextCheap >= floor) {
-              const id = order[cursor++] as number;
-              if (!(owners[id] as Array<[number, number]>).some(([owner]) => owner === clustering)) continue;
-              const tight = Number.isNaN(scores[id] as number) ? Math.min(tightBound(id), nextCheap) : (scores[id] as number);
-              (buckets[tight] as number[]).push(id);
-              if (tight > highest) highest = tight;
-            } else {
-              break;
-            }
-          }
-          for (const position of top) matched.push(toLeaf(position, best[position] as number, bestId[position] as number));
-        } else {
-          labelled.forEach(({ keywordIds }, position) => {
-            let best = -1;
-            let bestId = -1;
-            for (const id of keywordIds) {
+          if (order && limit < labelled.length) {
+            const best = new Float64Array(labelled.length).fill(-1);
+            const bestId = new Int32Array(labelled.length).fill(-1);
+            const top: number[] = []; // leaf positions, best first (score desc, leaf id asc), at most `limit`
+            const before = (a: number, b: number) => (best[a] as number) > (best[b] as number) || ((best[a] as number) === (best[b] as number) && (labelled[a] as { leafId: number }).leafId < (labelled[b] as { leafId: number }).leafId);
+            // Best-first over bounds: ids come in order of the cheap bound; each gets its tight (sliding-window) bound
+            // and waits in a bucket queue (bounds are integers 0..100); exact scores are taken in tight-bound order, and
+            // the loop stops once neither a queued nor an unseen keyword can reach the current limit-th best leaf.
+            const buckets: number[][] = Array.from({ length: 101 }, () => []);
+            let highest = -1;
+            let cursor = 0;
+            const cheap = upper as number[];
+            const score1 = (id: number) => {
               const value = exact(id);
-              if (value > best) {
-                best = value;
-                bestId = id;
+              for (const [owner, position] of owners[id] as Array<[number, number]>) {
+                if (owner !== clustering || value <= (best[position] as number)) continue;
+                best[position] = value;
+                bestId[position] = id;
+                if (!(value > 0 && value >= cutoff)) continue;
+                const existing = top.indexOf(position);
+                if (existing >= 0) top.splice(existing, 1);
+                let at = top.length;
+                while (at > 0 && before(position, top[at - 1] as number)) at--;
+                top.splice(at, 0, position);
+                if (top.length > limit) top.pop();
+              }
+            };
+            for (;;) {
+              const floor = Math.max(top.length === limit ? (best[top[limit - 1] as number] as number) : 1, cutoff, 1);
+              while (highest >= 0 && (buckets[highest] as number[]).length === 0) highest--;
+              const nextCheap = cursor < order.length ? (cheap[order[cursor] as number] as number) : -1;
+              if (highest >= floor && highest >= nextCheap) {
+                score1((buckets[highest] as number[]).pop() as number);
+              } else if (nextCheap >= floor) {
+                const id = order[cursor++] as number;
+                if (!(owners[id] as Array<[number, number]>).some(([owner]) => owner === clustering)) continue;
+                const tight = Number.isNaN(scores[id] as number) ? Math.min(tightBound(id), nextCheap) : (scores[id] as number);
+                (buckets[tight] as number[]).push(id);
+                if (tight > highest) highest = tight;
+              } else {
+                break;
               }
             }
-            if (best > 0 && best >= cutoff) matched.push(toLeaf(position, best, bestId));
-          });
-          matched.sort((a, b) => b.score - a.score || a.leafId - b.leafId);
-        }
-        const kept: MatchedLeaf[] = matched.slice(0, limit);
-        if (kept.length === 0) {
-          problems.push({ id: `clustering:${clustering}`, code: 'no-cluster-matched', message: `no leaf keyword scored above the cutoff (${cutoff}); ${fallback === 'centroid' && queryEmbedding ? 'fell back to the nearest centroids' : 'no leaf retrieved'}` });
-          if (fallback === 'centroid' && queryEmbedding) kept.push(...nearestByCentroid(clustering, queryEmbedding, limit, new Set()).map((leaf) => ({ ...leaf, via: 'fallback' as const })));
-        } else if (centroidLeaves > 0 && queryEmbedding) {
-          kept.push(...nearestByCentroid(clustering, queryEmbedding, centroidLeaves, new Set(kept.map((leaf) => leaf.leafId))));
-        }
-        leaves.push(...kept);
-      });
-      return { leaves, problems, comparisons };
+            for (const position of top) matched.push(toLeaf(position, best[position] as number, bestId[position] as number));
+          } else {
+            labelled.forEach(({ keywordIds }, position) => {
+              let best = -1;
+              let bestId = -1;
+              for (const id of keywordIds) {
+                const value = exact(id);
+                if (value > best) {
+                  best = value;
+                  bestId = id;
+                }
+              }
+              if (best > 0 && best >= cutoff) matched.push(toLeaf(position, best, bestId));
+            });
+            matched.sort((a, b) => b.score - a.score || a.leafId - b.leafId);
+          }
+          const kept: MatchedLeaf[] = matched.slice(0, limit);
+          if (kept.length === 0) {
+            problems.push({
+              id: `clustering:${clustering}`,
+              code: 'no-cluster-matched',
+              message: `no leaf keyword scored above the cutoff (${cutoff}); ${fallback === 'centroid' && queryEmbedding ? 'fell back to the nearest centroids' : 'no leaf retrieved'}`,
+            });
+            if (fallback === 'centroid' && queryEmbedding) kept.push(...nearestByCentroid(clustering, queryEmbedding, limit, new Set()).map((leaf) => ({ ...leaf, via: 'fallback' as const })));
+          } else if (centroidLeaves > 0 && queryEmbedding) {
+            kept.push(...nearestByCentroid(clustering, queryEmbedding, centroidLeaves, new Set(kept.map((leaf) => leaf.leafId))));
+          }
+          leaves.push(...kept);
+        });
+        return { leaves, problems, comparisons };
       } finally {
         if (filled) {
           fillCounts(QUERY_COUNTS, filled.text, 0);

@@ -38,7 +38,11 @@ describe('createFastTrack', () => {
 
   it('lists the candidates the judge could not decide in `unjudged`, leaves them out of `supporting`, and keeps the rest', async () => {
     const index = await build(1);
-    const model = createMockLanguageModel({ responses: () => { throw new Error('HTTP 503 from the mock'); } });
+    const model = createMockLanguageModel({
+      responses: () => {
+        throw new Error('HTTP 503 from the mock');
+      },
+    });
     const fastTrack = createFastTrack({ index, judge: createLlmSupportJudge({ model }), embedder, limit: 2 });
     const result = await fastTrack.trace('Kerala coronavirus cases');
     expect(result.judgements.length).toBeGreaterThan(0);
@@ -92,7 +96,10 @@ interface VitaminRow {
 
 describeWithData('vitaminc-sample', 'VitaminC sample (contrastive: claim-relevant evidence that does not support it)', (vitaminc) => {
   const path = join(vitaminc, 'vitaminc_sample.jsonl');
-  const rows = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as VitaminRow);
+  const rows = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as VitaminRow);
   const gold = new Map(rows.map((row) => [`${row.claim}\u0000${row.evidence}`, row.label]));
 
   it('keeps SUPPORTS evidence and drops REFUTES/NEI evidence of the same claim, through malformed replies', async () => {

@@ -1,4 +1,19 @@
-import { addUsage, assertPositiveInteger, EMPTY_USAGE, evidenceOrigin, InvalidArgumentError, throwIfAborted, type Document, type Embedder, type Evidence, type ItemProblem, type Retriever, type RetrieveRequest, type RetrieveResult, type Usage } from '@factkit/core';
+import {
+  addUsage,
+  assertPositiveInteger,
+  EMPTY_USAGE,
+  evidenceOrigin,
+  InvalidArgumentError,
+  throwIfAborted,
+  type Document,
+  type Embedder,
+  type Evidence,
+  type ItemProblem,
+  type Retriever,
+  type RetrieveRequest,
+  type RetrieveResult,
+  type Usage,
+} from '@factkit/core';
 import type { FastTrackIndex } from '../index/fasttrack-index.js';
 import { isSupporting, type JudgeCall, type SupportJudge, type SupportJudgement } from '../judge/support-judge.js';
 import { createClusterMatcher, type ClusterMatcherOptions, type MatchedLeaf } from './cluster-matcher.js';

@@ -22,21 +22,14 @@ const judge: SupportJudge = {
   async judge({ query, candidates }) {
     const stem = query.toLowerCase().slice(0, 3);
     return {
-      judgements: candidates.map((candidate) =>
-        supportJudgement(candidate.documentId, stem === 'bir' && candidate.documentId === 'd4' ? undefined : candidate.text.toLowerCase().includes(stem), []),
-      ),
+      judgements: candidates.map((candidate) => supportJudgement(candidate.documentId, stem === 'bir' && candidate.documentId === 'd4' ? undefined : candidate.text.toLowerCase().includes(stem), [])),
       calls: [],
       usage: EMPTY_USAGE,
     };
   },
 };
 
-const statements = [
-  { text: 'cats purr', gold: ['d1'] },
-  { text: 'dogs bark', gold: ['d2'] },
-  { text: 'birds sing', gold: ['d4'] },
-  { text: 'no gold here' },
-];
+const statements = [{ text: 'cats purr', gold: ['d1'] }, { text: 'dogs bark', gold: ['d2'] }, { text: 'birds sing', gold: ['d4'] }, { text: 'no gold here' }];
 
 describe('runTraceStudy', () => {
   it('scores FastTrack, Ours*, brute force and a best-k ranking baseline by set P/R/F1 (hand-checked)', async () => {
@@ -48,7 +41,17 @@ describe('runTraceStudy', () => {
       statements,
       tracers: [{ name: 'FastTrack', fastTrack }],
       bruteForce: { judge, documents },
-      rankers: [{ name: 'BM25', rankings: [['d3', 'd1', 'd2'], ['d2', 'd1', 'd3'], ['d4', 'd2', 'd1'], ['d1', 'd2', 'd3']] }],
+      rankers: [
+        {
+          name: 'BM25',
+          rankings: [
+            ['d3', 'd1', 'd2'],
+            ['d2', 'd1', 'd3'],
+            ['d4', 'd2', 'd1'],
+            ['d1', 'd2', 'd3'],
+          ],
+        },
+      ],
     });
     expect(result.methods.map((method) => [method.method, method.kind])).toEqual([
       ['FastTrack', 'fasttrack'],

@@ -110,14 +110,20 @@ function validate(options: TraceStudyOptions): void {
   if (!Array.isArray(statements) || statements.some((statement) => typeof statement?.text !== 'string' || statement.text.trim() === '')) {
     throw new InvalidArgumentError({ where: WHERE, argument: 'statements', message: 'must be an array of { text, gold? } with non-empty text' });
   }
-  if (statements.some((statement) => statement.gold !== undefined && (!Array.isArray(statement.gold) || statement.gold.length === 0))) throw new InvalidArgumentError({ where: WHERE, argument: 'statements', message: 'gold must be a non-empty array of document ids when given' });
+  if (statements.some((statement) => statement.gold !== undefined && (!Array.isArray(statement.gold) || statement.gold.length === 0)))
+    throw new InvalidArgumentError({ where: WHERE, argument: 'statements', message: 'gold must be a non-empty array of document ids when given' });
   if (!Array.isArray(tracers) || tracers.some((tracer) => typeof tracer?.fastTrack?.trace !== 'function')) throw new InvalidArgumentError({ where: WHERE, argument: 'tracers', message: 'must be an array of { name, fastTrack }' });
-  if (bruteForce !== undefined && (typeof bruteForce?.judge?.judge !== 'function' || !Array.isArray(bruteForce.documents))) throw new InvalidArgumentError({ where: WHERE, argument: 'bruteForce', message: 'must be { judge: SupportJudge, documents }' });
+  if (bruteForce !== undefined && (typeof bruteForce?.judge?.judge !== 'function' || !Array.isArray(bruteForce.documents)))
+    throw new InvalidArgumentError({ where: WHERE, argument: 'bruteForce', message: 'must be { judge: SupportJudge, documents }' });
   for (const ranker of rankers) {
     const ok = 'retriever' in ranker ? typeof ranker.retriever?.retrieve === 'function' : Array.isArray(ranker.rankings) && ranker.rankings.length === statements.length;
     if (!ok) throw new InvalidArgumentError({ where: WHERE, argument: 'rankers', message: `"${String(ranker?.name)}" must have a retriever or one ranking per statement` });
   }
-  for (const [name, value] of [['maxK', maxK], ['defaultK', defaultK]] as const) if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError({ where: WHERE, argument: name, message: `must be a positive integer (got ${String(value)})` });
+  for (const [name, value] of [
+    ['maxK', maxK],
+    ['defaultK', defaultK],
+  ] as const)
+    if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError({ where: WHERE, argument: name, message: `must be a positive integer (got ${String(value)})` });
 }
 
 async function runTracer(options: TraceStudyOptions, name: string, fastTrack: FastTrack): Promise<TraceStatementRun[]> {
@@ -186,7 +192,11 @@ async function runRanker(options: TraceStudyOptions, ranker: TraceRanker): Promi
   }
   // One k for all statements, chosen on the statements with gold ids whose ranking came back.
   const chosen = statements.flatMap((statement, position) => (hasGold(statement) && rankings[position] ? [position] : []));
-  const best = computeBestMeanF1OverTopK(chosen.map((position) => rankings[position]!), chosen.map((position) => statements[position]!.gold!), { maxK });
+  const best = computeBestMeanF1OverTopK(
+    chosen.map((position) => rankings[position]!),
+    chosen.map((position) => statements[position]!.gold!),
+    { maxK },
+  );
   const k = best?.k ?? defaultK;
   const perStatement = rankings.map((ranking, position) => ({ supporting: ranking ? ranking.slice(0, k) : [], incomplete: ranking === undefined, problems: problems[position]! }));
   return { method: ranker.name, kind: 'ranking', k, perStatement, ...withScores(statements, perStatement) };

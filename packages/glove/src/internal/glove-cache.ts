@@ -78,10 +78,7 @@ export function decodeGloveCache(bytes: Uint8Array, source = 'glove cache'): Glo
   if (!isSortedVocabulary(words)) fail('vocabulary is not sorted');
   // Float32Array needs 4-byte alignment of the absolute offset; copy when the buffer does not give it.
   const absolute = bytes.byteOffset + matrixOffset;
-  const matrix =
-    absolute % 4 === 0
-      ? new Float32Array(bytes.buffer, absolute, rows * dimensions)
-      : new Float32Array(bytes.slice(matrixOffset, expectedLength).buffer);
+  const matrix = absolute % 4 === 0 ? new Float32Array(bytes.buffer, absolute, rows * dimensions) : new Float32Array(bytes.slice(matrixOffset, expectedLength).buffer);
   return createGloveVectors(words, matrix, dimensions);
 }
 

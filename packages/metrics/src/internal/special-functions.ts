@@ -14,7 +14,7 @@ function erfcNonNegative(x: number): number {
       sum += term;
       if (term < sum * 1e-17) break;
     }
-    return 1 - ((2 / SQRT_PI) * Math.exp(-x * x) * sum);
+    return 1 - (2 / SQRT_PI) * Math.exp(-x * x) * sum;
   }
   // erfc(x) = e^{-x²}/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …)))), modified Lentz.
   const tiny = 1e-300;
@@ -44,10 +44,7 @@ export function normalSurvival(z: number): number {
   return x >= 0 ? 0.5 * erfcNonNegative(x) : 1 - 0.5 * erfcNonNegative(-x);
 }
 
-const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905,
-  -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-];
+const LANCZOS = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
 
 /** ln Γ(x) for x > 0 (Lanczos g = 7). */
 export function logGamma(x: number): number {

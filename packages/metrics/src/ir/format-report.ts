@@ -26,8 +26,7 @@ export function formatMarkdownReport(result: EvaluateRunResult, options: FormatR
   const escape = (text: string) => text.replace(/\|/g, '\\|');
   const header = `| query | ${result.measures.map(escape).join(' | ')} |`;
   const rule = `|---|${result.measures.map(() => '---:').join('|')}|`;
-  const row = (label: string, values: Readonly<Record<string, number>>) =>
-    `| ${escape(label)} | ${result.measures.map((measure) => formatValue(measure, values[measure], digits)).join(' | ')} |`;
+  const row = (label: string, values: Readonly<Record<string, number>>) => `| ${escape(label)} | ${result.measures.map((measure) => formatValue(measure, values[measure], digits)).join(' | ')} |`;
   const rows = perQuery ? result.evaluatedQueries.map((queryId) => row(queryId, result.perQuery[queryId] ?? {})) : [];
   return [header, rule, ...rows, row('all', result.aggregate)].join('\n') + '\n';
 }

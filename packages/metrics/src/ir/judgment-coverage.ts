@@ -26,11 +26,17 @@ export interface JudgmentCoverage {
  */
 export function summarizeJudgmentCoverage(qrels: Qrels, run: Run, options: JudgmentCoverageOptions = {}): JudgmentCoverage {
   const { k = 10 } = options;
-  const runOnlyQueries = Object.keys(run).filter((queryId) => !Object.hasOwn(qrels, queryId)).sort(compareCodePoints);
-  const qrelsOnlyQueries = Object.keys(qrels).filter((queryId) => !Object.hasOwn(run, queryId)).sort(compareCodePoints);
+  const runOnlyQueries = Object.keys(run)
+    .filter((queryId) => !Object.hasOwn(qrels, queryId))
+    .sort(compareCodePoints);
+  const qrelsOnlyQueries = Object.keys(qrels)
+    .filter((queryId) => !Object.hasOwn(run, queryId))
+    .sort(compareCodePoints);
   const unjudged: [string, number][] = [];
   const judged: [string, number][] = [];
-  for (const queryId of Object.keys(run).filter((id) => Object.hasOwn(qrels, id)).sort(compareCodePoints)) {
+  for (const queryId of Object.keys(run)
+    .filter((id) => Object.hasOwn(qrels, id))
+    .sort(compareCodePoints)) {
     const judgments = qrels[queryId]!;
     const ranking = rankDocuments(run[queryId]!);
     unjudged.push([queryId, ranking.filter((documentId) => !Object.hasOwn(judgments, documentId)).length]);

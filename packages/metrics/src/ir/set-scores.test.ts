@@ -30,7 +30,13 @@ describe('computeSetScores', () => {
 describe('computeBestMeanF1OverTopK', () => {
   it('picks one k for all queries by mean F1 (hand-checked)', () => {
     // k=1: F1 = (1 + 0) / 2 = 0.5; k=2: q1 P 1/2 R 1 F1 2/3, q2 P 1/2 R 1 F1 2/3 → 2/3; k=3: q1 1/2, q2 1/2 → 1/2.
-    const best = computeBestMeanF1OverTopK([['a', 'x', 'z'], ['y', 'b', 'z']], [['a'], ['b']])!;
+    const best = computeBestMeanF1OverTopK(
+      [
+        ['a', 'x', 'z'],
+        ['y', 'b', 'z'],
+      ],
+      [['a'], ['b']],
+    )!;
     expect(best.k).toBe(2);
     expect(best.f1).toBeCloseTo(2 / 3, 12);
     expect(best.precision).toBeCloseTo(0.5, 12);

@@ -8,7 +8,7 @@ const id = fc.stringMatching(/^[A-Za-z0-9_.:-]{1,8}$/);
 describe('TREC parsers (fast-check)', () => {
   it('never throw anything but CorruptDataError on arbitrary text', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('q', '1', ' ', '\t', '\n', 'Q0', '0', '.', 'e', '-', 'x', 'd') , maxLength: 80 }), (text) => {
+      fc.property(fc.string({ unit: fc.constantFrom('q', '1', ' ', '\t', '\n', 'Q0', '0', '.', 'e', '-', 'x', 'd'), maxLength: 80 }), (text) => {
         // Either a CorruptDataError, or a table that survives formatting and parsing again unchanged.
         for (const [parse, format] of [
           [parseTrecQrels, formatTrecQrels],
@@ -34,7 +34,11 @@ describe('TREC parsers (fast-check)', () => {
       fc.property(table(fc.integer({ min: -1, max: 4 })), table(fc.double({ noNaN: true, noDefaultInfinity: true })), (qrels, run) => {
         expect(parseTrecQrels(formatTrecQrels(qrels))).toEqual(qrels);
         const parsed = parseTrecRun(formatTrecRun(run));
-        expect(Object.keys(parsed).sort()).toEqual(Object.keys(run).filter((queryId) => Object.keys(run[queryId]!).length > 0).sort());
+        expect(Object.keys(parsed).sort()).toEqual(
+          Object.keys(run)
+            .filter((queryId) => Object.keys(run[queryId]!).length > 0)
+            .sort(),
+        );
         for (const [queryId, scores] of Object.entries(parsed)) for (const [documentId, score] of Object.entries(scores)) expect(Object.is(score, run[queryId]![documentId]) || score === run[queryId]![documentId]).toBe(true);
       }),
     );

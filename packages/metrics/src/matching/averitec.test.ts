@@ -12,7 +12,16 @@ describe('evaluateAveritec', () => {
     const result = evaluateAveritec(
       [
         // Perfect evidence, right label → counts.
-        { id: 'good', predictedEvidence: [{ question: 'Who said it', answer: 'The mayor said it' }, { question: 'When was it said', answer: 'No answer could be found.' }], predictedLabel: 'Refuted', referenceQuestions: gold, referenceLabel: 'Refuted' },
+        {
+          id: 'good',
+          predictedEvidence: [
+            { question: 'Who said it', answer: 'The mayor said it' },
+            { question: 'When was it said', answer: 'No answer could be found.' },
+          ],
+          predictedLabel: 'Refuted',
+          referenceQuestions: gold,
+          referenceLabel: 'Refuted',
+        },
         // Unrelated evidence, right label → label correct but gated out.
         { id: 'weak', predictedEvidence: [{ question: 'zebra', answer: 'xylophone' }], predictedLabel: 'Refuted', referenceQuestions: gold, referenceLabel: 'Refuted' },
         // No reference questions → a problem, not a crash.

@@ -136,8 +136,16 @@ export function evaluateAveritec(items: readonly AveritecItem[], options: Averit
     try {
       const references = buildAveritecReferences(item.referenceQuestions);
       const evidence: readonly AveritecEvidence[] = item.predictedEvidence.slice(0, scoreOptions.maxPredictions ?? 10);
-      const questionOnly = computeAveritecEvidenceScore(evidence.map(({ question }) => question), references.questionOnly, scoreOptions).score;
-      const questionAnswer = computeAveritecEvidenceScore(evidence.map(({ question, answer }) => `${question} ${answer}`), references.questionAnswer, scoreOptions).score;
+      const questionOnly = computeAveritecEvidenceScore(
+        evidence.map(({ question }) => question),
+        references.questionOnly,
+        scoreOptions,
+      ).score;
+      const questionAnswer = computeAveritecEvidenceScore(
+        evidence.map(({ question, answer }) => `${question} ${answer}`),
+        references.questionAnswer,
+        scoreOptions,
+      ).score;
       perItem.push({ ...(item.id === undefined ? {} : { id: item.id }), questionOnly, questionAnswer, labelCorrect: item.predictedLabel === item.referenceLabel });
     } catch (error) {
       problems.push({ index, ...(item?.id === undefined ? {} : { id: item.id }), code: 'unscorable-item', message: error instanceof Error ? error.message : String(error) });

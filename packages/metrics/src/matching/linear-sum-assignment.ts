@@ -16,8 +16,17 @@ export interface LinearSumAssignmentResult {
 
 /** Shortest augmenting path for one row (Crouse 2016, as SciPy's rectangular LSAP). Returns the sink column or -1. */
 function augmentingPath(
-  nc: number, cost: Float64Array, u: Float64Array, v: Float64Array, path: Int32Array, row4col: Int32Array,
-  shortest: Float64Array, startRow: number, visitedRows: Uint8Array, visitedColumns: Uint8Array, remaining: Int32Array,
+  nc: number,
+  cost: Float64Array,
+  u: Float64Array,
+  v: Float64Array,
+  path: Int32Array,
+  row4col: Int32Array,
+  shortest: Float64Array,
+  startRow: number,
+  visitedRows: Uint8Array,
+  visitedColumns: Uint8Array,
+  remaining: Int32Array,
 ): { sink: number; minValue: number } {
   let minValue = 0;
   let numRemaining = nc;

@@ -23,7 +23,10 @@ describe('BERTScore (hand-checked tiny embeddings)', () => {
     const { perPair } = await computeBertScore(['a b', 'a'], ['a c', 'a d'], { embedTokens, idf: true });
     expect(perPair[0]!.precision).toBeCloseTo(Math.SQRT1_2, 14);
     expect(perPair[0]!.recall).toBeCloseTo(Math.SQRT1_2, 14);
-    const weights = computeIdfWeights([['a', 'c'], ['a', 'd']]);
+    const weights = computeIdfWeights([
+      ['a', 'c'],
+      ['a', 'd'],
+    ]);
     expect(weights.weights.get('a')).toBe(0);
     expect(weights.weights.get('c')).toBeCloseTo(Math.log(1.5), 15);
     expect(weights.unseenWeight).toBeCloseTo(Math.log(3), 15);
@@ -50,7 +53,20 @@ describe('BERTScore (hand-checked tiny embeddings)', () => {
         expect(Math.abs(forward.precision)).toBeLessThanOrEqual(1 + 1e-12);
       }),
       // Found by CI: squares of ~1e-160 underflow, so normalizing without rescaling gave a similarity of 1 + 1e-12.
-      { examples: [[{ tokens: ['t0'], embeddings: [[0, 0, -2.2227587411550599e-162]] }, { tokens: ['t0', 't1'], embeddings: [[0, 0, -1.7227663932596085e-158], [0, 0, 0]] }]] },
+      {
+        examples: [
+          [
+            { tokens: ['t0'], embeddings: [[0, 0, -2.2227587411550599e-162]] },
+            {
+              tokens: ['t0', 't1'],
+              embeddings: [
+                [0, 0, -1.7227663932596085e-158],
+                [0, 0, 0],
+              ],
+            },
+          ],
+        ],
+      },
     );
   });
 
@@ -75,7 +91,10 @@ describe('BERTScore evidence matching', () => {
     expect(matrix[0]![1]).toBeCloseTo(1, 14);
     expect(matrix[1]![2]).toBeCloseTo(Math.SQRT1_2, 14);
     const { score, assignment } = computeHungarianMatchScore(matrix);
-    expect(assignment).toEqual([[0, 1], [1, 0]]);
+    expect(assignment).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
     expect(score).toBeCloseTo(2 / 3, 14);
     expect(() => computeHungarianMatchScore([])).toThrow(/argument "referenceCount"/);
     expect(computeHungarianMatchScore([], { referenceCount: 2 }).score).toBe(0);

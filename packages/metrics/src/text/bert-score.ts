@@ -3,7 +3,7 @@ import { InvalidArgumentError, throwIfAborted } from '@factkit/core';
 /** Tokens of a text and one embedding per token (e.g. a BERT layer's hidden states). */
 export interface TokenEmbeddings {
   readonly tokens: readonly string[];
-  readonly embeddings: readonly (ArrayLike<number>)[];
+  readonly embeddings: readonly ArrayLike<number>[];
 }
 
 /** Turns a text into token embeddings; BERTScore works with any such function (BERT, GloVe, hashed vectors). */

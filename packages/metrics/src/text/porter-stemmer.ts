@@ -4,9 +4,22 @@
 // different step 1c/2 rules) and natural ≥ 8 pulls mongoose, pg and redis into the install.
 
 const IRREGULAR: Readonly<Record<string, string>> = {
-  sky: 'sky', skies: 'sky', dying: 'die', lying: 'lie', tying: 'tie', news: 'news', innings: 'inning', inning: 'inning',
-  outings: 'outing', outing: 'outing', cannings: 'canning', canning: 'canning', howe: 'howe', proceed: 'proceed',
-  exceed: 'exceed', succeed: 'succeed',
+  sky: 'sky',
+  skies: 'sky',
+  dying: 'die',
+  lying: 'lie',
+  tying: 'tie',
+  news: 'news',
+  innings: 'inning',
+  inning: 'inning',
+  outings: 'outing',
+  outing: 'outing',
+  cannings: 'canning',
+  canning: 'canning',
+  howe: 'howe',
+  proceed: 'proceed',
+  exceed: 'exceed',
+  succeed: 'succeed',
 };
 
 function isConsonant(word: string, index: number): boolean {
@@ -39,10 +52,7 @@ function endsDoubleConsonant(word: string): boolean {
 
 function endsCvc(word: string): boolean {
   const n = word.length;
-  return (
-    (n >= 3 && isConsonant(word, n - 3) && !isConsonant(word, n - 2) && isConsonant(word, n - 1) && !'wxy'.includes(word[n - 1]!)) ||
-    (n === 2 && !isConsonant(word, 0) && isConsonant(word, 1))
-  );
+  return (n >= 3 && isConsonant(word, n - 3) && !isConsonant(word, n - 2) && isConsonant(word, n - 1) && !'wxy'.includes(word[n - 1]!)) || (n === 2 && !isConsonant(word, 0) && isConsonant(word, 1));
 }
 
 type Rule = readonly [suffix: string, replacement: string, condition: ((stem: string) => boolean) | null];

@@ -34,7 +34,10 @@ export interface RougeTokenizeOptions {
 export function tokenizeForRouge(text: string, options: RougeTokenizeOptions = {}): string[] {
   const { useStemmer = false } = options;
   if (typeof text !== 'string') throw new InvalidArgumentError({ where: 'tokenizeForRouge', argument: 'text', message: 'must be a string' });
-  const tokens = text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').split(/\s+/);
+  const tokens = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .split(/\s+/);
   return (useStemmer ? tokens.map((token) => (token.length > 3 ? stemPorterNltk(token) : token)) : tokens).filter((token) => /^[a-z0-9]+$/.test(token));
 }
 
@@ -154,7 +157,11 @@ export function computeRouge(prediction: string, reference: string, options: Rou
     else if (type === 'rouge2') result.rouge2 = scoreNgrams(target, predicted, 2);
     else if (type === 'rougeL') result.rougeL = scoreLcs(target, predicted);
     else {
-      const sentences = (text: string) => text.split('\n').filter((line) => line.length > 0).map((line) => tokenizeForRouge(line, { useStemmer }));
+      const sentences = (text: string) =>
+        text
+          .split('\n')
+          .filter((line) => line.length > 0)
+          .map((line) => tokenizeForRouge(line, { useStemmer }));
       result.rougeLsum = scoreSummaryLcs(sentences(reference), sentences(prediction));
     }
   }

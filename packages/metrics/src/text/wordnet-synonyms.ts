@@ -7,9 +7,33 @@ export const FILE_SUFFIX: Record<PartOfSpeech, string> = { n: 'noun', v: 'verb',
 
 // NLTK's WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS.
 const SUBSTITUTIONS: Record<PartOfSpeech, readonly (readonly [string, string])[]> = {
-  n: [['s', ''], ['ses', 's'], ['ves', 'f'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
-  v: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
-  a: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+  n: [
+    ['s', ''],
+    ['ses', 's'],
+    ['ves', 'f'],
+    ['xes', 'x'],
+    ['zes', 'z'],
+    ['ches', 'ch'],
+    ['shes', 'sh'],
+    ['men', 'man'],
+    ['ies', 'y'],
+  ],
+  v: [
+    ['s', ''],
+    ['ies', 'y'],
+    ['es', 'e'],
+    ['es', ''],
+    ['ed', 'e'],
+    ['ed', ''],
+    ['ing', 'e'],
+    ['ing', ''],
+  ],
+  a: [
+    ['er', ''],
+    ['est', ''],
+    ['er', 'e'],
+    ['est', 'e'],
+  ],
   r: [],
 };
 
@@ -97,8 +121,7 @@ export function createWordNetSynonyms(files: WordNetFiles, options: { version?: 
     const exceptions = files.exceptions?.[partOfSpeech];
     const filter = (forms: readonly string[]) => [...new Set(forms.filter((form) => index.has(form)))];
     if (exceptions && Object.hasOwn(exceptions, word)) return filter([word, ...exceptions[word]!]);
-    const applyRules = (forms: readonly string[]) =>
-      forms.flatMap((form) => SUBSTITUTIONS[partOfSpeech].filter(([old]) => form.endsWith(old)).map(([old, replacement]) => form.slice(0, form.length - old.length) + replacement));
+    const applyRules = (forms: readonly string[]) => forms.flatMap((form) => SUBSTITUTIONS[partOfSpeech].filter(([old]) => form.endsWith(old)).map(([old, replacement]) => form.slice(0, form.length - old.length) + replacement));
     let forms = applyRules([word]);
     let results = filter([word, ...forms]);
     if (results.length > 0) return results;

@@ -4,8 +4,7 @@ import type { NliLabel, NliPrediction } from '@factkit/core';
 import { NLI_LABELS } from '@factkit/core';
 import { aggregateLabelMatrix } from './aggregation.js';
 
-const matrix = (labels: (NliLabel | null)[][], scores?: number[][]): NliPrediction[][] =>
-  labels.map((row, i) => row.map((label, j) => ({ label, ...(scores ? { scores: { entailment: scores[i]?.[j] ?? 0 } } : {}) })));
+const matrix = (labels: (NliLabel | null)[][], scores?: number[][]): NliPrediction[][] => labels.map((row, i) => row.map((label, j) => ({ label, ...(scores ? { scores: { entailment: scores[i]?.[j] ?? 0 } } : {}) })));
 
 describe('aggregateLabelMatrix', () => {
   const threeByTwo = matrix([

@@ -14,7 +14,7 @@ export type MatchAggregation =
   | 'max'
   | 'majority'
   | { readonly type: 'any' }
-  | { readonly type: 'max'; /** @default 0.5 */ readonly threshold?: number }
+  | { readonly type: 'max' /** @default 0.5 */; readonly threshold?: number }
   | { readonly type: 'majority' }
   | { readonly type: 'threshold'; readonly minFraction: number };
 

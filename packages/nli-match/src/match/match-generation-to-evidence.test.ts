@@ -14,7 +14,11 @@ const wordNli = () => createMockNliModel();
 const contentWordNli = () =>
   createMockNliModel({
     label: ({ premise, hypothesis }) => {
-      const words = (text: string) => text.toLowerCase().match(/[a-z0-9]+/g)?.filter((word) => word.length > 3 || /\d/.test(word)) ?? [];
+      const words = (text: string) =>
+        text
+          .toLowerCase()
+          .match(/[a-z0-9]+/g)
+          ?.filter((word) => word.length > 3 || /\d/.test(word)) ?? [];
       const premiseWords = new Set(words(premise));
       const hypothesisWords = words(hypothesis);
       return hypothesisWords.length > 0 && hypothesisWords.every((word) => premiseWords.has(word)) ? 'entailment' : 'neutral';
@@ -165,10 +169,7 @@ describe('long premises and batching', () => {
     expect(result.matched).toBe(true);
     expect(seen.every((pair) => pair.premise.split(/\s+/).length <= 12)).toBe(true);
     // 11 + 5 + 7 words: windows [s1] and [s2 s3] (5 + 7 = 12 <= 12).
-    expect(seen.map((pair) => pair.premise)).toEqual([
-      'The museum opened in 1901 after ten years of building work.',
-      'It holds eleven thousand paintings. Its director since 2015 is Anna Berg.',
-    ]);
+    expect(seen.map((pair) => pair.premise)).toEqual(['The museum opened in 1901 after ten years of building work.', 'It holds eleven thousand paintings. Its director since 2015 is Anna Berg.']);
   });
 
   it('a failing NLI batch becomes per-pair problems; other batches are kept', async () => {
@@ -202,10 +203,7 @@ describe('matchGenerationsToEvidence', () => {
       onProgress: ({ completed }) => progress.push(completed),
     });
     expect(results.map((result) => result.matched)).toEqual([true, false, null]);
-    expect(problems).toEqual([
-      expect.objectContaining({ index: 1, id: 'b', code: 'empty-generation' }),
-      expect.objectContaining({ index: 2, id: 'c', code: 'empty-evidence' }),
-    ]);
+    expect(problems).toEqual([expect.objectContaining({ index: 1, id: 'b', code: 'empty-generation' }), expect.objectContaining({ index: 2, id: 'c', code: 'empty-evidence' })]);
     expect(progress).toEqual([1, 2, 3]);
   });
 });

@@ -105,10 +105,7 @@ export function segmentGeneration(claim: string, generation: string, options: { 
 }
 
 /** The matching algorithm with options already validated (shared by the single and batched entry points). */
-export async function matchWithResolvedOptions(
-  item: { readonly claim: string; readonly generation: string; readonly evidence: readonly string[]; readonly language?: 'en' | 'zh' },
-  options: ResolvedMatchOptions,
-): Promise<GenerationMatch> {
+export async function matchWithResolvedOptions(item: { readonly claim: string; readonly generation: string; readonly evidence: readonly string[]; readonly language?: 'en' | 'zh' }, options: ResolvedMatchOptions): Promise<GenerationMatch> {
   const problems: ItemProblem[] = [];
   const claim = typeof item.claim === 'string' ? item.claim : '';
   const generation = typeof item.generation === 'string' ? item.generation : '';

@@ -48,7 +48,11 @@ async function scoreRetrieved(study: ResolvedLeakageStudy, claim: Claim, retriev
 async function nliVerdicts(study: ResolvedLeakageStudy, claim: Claim, texts: readonly string[], runProblems: ItemProblem[]): Promise<Verdicts> {
   const { verdictNli, ks, verdictLabelMap, abortSignal } = study;
   const verdicts: Verdicts = {};
-  const predictions = await classifyNliPairs(verdictNli!, texts.map((premise) => ({ premise, hypothesis: claim.text })), abortSignal ? { abortSignal } : {});
+  const predictions = await classifyNliPairs(
+    verdictNli!,
+    texts.map((premise) => ({ premise, hypothesis: claim.text })),
+    abortSignal ? { abortSignal } : {},
+  );
   for (const k of ks) {
     const top = predictions.slice(0, k);
     const has = (label: NliLabel) => top.some((prediction) => prediction.label === label);
@@ -127,7 +131,13 @@ async function retrieveAndJudge(study: ResolvedLeakageStudy, claim: Claim, query
   return { retrieved, metrics, ...(await modelVerdicts(study, claim, texts, runProblems)) };
 }
 
-const judgedFields = ({ retrieved, metrics, verdicts, verdictProvenance, retrievalFailed }: Judged) => ({ retrieved, metrics, ...(verdicts ? { verdicts } : {}), ...(verdictProvenance ? { verdictProvenance } : {}), ...(retrievalFailed ? { failedStage: 'retrieval' as const } : {}) });
+const judgedFields = ({ retrieved, metrics, verdicts, verdictProvenance, retrievalFailed }: Judged) => ({
+  retrieved,
+  metrics,
+  ...(verdicts ? { verdicts } : {}),
+  ...(verdictProvenance ? { verdictProvenance } : {}),
+  ...(retrievalFailed ? { failedStage: 'retrieval' as const } : {}),
+});
 
 /** One claim of one repeat: expand, retrieve and judge with the expansion, match the generation to the gold evidence. */
 async function runExpandedClaim(study: ResolvedLeakageStudy, claim: Claim, repeat: number): Promise<ClaimRun> {

@@ -69,8 +69,18 @@ describe('runLeakageStudy on a hand-checked toy dataset', () => {
     });
     expect(expander.samples.sort()).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
     const matched = (sample: number) => result.runs.filter((run) => run.sample === sample).map((run) => [run.claimId, run.match?.matched]);
-    expect(matched(0)).toEqual([['c1', true], ['c2', true], ['c3', false], ['c4', null]]);
-    expect(matched(1)).toEqual([['c1', true], ['c2', false], ['c3', true], ['c4', null]]);
+    expect(matched(0)).toEqual([
+      ['c1', true],
+      ['c2', true],
+      ['c3', false],
+      ['c4', null],
+    ]);
+    expect(matched(1)).toEqual([
+      ['c1', true],
+      ['c2', false],
+      ['c3', true],
+      ['c4', null],
+    ]);
 
     // Repeat 0: recall@1 ALL = (c1 1 + c2 1 + c4 1) / 3 = 1 (c3 has no qrels); M = 1; no unmatched claim with qrels.
     // Repeat 1: ALL = (1 + 0 + 1) / 3 = 2/3; M = 1 (c1); not-M = 0 (c2).
@@ -192,7 +202,13 @@ describe('runLeakageStudy on a hand-checked toy dataset', () => {
         return { ...expanded, problems: [...(expanded.problems ?? []), { code: 'expansion-failed', message: 'an expander note that only looks like a failure' }] };
       },
     };
-    const failingRetriever = { ...createMockRetriever(corpus), id: 'flaky', async retrieve(): Promise<never> { throw new Error('index offline'); } };
+    const failingRetriever = {
+      ...createMockRetriever(corpus),
+      id: 'flaky',
+      async retrieve(): Promise<never> {
+        throw new Error('index offline');
+      },
+    };
     const result = await runLeakageStudy({ dataset, retriever: failingRetriever, expander: noisy, nli, repeats: 1, ks: [1], baseline: false });
     expect(result.counts.expansionFailed).toBe(0);
     expect(result.counts.retrievalFailed).toBe(4);
@@ -212,8 +228,22 @@ describe('runLeakageStudy on a hand-checked toy dataset', () => {
       names: ['overlap'],
       async score({ claimId, texts, evidence, k }: { claimId: string; texts: readonly string[]; evidence: readonly string[]; k: number }) {
         seen.push(`${claimId}@${k}`);
-        const words = new Set(evidence.join(' ').toLowerCase().split(/\W+/).filter((word) => word.length > 3));
-        return { overlap: texts.filter((text) => text.toLowerCase().split(/\W+/).some((word) => words.has(word))).length / k };
+        const words = new Set(
+          evidence
+            .join(' ')
+            .toLowerCase()
+            .split(/\W+/)
+            .filter((word) => word.length > 3),
+        );
+        return {
+          overlap:
+            texts.filter((text) =>
+              text
+                .toLowerCase()
+                .split(/\W+/)
+                .some((word) => words.has(word)),
+            ).length / k,
+        };
       },
     };
     const scored = await runLeakageStudy({ dataset, retriever: createMockRetriever(corpus), expander: scriptedExpander(), nli, repeats: 1, ks: [1], evidenceScorer });

@@ -15,7 +15,16 @@ describe('buildSciFactLeakageDataset', () => {
       claims: [
         { id: 1, claim: 'Cats purr.', evidence: { '10': [{ sentences: [2], label: 'SUPPORT' }] } },
         { id: 2, claim: 'Birds sing.', evidence: {} },
-        { id: 3, claim: 'Dogs are disloyal.', evidence: { '20': [{ sentences: [1], label: 'CONTRADICT' }, { sentences: [0, 1], label: 'CONTRADICT' }] } },
+        {
+          id: 3,
+          claim: 'Dogs are disloyal.',
+          evidence: {
+            '20': [
+              { sentences: [1], label: 'CONTRADICT' },
+              { sentences: [0, 1], label: 'CONTRADICT' },
+            ],
+          },
+        },
         { id: 4, claim: 'Mixed.', evidence: { '10': [{ sentences: [0], label: 'SUPPORT' }], '20': [{ sentences: [0], label: 'CONTRADICT' }] } },
       ],
     });
@@ -33,7 +42,13 @@ describe('buildSciFactLeakageDataset', () => {
   it('bad rows are problems; limit counts kept claims; bad arguments throw', () => {
     const { dataset, problems } = buildSciFactLeakageDataset({
       abstracts: [...abstracts, { doc_id: 30 }],
-      claims: [{ id: 5 }, { id: 6, claim: 'x', evidence: { '99': [{ sentences: [0], label: 'SUPPORT' }] } }, { id: 7, claim: 'y', evidence: { '10': [{ sentences: [7], label: 'SUPPORT' }] } }, { id: 8, claim: 'Cats.', evidence: { '10': [{ sentences: [0], label: 'SUPPORT' }] } }, { id: 9, claim: 'Dogs.', evidence: { '20': [{ sentences: [0], label: 'SUPPORT' }] } }],
+      claims: [
+        { id: 5 },
+        { id: 6, claim: 'x', evidence: { '99': [{ sentences: [0], label: 'SUPPORT' }] } },
+        { id: 7, claim: 'y', evidence: { '10': [{ sentences: [7], label: 'SUPPORT' }] } },
+        { id: 8, claim: 'Cats.', evidence: { '10': [{ sentences: [0], label: 'SUPPORT' }] } },
+        { id: 9, claim: 'Dogs.', evidence: { '20': [{ sentences: [0], label: 'SUPPORT' }] } },
+      ],
       limit: 1,
     });
     expect(dataset.claims.map((claim) => claim.id)).toEqual(['8']);

@@ -76,8 +76,14 @@ function verdictScoring(study: ResolvedLeakageStudy) {
     const byClaimB = runsByClaim(groupB);
     const claimIds = [...new Set([...byClaimA.keys(), ...byClaimB.keys()])];
     const difference = (ids: readonly string[]) => {
-      const a = macroF1(ids.flatMap((id) => byClaimA.get(id) ?? []), k);
-      const b = macroF1(ids.flatMap((id) => byClaimB.get(id) ?? []), k);
+      const a = macroF1(
+        ids.flatMap((id) => byClaimA.get(id) ?? []),
+        k,
+      );
+      const b = macroF1(
+        ids.flatMap((id) => byClaimB.get(id) ?? []),
+        k,
+      );
       return a === null || b === null ? 0 : a - b;
     };
     if (claimIds.length === 0 || macroF1(groupA, k) === null || macroF1(groupB, k) === null) return null;

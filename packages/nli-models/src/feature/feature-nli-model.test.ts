@@ -89,7 +89,14 @@ describe('createFeatureNliModel', () => {
     const wide = nliInputSize({ ...layout, sentenceEncoderDimensions: 2 });
     const row = new Array<number>(wide).fill(0);
     row[NLI_FEATURE_NAMES.length + 2] = 5;
-    return { ...tinyWeights, sentenceEncoder: { embedderId: 'second', dimensions: 2 }, mean: new Array<number>(wide).fill(0), std: new Array<number>(wide).fill(1), weights: [new Array<number>(wide).fill(0), new Array<number>(wide).fill(0), row], bias: [0, 0, 0] };
+    return {
+      ...tinyWeights,
+      sentenceEncoder: { embedderId: 'second', dimensions: 2 },
+      mean: new Array<number>(wide).fill(0),
+      std: new Array<number>(wide).fill(1),
+      weights: [new Array<number>(wide).fill(0), new Array<number>(wide).fill(0), row],
+      bias: [0, 0, 0],
+    };
   })();
   const secondEmbedder: Embedder = { id: 'second', dimensions: 2, embed: async ({ texts }) => ({ embeddings: texts.map((text) => Float32Array.from(text === 'stocks fell' ? [1, 0] : [0, 1])) }) };
 
@@ -97,7 +104,12 @@ describe('createFeatureNliModel', () => {
     expect(nliInputSize({ ...layout, sentenceEncoderDimensions: 2 })).toBe(size + 8);
     const model = createFeatureNliModel({ embedder: tinyEmbedder(), sentenceEmbedder: secondEmbedder, weights: encoderWeights });
     expect(model.id).toBe('feature-nli(tiny+second)');
-    const { results } = await model.classify({ pairs: [{ premise: 'cats purr', hypothesis: 'stocks fell' }, { premise: 'stocks fell', hypothesis: 'cats purr' }] });
+    const { results } = await model.classify({
+      pairs: [
+        { premise: 'cats purr', hypothesis: 'stocks fell' },
+        { premise: 'stocks fell', hypothesis: 'cats purr' },
+      ],
+    });
     // Pair 1: v = [1, 0] -> logits [0, 0, 5]; pair 2: v = [0, 1] -> logits [0, 0, 0] (ties go to the first label).
     expect(results[0]?.label).toBe('contradiction');
     expect(results[0]?.scores?.contradiction).toBeCloseTo(Math.exp(5) / (2 + Math.exp(5)), 5);

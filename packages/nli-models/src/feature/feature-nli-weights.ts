@@ -32,8 +32,7 @@ export interface FeatureNliWeights {
   readonly training?: Readonly<Record<string, unknown>>;
 }
 
-const finiteArray = (value: unknown, length: number): boolean =>
-  Array.isArray(value) && value.length === length && value.every((entry) => typeof entry === 'number' && Number.isFinite(entry));
+const finiteArray = (value: unknown, length: number): boolean => Array.isArray(value) && value.length === length && value.every((entry) => typeof entry === 'number' && Number.isFinite(entry));
 
 /**
  * Checks that `value` is a usable {@link FeatureNliWeights}.

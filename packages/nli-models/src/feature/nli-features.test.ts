@@ -5,10 +5,14 @@ import { NLI_FEATURE_NAMES, computeNliFeatures } from './nli-features.js';
 // Hand-made word vectors: 'english' and 'spanish' are close (co-hyponyms), 'film' is far from both.
 const WORDS: Record<string, [number, number, number]> = { english: [1, 0.2, 0], spanish: [0.9, 0.35, 0], film: [0, 0, 1], movie: [0, 0.1, 1] };
 const features = (premise: string, hypothesis: string) => {
-  const values = computeNliFeatures({ premise, hypothesis, wordVector: (word) => {
-    const vector = WORDS[word];
-    return vector ? Float32Array.from(vector) : undefined;
-  } });
+  const values = computeNliFeatures({
+    premise,
+    hypothesis,
+    wordVector: (word) => {
+      const vector = WORDS[word];
+      return vector ? Float32Array.from(vector) : undefined;
+    },
+  });
   return Object.fromEntries(NLI_FEATURE_NAMES.map((name, index) => [name, values[index] as number])) as Record<(typeof NLI_FEATURE_NAMES)[number], number>;
 };
 

@@ -59,7 +59,30 @@ export interface NliFeatureInput {
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const EXCLUSIVE = new Set(['only', 'solely', 'exclusively', 'never', 'always', 'all', 'every', 'none', 'entirely', 'completely', 'nothing', 'nobody', 'any', 'ever']);
 const HEDGES = new Set(['may', 'might', 'could', 'possibly', 'perhaps', 'suggest', 'suggests', 'suggested', 'likely', 'unlikely', 'probably', 'associated', 'potential', 'potentially', 'believed', 'thought', 'claimed']);
-const COMPARATIVES = new Set(['more', 'less', 'fewer', 'over', 'under', 'above', 'below', 'least', 'most', 'higher', 'lower', 'greater', 'larger', 'smaller', 'exceeded', 'exceeds', 'before', 'after', 'nearly', 'almost', 'approximately', 'about']);
+const COMPARATIVES = new Set([
+  'more',
+  'less',
+  'fewer',
+  'over',
+  'under',
+  'above',
+  'below',
+  'least',
+  'most',
+  'higher',
+  'lower',
+  'greater',
+  'larger',
+  'smaller',
+  'exceeded',
+  'exceeds',
+  'before',
+  'after',
+  'nearly',
+  'almost',
+  'approximately',
+  'about',
+]);
 const SUBSTITUTION_LOW = 0.45;
 const ALIGNED = 0.75;
 
@@ -212,11 +235,7 @@ export interface NliVectors {
 }
 
 /** Embeds every distinct premise, hypothesis and alignment word of `pairs` with one call of `embedder`. */
-export async function embedForNli(
-  embedder: Embedder,
-  pairs: readonly { readonly premise: string; readonly hypothesis: string }[],
-  abortSignal?: AbortSignal,
-): Promise<NliVectors> {
+export async function embedForNli(embedder: Embedder, pairs: readonly { readonly premise: string; readonly hypothesis: string }[], abortSignal?: AbortSignal): Promise<NliVectors> {
   const sentences = [...new Set(pairs.flatMap((pair) => [String(pair.premise ?? ''), String(pair.hypothesis ?? '')]))];
   const words = [...new Set(pairs.flatMap((pair) => [...alignmentWords(String(pair.premise ?? '')), ...alignmentWords(String(pair.hypothesis ?? ''))]))];
   const texts = [...sentences, ...words];
@@ -274,13 +293,16 @@ export function buildNliFeatureVector(
   const hypothesis = String(pair.hypothesis ?? '');
   const u = vectors.sentence.get(premise);
   const v = vectors.sentence.get(hypothesis);
-  const named = computeNliFeatures({
-    premise,
-    hypothesis,
-    ...(u ? { premiseVector: u } : {}),
-    ...(v ? { hypothesisVector: v } : {}),
-    wordVector: (word) => vectors.word.get(word),
-  }, antonyms);
+  const named = computeNliFeatures(
+    {
+      premise,
+      hypothesis,
+      ...(u ? { premiseVector: u } : {}),
+      ...(v ? { hypothesisVector: v } : {}),
+      wordVector: (word) => vectors.word.get(word),
+    },
+    antonyms,
+  );
   const out = new Float64Array(nliInputSize(layout));
   out.set(named);
   let at = named.length;

@@ -78,7 +78,10 @@ export function buildWordNetAntonyms(files: WordNetDataFiles): WordNetAntonymTab
   const indirect = new Map<string, Set<string>>();
   const add = (antonyms: Map<string, Set<string>>, a: string, b: string) => {
     if (a === b || !WORD.test(a) || !WORD.test(b)) return;
-    for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       let set = antonyms.get(x);
       if (!set) antonyms.set(x, (set = new Set()));
       set.add(y);
@@ -118,7 +121,21 @@ export function buildWordNetAntonyms(files: WordNetDataFiles): WordNetAntonymTab
 export function baseForms(word: string): string[] {
   const forms = [word];
   const rules: readonly (readonly [string, string])[] = [
-    ['ies', 'y'], ['es', ''], ['s', ''], ['ied', 'y'], ['ed', ''], ['ed', 'e'], ['ing', ''], ['ing', 'e'], ['ier', 'y'], ['iest', 'y'], ['er', ''], ['er', 'e'], ['est', ''], ['est', 'e'], ['ly', ''],
+    ['ies', 'y'],
+    ['es', ''],
+    ['s', ''],
+    ['ied', 'y'],
+    ['ed', ''],
+    ['ed', 'e'],
+    ['ing', ''],
+    ['ing', 'e'],
+    ['ier', 'y'],
+    ['iest', 'y'],
+    ['er', ''],
+    ['er', 'e'],
+    ['est', ''],
+    ['est', 'e'],
+    ['ly', ''],
   ];
   for (const [suffix, replacement] of rules) {
     if (word.length > suffix.length + 2 && word.endsWith(suffix)) forms.push(word.slice(0, word.length - suffix.length) + replacement);

@@ -4,7 +4,7 @@ import { tokenizeWords } from '@factkit/core';
 export const STOPWORDS: ReadonlySet<string> = new Set(
   (
     'a an the and or but if then than so of to in on at by for with from into onto over under about as is are was were be been being ' +
-    'am do does did done has have had having it its it\'s this that these those there here he she they we you i me him her them us ' +
+    "am do does did done has have had having it its it's this that these those there here he she they we you i me him her them us " +
     'his hers their our your my mine what which who whom whose when where why how all any both each few more most other some such ' +
     'only own same too very can will just should would could may might must shall also lrb rrb lsb rsb s t ' +
     '的 了 是 在 和 与 及 也 都 而 之 于 为 对 把 被'
@@ -13,16 +13,74 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 
 /** Words that negate a statement. Negation present on one side only is a classic contradiction cue. */
 const NEGATIONS: ReadonlySet<string> = new Set([
-  'not', 'no', 'never', 'none', 'nobody', 'nothing', 'neither', 'nor', 'nowhere', 'without', "n't", 'cannot', "can't", "don't",
-  "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "won't", "wouldn't", "shouldn't", "couldn't", "hasn't", "haven't",
-  "hadn't", 'fails', 'failed', 'lack', 'lacks', 'lacked', 'only', 'incapable', 'unable', 'refused', 'denied',
-  '不', '没', '没有', '无', '非', '未', '别',
+  'not',
+  'no',
+  'never',
+  'none',
+  'nobody',
+  'nothing',
+  'neither',
+  'nor',
+  'nowhere',
+  'without',
+  "n't",
+  'cannot',
+  "can't",
+  "don't",
+  "doesn't",
+  "didn't",
+  "isn't",
+  "aren't",
+  "wasn't",
+  "weren't",
+  "won't",
+  "wouldn't",
+  "shouldn't",
+  "couldn't",
+  "hasn't",
+  "haven't",
+  "hadn't",
+  'fails',
+  'failed',
+  'lack',
+  'lacks',
+  'lacked',
+  'only',
+  'incapable',
+  'unable',
+  'refused',
+  'denied',
+  '不',
+  '没',
+  '没有',
+  '无',
+  '非',
+  '未',
+  '别',
 ]);
 
 const NUMBER_WORDS: Readonly<Record<string, string>> = {
-  zero: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
-  eleven: '11', twelve: '12', twenty: '20', hundred: '100', thousand: '1000', million: '1000000', billion: '1000000000',
-  first: '1', second: '2', third: '3',
+  zero: '0',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+  ten: '10',
+  eleven: '11',
+  twelve: '12',
+  twenty: '20',
+  hundred: '100',
+  thousand: '1000',
+  million: '1000000',
+  billion: '1000000000',
+  first: '1',
+  second: '2',
+  third: '3',
 };
 
 /** Names of the lexical features, in the order {@link computeLexicalFeatures} returns them. */
@@ -120,7 +178,7 @@ export function computeLexicalFeatures(premise: string, hypothesis: string): Lex
 
   const hypothesisText = hypothesisTokens.join(' ');
   const hypothesisCoverage = hypothesisSet.size === 0 ? 0 : shared / hypothesisSet.size;
-  const negationMismatch = (hypothesisNegations > 0) !== (premiseNegations > 0) ? 1 : 0;
+  const negationMismatch = hypothesisNegations > 0 !== premiseNegations > 0 ? 1 : 0;
   const numberMismatch = hypothesisNumbers.size === 0 ? 0 : missingNumbers / hypothesisNumbers.size;
   const entityMismatch = hypothesisEntities.size === 0 ? 0 : missingEntities / hypothesisEntities.size;
   return {

@@ -76,11 +76,7 @@ export function createChatModel(where: string, connection: Connection, model: st
       fail('prompt', 'must be a string');
     }
     (request.messages ?? []).forEach((message, index) => {
-      const valid =
-        typeof message === 'object' &&
-        message !== null &&
-        (message.role === 'system' || message.role === 'user' || message.role === 'assistant') &&
-        typeof message.content === 'string';
+      const valid = typeof message === 'object' && message !== null && (message.role === 'system' || message.role === 'user' || message.role === 'assistant') && typeof message.content === 'string';
       if (!valid) {
         fail(`messages[${index}]`, "must be { role: 'system' | 'user' | 'assistant', content: string }");
       }
@@ -93,24 +89,19 @@ export function createChatModel(where: string, connection: Connection, model: st
   };
 
   const generateOnce = async (request: GenerateRequest, n: number): Promise<GenerateResult> => {
-    const { value } = await callOnce(
-      { operation: 'chat completion', model, resolve, timeoutMs, abortSignal: request.abortSignal },
-      async ({ signal, connection }) => {
-        const body = buildBody(request, model, n);
-        const response = await connection.client.chat.completions
-          .create(body as unknown as Parameters<typeof connection.client.chat.completions.create>[0], { signal })
-          .asResponse();
-        const raw = await response.text();
-        const result = parseChatCompletionBody(raw);
-        if (result.texts.length < n) {
-          throw new ResponseParseError({
-            message: `${PROVIDER}: asked for n=${n} completions but the server returned ${result.texts.length}; set "emulateN: true" for servers that ignore n`,
-            raw: raw.slice(0, 4000),
-          });
-        }
-        return result;
-      },
-    );
+    const { value } = await callOnce({ operation: 'chat completion', model, resolve, timeoutMs, abortSignal: request.abortSignal }, async ({ signal, connection }) => {
+      const body = buildBody(request, model, n);
+      const response = await connection.client.chat.completions.create(body as unknown as Parameters<typeof connection.client.chat.completions.create>[0], { signal }).asResponse();
+      const raw = await response.text();
+      const result = parseChatCompletionBody(raw);
+      if (result.texts.length < n) {
+        throw new ResponseParseError({
+          message: `${PROVIDER}: asked for n=${n} completions but the server returned ${result.texts.length}; set "emulateN: true" for servers that ignore n`,
+          raw: raw.slice(0, 4000),
+        });
+      }
+      return result;
+    });
     return value;
   };
 
@@ -156,21 +147,16 @@ export function createChatModel(where: string, connection: Connection, model: st
       // The caller's abort stays linked to the HTTP call while the events are read; unlinked when the generator ends.
       let unlink = (): void => {};
       try {
-        const call = await callOnce(
-          { operation: 'chat completion stream', model, resolve, timeoutMs, abortSignal, keepAbortLink: true },
-          async ({ signal, connection }) => {
-            connectionForErrors = connection;
-            const body = { ...buildBody(request, model, 1), stream: true, ...(streamUsage ? { stream_options: { include_usage: true } } : {}) };
-            const { data, response } = await connection.client.chat.completions
-              .create(body as unknown as Parameters<typeof connection.client.chat.completions.create>[0], { signal })
-              .withResponse();
-            if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-              return { kind: 'events' as const, stream: data as unknown as AsyncIterable<unknown> };
-            }
-            // Some servers ignore `stream: true` and answer with one JSON completion: read it whole.
-            return { kind: 'whole' as const, result: parseChatCompletionBody(await response.text()) };
-          },
-        );
+        const call = await callOnce({ operation: 'chat completion stream', model, resolve, timeoutMs, abortSignal, keepAbortLink: true }, async ({ signal, connection }) => {
+          connectionForErrors = connection;
+          const body = { ...buildBody(request, model, 1), stream: true, ...(streamUsage ? { stream_options: { include_usage: true } } : {}) };
+          const { data, response } = await connection.client.chat.completions.create(body as unknown as Parameters<typeof connection.client.chat.completions.create>[0], { signal }).withResponse();
+          if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+            return { kind: 'events' as const, stream: data as unknown as AsyncIterable<unknown> };
+          }
+          // Some servers ignore `stream: true` and answer with one JSON completion: read it whole.
+          return { kind: 'whole' as const, result: parseChatCompletionBody(await response.text()) };
+        });
         opened = call.value;
         unlink = call.unlink;
       } catch (error) {

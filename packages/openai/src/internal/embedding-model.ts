@@ -21,14 +21,7 @@ export function createEmbeddingModel(where: string, connection: Connection, mode
     throw new InvalidArgumentError({ where, argument: 'options', message: 'must be an object' });
   }
   const known = KNOWN_MODELS[model];
-  const {
-    dimensions = known,
-    requestDimensions = false,
-    maxBatchSize = 256,
-    normalized = known !== undefined,
-    queryPrefix = '',
-    passagePrefix = '',
-  } = options;
+  const { dimensions = known, requestDimensions = false, maxBatchSize = 256, normalized = known !== undefined, queryPrefix = '', passagePrefix = '' } = options;
   if (dimensions === undefined) {
     throw new InvalidArgumentError({ where, argument: 'dimensions', message: `is missing: give the vector length of model "${model}"` });
   }
@@ -63,16 +56,11 @@ export function createEmbeddingModel(where: string, connection: Connection, mode
       for (let start = 0; start < texts.length; start += maxBatchSize) {
         abortSignal?.throwIfAborted();
         const batch = texts.slice(start, start + maxBatchSize).map((text) => prefix + text);
-        const { value } = await callOnce(
-          { operation: 'embeddings', model, resolve: () => connection.resolve(), timeoutMs, abortSignal },
-          async ({ signal, connection: resolved }) => {
-            const response = await resolved.client.embeddings
-              .create({ model, input: batch, encoding_format: 'float', ...(requestDimensions ? { dimensions } : {}) }, { signal })
-              .asResponse();
-            const raw = await response.text();
-            return parseEmbeddingsBody(raw, { count: batch.length, dimensions }).embeddings;
-          },
-        );
+        const { value } = await callOnce({ operation: 'embeddings', model, resolve: () => connection.resolve(), timeoutMs, abortSignal }, async ({ signal, connection: resolved }) => {
+          const response = await resolved.client.embeddings.create({ model, input: batch, encoding_format: 'float', ...(requestDimensions ? { dimensions } : {}) }, { signal }).asResponse();
+          const raw = await response.text();
+          return parseEmbeddingsBody(raw, { count: batch.length, dimensions }).embeddings;
+        });
         embeddings.push(...value);
       }
       return { embeddings };

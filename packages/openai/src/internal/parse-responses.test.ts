@@ -27,15 +27,32 @@ const almostChat = fc.record(
 
 describe('parseChatCompletionBody', () => {
   it('never throws anything but ResponseParseError, on any text or near-valid JSON', () => {
-    fc.assert(fc.property(fc.string(), (raw) => outcome(() => parseChatCompletionBody(raw)) !== undefined), { numRuns: 300 });
-    fc.assert(fc.property(jsonValue, (value) => outcome(() => parseChatCompletionBody(JSON.stringify(value))) !== undefined), { numRuns: 300 });
-    fc.assert(fc.property(almostChat, (value) => outcome(() => parseChatCompletionBody(JSON.stringify(value))) !== undefined), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string(), (raw) => outcome(() => parseChatCompletionBody(raw)) !== undefined),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(jsonValue, (value) => outcome(() => parseChatCompletionBody(JSON.stringify(value))) !== undefined),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(almostChat, (value) => outcome(() => parseChatCompletionBody(JSON.stringify(value))) !== undefined),
+      { numRuns: 500 },
+    );
   });
 
   it('returns the texts ordered by choice index whatever order the choices arrive in, with sane usage', () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.string(), { minLength: 1, maxLength: 6 }).chain((texts) => fc.tuple(fc.constant(texts), fc.shuffledSubarray(texts.map((_, index) => index), { minLength: texts.length }))),
+        fc.uniqueArray(fc.string(), { minLength: 1, maxLength: 6 }).chain((texts) =>
+          fc.tuple(
+            fc.constant(texts),
+            fc.shuffledSubarray(
+              texts.map((_, index) => index),
+              { minLength: texts.length },
+            ),
+          ),
+        ),
         fc.option(fc.record({ prompt_tokens: fc.nat(), completion_tokens: fc.nat() }), { nil: undefined }),
         ([texts, order], usage) => {
           const choices = order.map((index) => ({ index, message: { role: 'assistant', content: texts[index] }, finish_reason: 'stop' }));
@@ -71,10 +88,16 @@ describe('parseEmbeddingsBody', () => {
       { data: fc.oneof(jsonValue, fc.array(fc.record({ index: fc.oneof(fc.integer({ min: -2, max: 4 }), jsonValue), embedding: fc.oneof(jsonValue, fc.array(fc.double()), fc.base64String()) }, { requiredKeys: [] }))) },
       { requiredKeys: [] },
     );
-    fc.assert(fc.property(fc.string(), (raw) => outcome(() => parseEmbeddingsBody(raw, { count: 1 })) !== undefined), { numRuns: 200 });
     fc.assert(
-      fc.property(almostEmbeddings, fc.integer({ min: 0, max: 4 }), fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }), (value, count, dimensions) =>
-        outcome(() => parseEmbeddingsBody(JSON.stringify(value), { count, ...(dimensions === undefined ? {} : { dimensions }) })) !== undefined,
+      fc.property(fc.string(), (raw) => outcome(() => parseEmbeddingsBody(raw, { count: 1 })) !== undefined),
+      { numRuns: 200 },
+    );
+    fc.assert(
+      fc.property(
+        almostEmbeddings,
+        fc.integer({ min: 0, max: 4 }),
+        fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+        (value, count, dimensions) => outcome(() => parseEmbeddingsBody(JSON.stringify(value), { count, ...(dimensions === undefined ? {} : { dimensions }) })) !== undefined,
       ),
       { numRuns: 500 },
     );
@@ -96,7 +119,15 @@ describe('parseEmbeddingsBody', () => {
 
   it('rejects repeated indices, non-finite values and out-of-range indices', () => {
     const body = (data: unknown) => JSON.stringify({ data });
-    expect(() => parseEmbeddingsBody(body([{ index: 0, embedding: [1] }, { index: 0, embedding: [2] }]), { count: 2 })).toThrow(/repeats index 0/);
+    expect(() =>
+      parseEmbeddingsBody(
+        body([
+          { index: 0, embedding: [1] },
+          { index: 0, embedding: [2] },
+        ]),
+        { count: 2 },
+      ),
+    ).toThrow(/repeats index 0/);
     expect(() => parseEmbeddingsBody(body([{ index: 5, embedding: [1] }]), { count: 1 })).toThrow(/outside/);
     expect(() => parseEmbeddingsBody('{"data":[{"index":0,"embedding":[1e999]}]}', { count: 1 })).toThrow(/non-finite/);
     expect(() => parseEmbeddingsBody(body([{ index: 0, embedding: 'AAA' }]), { count: 1 })).toThrow(/multiple of 4/);
@@ -108,7 +139,10 @@ describe('readStreamChunk and readRetryAfterSeconds', () => {
     expect(readStreamChunk({ choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }] })).toEqual({ text: 'hi' });
     expect(readStreamChunk({ choices: [], usage: { prompt_tokens: 1, completion_tokens: 2 } })).toEqual({ text: '', usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 } });
     expect(readStreamChunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })).toEqual({ text: '', finishReason: 'stop' });
-    fc.assert(fc.property(fc.anything(), (value) => typeof readStreamChunk(value).text === 'string'), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.anything(), (value) => typeof readStreamChunk(value).text === 'string'),
+      { numRuns: 300 },
+    );
   });
 
   it('reads retry-after-ms, retry-after seconds and HTTP dates', () => {

@@ -114,10 +114,7 @@ export function parseEmbeddingsBody(raw: string, expected: { count: number; dime
     else throw parseError(`embedding ${index} is not an array of numbers`, raw);
     if (!vector.every((value) => Number.isFinite(value))) throw parseError(`embedding ${index} has a non-finite value`, raw);
     if (expected.dimensions !== undefined && vector.length !== expected.dimensions) {
-      throw parseError(
-        `embedding ${index} has ${vector.length} dimensions, expected ${expected.dimensions} (check the "dimensions" option against the model)`,
-        raw,
-      );
+      throw parseError(`embedding ${index} has ${vector.length} dimensions, expected ${expected.dimensions} (check the "dimensions" option against the model)`, raw);
     }
     slots[index] = vector;
   });

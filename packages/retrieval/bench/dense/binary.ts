@@ -83,7 +83,11 @@ const peers: { name: string; task: () => unknown }[] = [
   { name: 'binary2048_keep_exact', task: () => singleSet.forEach((query) => keep.search(query, { topK, prefilterShortlist: 2048 })) },
   { name: 'binary4096_drop', task: () => singleSet.forEach((query) => drop.search(query, { topK })) },
 ];
-const timing = await timeInterleaved(peers.map((peer) => ({ count: singleQueries, ...peer })), repeats, progress);
+const timing = await timeInterleaved(
+  peers.map((peer) => ({ count: singleQueries, ...peer })),
+  repeats,
+  progress,
+);
 const { loadBefore, loadAfter, qps, paired } = timing;
 results['queriesPerSecond'] = qps;
 results['queriesPerSecondPerRound'] = timing.perRound();

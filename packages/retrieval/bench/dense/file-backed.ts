@@ -64,7 +64,7 @@ const built = async <T>(label: string, build: () => T) => {
   progress(`built ${label} in ${((performance.now() - started) / 1000).toFixed(1)} s: RSS +${megabytes(delta.rssBytes)} MB, arrayBuffers +${megabytes(delta.arrayBuffersBytes)} MB`);
   return { value, delta: { rssMB: megabytes(delta.rssBytes), arrayBuffersMB: megabytes(delta.arrayBuffersBytes), heapUsedMB: megabytes(delta.heapUsedBytes) } };
 };
-const fileBuild = await built("binary + int8, floats from the file", () => fill(createQuantizedFlatIndex({ dimensions, initialCapacity: rows, prefilter: 'binary', floatVectors: source })));
+const fileBuild = await built('binary + int8, floats from the file', () => fill(createQuantizedFlatIndex({ dimensions, initialCapacity: rows, prefilter: 'binary', floatVectors: source })));
 const fileIndex = fileBuild.value;
 const flatBuild = await built('flat (float32 scan)', () => fill(createFlatIndex({ dimensions, initialCapacity: rows, singleQueryScan: 'float32' })));
 const flat32 = flatBuild.value;
@@ -98,7 +98,11 @@ const compare = (hits: readonly FlatSearchHit[][]) => {
 };
 const readsBefore = source.reads;
 const agreement: Record<string, unknown> = {
-  binary4096_file_exact: { ...compare(fileIndex.searchBatch(heldOut, { topK })), rerankedPerQuery: Number((fileIndex.lastReranked / heldOut.length).toFixed(1)), positionedReadsPerQuery: Number(((source.reads - readsBefore) / heldOut.length).toFixed(1)) },
+  binary4096_file_exact: {
+    ...compare(fileIndex.searchBatch(heldOut, { topK })),
+    rerankedPerQuery: Number((fileIndex.lastReranked / heldOut.length).toFixed(1)),
+    positionedReadsPerQuery: Number(((source.reads - readsBefore) / heldOut.length).toFixed(1)),
+  },
 };
 if (keep) agreement['binary4096_keep_exact'] = { ...compare(keep.searchBatch(heldOut, { topK })), rerankedPerQuery: Number((keep.lastReranked / heldOut.length).toFixed(1)) };
 results['agreementWithExact'] = agreement;
@@ -122,7 +126,11 @@ const peers: { name: string; task: () => unknown; before?: () => unknown }[] = [
   ...(keep ? [{ name: 'binary4096_keep_exact', task: () => singleSet.forEach((query) => keep.search(query, { topK })) }] : []),
   ...(coldAvailable ? [{ name: 'binary4096_file_exact_coldcache', before: evictFile, task: () => singleSet.forEach((query) => fileIndex.search(query, { topK })) }] : []),
 ];
-const timing = await timeInterleaved(peers.map((peer) => ({ count: singleQueries, ...peer })), repeats, progress);
+const timing = await timeInterleaved(
+  peers.map((peer) => ({ count: singleQueries, ...peer })),
+  repeats,
+  progress,
+);
 const { loadBefore, loadAfter, qps, paired } = timing;
 const ratios: Record<string, number> = { binary4096_file_exact_over_flat_float32scan: paired('binary4096_file_exact', 'flat_float32scan') };
 if (keep) {

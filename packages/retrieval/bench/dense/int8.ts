@@ -38,9 +38,7 @@ const results: Record<string, unknown> = {
 // --- data ---------------------------------------------------------------------------------------------------------
 progress(`generating ${rows} × ${dimensions} vectors (+ ${agreementQueries} queries)`);
 // Held-out queries: drawn after the corpus from the same mixture, never inserted.
-const { matrix, queries, entries } = generateMixtureData(rows, dimensions, Math.max(agreementQueries, batchSize, singleQueries), (generated) =>
-  progress(`generated ${generated}/${rows}`),
-);
+const { matrix, queries, entries } = generateMixtureData(rows, dimensions, Math.max(agreementQueries, batchSize, singleQueries), (generated) => progress(`generated ${generated}/${rows}`));
 
 // --- indexes (memory measured per build) -----------------------------------------------------------------------------
 const upsertInChunks = (index: { upsert(entries: readonly { id: string; vector: Float32Array }[]): void }, label: string) => {
@@ -82,10 +80,30 @@ const stride4 = Math.ceil(dimensions / 4) * 4;
 const stride8 = Math.ceil(dimensions / 8) * 8;
 // Structure bytes (what each index holds for `rows` vectors): flat = float32 rows + float64 norms (+ bfloat16 copy).
 const memory = {
-  flat_float32_plus_bfloat16: { structureMB: megabytes(rows * (stride4 * 4 + stride8 * 2 + 8)), scannedPerSingleQueryMB: megabytes(rows * stride8 * 2), scannedPerBatchMB: megabytes(rows * stride4 * 4), rssGrowthMB: megabytes(flatBuild.delta.rssBytes), arrayBuffersGrowthMB: megabytes(flatBuild.delta.arrayBuffersBytes) },
-  flat_float32: { structureMB: megabytes(rows * (stride4 * 4 + 8)), scannedPerSingleQueryMB: megabytes(rows * stride4 * 4), scannedPerBatchMB: megabytes(rows * stride4 * 4), rssGrowthMB: megabytes(flat32Build.delta.rssBytes), arrayBuffersGrowthMB: megabytes(flat32Build.delta.arrayBuffersBytes) },
-  int8_keep: { ...Object.fromEntries(Object.entries(int8.memoryUsage()).map(([key, value]) => [key.replace('Bytes', 'MB'), megabytes(value)])), rssGrowthMB: megabytes(int8Build.delta.rssBytes), arrayBuffersGrowthMB: megabytes(int8Build.delta.arrayBuffersBytes) },
-  int8_drop: { ...Object.fromEntries(Object.entries(int8Drop.memoryUsage()).map(([key, value]) => [key.replace('Bytes', 'MB'), megabytes(value)])), rssGrowthMB: megabytes(int8DropBuild.delta.rssBytes), arrayBuffersGrowthMB: megabytes(int8DropBuild.delta.arrayBuffersBytes) },
+  flat_float32_plus_bfloat16: {
+    structureMB: megabytes(rows * (stride4 * 4 + stride8 * 2 + 8)),
+    scannedPerSingleQueryMB: megabytes(rows * stride8 * 2),
+    scannedPerBatchMB: megabytes(rows * stride4 * 4),
+    rssGrowthMB: megabytes(flatBuild.delta.rssBytes),
+    arrayBuffersGrowthMB: megabytes(flatBuild.delta.arrayBuffersBytes),
+  },
+  flat_float32: {
+    structureMB: megabytes(rows * (stride4 * 4 + 8)),
+    scannedPerSingleQueryMB: megabytes(rows * stride4 * 4),
+    scannedPerBatchMB: megabytes(rows * stride4 * 4),
+    rssGrowthMB: megabytes(flat32Build.delta.rssBytes),
+    arrayBuffersGrowthMB: megabytes(flat32Build.delta.arrayBuffersBytes),
+  },
+  int8_keep: {
+    ...Object.fromEntries(Object.entries(int8.memoryUsage()).map(([key, value]) => [key.replace('Bytes', 'MB'), megabytes(value)])),
+    rssGrowthMB: megabytes(int8Build.delta.rssBytes),
+    arrayBuffersGrowthMB: megabytes(int8Build.delta.arrayBuffersBytes),
+  },
+  int8_drop: {
+    ...Object.fromEntries(Object.entries(int8Drop.memoryUsage()).map(([key, value]) => [key.replace('Bytes', 'MB'), megabytes(value)])),
+    rssGrowthMB: megabytes(int8DropBuild.delta.rssBytes),
+    arrayBuffersGrowthMB: megabytes(int8DropBuild.delta.arrayBuffersBytes),
+  },
   processRssAfterBuildsMB: megabytes(sampleMemory().rss),
 };
 results['memory'] = memory;

@@ -56,9 +56,7 @@ export async function loadRealCollections(): Promise<RealCollection[]> {
       .split('\n')
       .filter((line) => line.trim().length > 0)
       .map((line) => JSON.parse(line) as { claim: string; evidence?: unknown });
-  const scifactClaims = [...(await claimsOf('claims_dev.jsonl')), ...(await claimsOf('claims_train.jsonl'))]
-    .slice(0, SUBSETS.scifactClaims)
-    .map((row) => row.claim);
+  const scifactClaims = [...(await claimsOf('claims_dev.jsonl')), ...(await claimsOf('claims_train.jsonl'))].slice(0, SUBSETS.scifactClaims).map((row) => row.claim);
   const fever = await claimsOf('fever-lite/validation.jsonl');
   const evidence = new Set<string>();
   for (const row of fever) for (const sentence of row.evidence as string[]) if (sentence.trim().length > 0) evidence.add(sentence.trim());
@@ -90,13 +88,7 @@ const CHUNK = 256;
  * Embeds `texts` (kind 'passage' or 'query') into one row-major Float32Array, chunk by chunk, reading and writing the
  * chunk cache. `getEmbedder` is called only when a chunk is missing (so a warm cache never loads the model).
  */
-export async function embedCached(
-  texts: readonly string[],
-  kind: 'query' | 'passage',
-  getEmbedder: () => Promise<EmbedderLike>,
-  label: string,
-  progress: (message: string) => void,
-): Promise<Float32Array> {
+export async function embedCached(texts: readonly string[], kind: 'query' | 'passage', getEmbedder: () => Promise<EmbedderLike>, label: string, progress: (message: string) => void): Promise<Float32Array> {
   const dimensions = 512;
   const out = new Float32Array(texts.length * dimensions);
   await mkdir(REAL_CACHE_DIRECTORY, { recursive: true });

@@ -262,45 +262,45 @@ results['flatBuildSeconds'] = Number(flatBuildSeconds.toFixed(3));
 // --- HNSW (usearch) -----------------------------------------------------------------------------------------------
 const skipHnsw = process.env['BENCH_SKIP_HNSW'] === '1';
 if (!skipHnsw) {
-progress('building HNSW (usearch, M=16, efConstruction=128, all threads)');
-const hnsw = createHnswVectorStore({ dimensions, connectivity: 16, expansionAdd: 128, expansionSearch: 64 });
-start = performance.now();
-const chunk = 10_000;
-for (let r = 0; r < rows; r += chunk) {
-  await hnsw.upsert({ records: entries.slice(r, r + chunk).map((entry) => ({ id: entry.id, vector: entry.vector })) });
-}
-const hnswBuildSeconds = (performance.now() - start) / 1000;
-progress(`HNSW built in ${hnswBuildSeconds.toFixed(1)} s`);
-const hnswQps = (
-  await measureInterleaved([
-    {
-      name: 'hnsw',
-      label: 'HNSW (usearch) query, ef=64, single query',
-      count: batchSize,
-      task: async () => {
-        for (const query of queries) await hnsw.query({ vector: query, topK });
+  progress('building HNSW (usearch, M=16, efConstruction=128, all threads)');
+  const hnsw = createHnswVectorStore({ dimensions, connectivity: 16, expansionAdd: 128, expansionSearch: 64 });
+  start = performance.now();
+  const chunk = 10_000;
+  for (let r = 0; r < rows; r += chunk) {
+    await hnsw.upsert({ records: entries.slice(r, r + chunk).map((entry) => ({ id: entry.id, vector: entry.vector })) });
+  }
+  const hnswBuildSeconds = (performance.now() - start) / 1000;
+  progress(`HNSW built in ${hnswBuildSeconds.toFixed(1)} s`);
+  const hnswQps = (
+    await measureInterleaved([
+      {
+        name: 'hnsw',
+        label: 'HNSW (usearch) query, ef=64, single query',
+        count: batchSize,
+        task: async () => {
+          for (const query of queries) await hnsw.query({ vector: query, topK });
+        },
       },
-    },
-  ])
-)['hnsw'] as number;
-let found = 0;
-const truth = flat.searchBatch(queries, { topK });
-for (let q = 0; q < queries.length; q += 1) {
-  const expected = new Set((truth[q] ?? []).map((hit) => hit.id));
-  for (const match of (await hnsw.query({ vector: queries[q] as Float32Array, topK })).matches) if (expected.has(match.id)) found += 1;
-}
-const recallAt10 = found / (queries.length * topK);
-progress(`HNSW recall@10 vs exact: ${recallAt10.toFixed(4)}`);
-results['hnsw'] = {
-  library: 'usearch',
-  connectivity: 16,
-  expansionAdd: 128,
-  expansionSearch: 64,
-  buildSeconds: Number(hnswBuildSeconds.toFixed(2)),
-  queriesPerSecond: Number(hnswQps.toFixed(1)),
-  recallAt10VsExact: Number(recallAt10.toFixed(4)),
-  queriesForRecall: queries.length,
-};
+    ])
+  )['hnsw'] as number;
+  let found = 0;
+  const truth = flat.searchBatch(queries, { topK });
+  for (let q = 0; q < queries.length; q += 1) {
+    const expected = new Set((truth[q] ?? []).map((hit) => hit.id));
+    for (const match of (await hnsw.query({ vector: queries[q] as Float32Array, topK })).matches) if (expected.has(match.id)) found += 1;
+  }
+  const recallAt10 = found / (queries.length * topK);
+  progress(`HNSW recall@10 vs exact: ${recallAt10.toFixed(4)}`);
+  results['hnsw'] = {
+    library: 'usearch',
+    connectivity: 16,
+    expansionAdd: 128,
+    expansionSearch: 64,
+    buildSeconds: Number(hnswBuildSeconds.toFixed(2)),
+    queriesPerSecond: Number(hnswQps.toFixed(1)),
+    recallAt10VsExact: Number(recallAt10.toFixed(4)),
+    queriesForRecall: queries.length,
+  };
 }
 
 const outDirectory = fileURLToPath(new URL('./results/', import.meta.url));

@@ -70,9 +70,10 @@ const rocchio = createRocchioExpander({ embedder, retriever: dense, alpha: 1, be
 const rocchioRun = await runOf(dense, (query) => rocchio.expand({ query }));
 
 const scored = Object.fromEntries(
-  Object.entries({ 'dense (USE-lite, exact cosine)': denseRun, 'BM25 (k1=0.9, b=0.4)': bm25Run, 'hybrid RRF (BM25 + dense, k=60)': hybridRun, 'dense + Rocchio (α=1, β=0.75, k=3)': rocchioRun }).map(
-    ([name, run]) => [name, evaluateRun(dataset.qrels, run, { metrics }).aggregate],
-  ),
+  Object.entries({ 'dense (USE-lite, exact cosine)': denseRun, 'BM25 (k1=0.9, b=0.4)': bm25Run, 'hybrid RRF (BM25 + dense, k=60)': hybridRun, 'dense + Rocchio (α=1, β=0.75, k=3)': rocchioRun }).map(([name, run]) => [
+    name,
+    evaluateRun(dataset.qrels, run, { metrics }).aggregate,
+  ]),
 );
 const results = {
   date: new Date().toISOString(),

@@ -49,7 +49,9 @@ const median = (values: number[]): number => {
 };
 const log = (message: string): void => {
   const usage = process.memoryUsage();
-  process.stderr.write(`[5m] ${new Date().toISOString().slice(11, 19)} ${message} (RSS ${toMb(usage.rss).toFixed(0)} MB, peak so far ${toMb(peakRssBytes()).toFixed(0)} MB, heap ${toMb(usage.heapUsed).toFixed(0)}/${toMb(usage.heapTotal).toFixed(0)} MB, arrayBuffers ${toMb(usage.arrayBuffers).toFixed(0)} MB, load ${load()[0]})\n`);
+  process.stderr.write(
+    `[5m] ${new Date().toISOString().slice(11, 19)} ${message} (RSS ${toMb(usage.rss).toFixed(0)} MB, peak so far ${toMb(peakRssBytes()).toFixed(0)} MB, heap ${toMb(usage.heapUsed).toFixed(0)}/${toMb(usage.heapTotal).toFixed(0)} MB, arrayBuffers ${toMb(usage.arrayBuffers).toFixed(0)} MB, load ${load()[0]})\n`,
+  );
 };
 
 function topIds(index: Bm25Index, queries: string[], strategy: 'auto' | 'exhaustive'): string[][] {
@@ -145,7 +147,8 @@ async function main(): Promise<void> {
     cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`,
     load: { before: loadBefore, after: load() },
     maxOldSpaceSize: process.execArgv.find((value) => value.startsWith('--max-old-space-size')) ?? 'default',
-    merging: COMPACT_EVERY > 0 ? `mergePendingAt ${MERGE_PENDING_AT || 'default'} + every ${COMPACT_EVERY.toLocaleString('en')} documents` : `mergePendingAt ${MERGE_PENDING_AT > 0 ? MERGE_PENDING_AT.toLocaleString('en') : 'default (8,388,608)'}`,
+    merging:
+      COMPACT_EVERY > 0 ? `mergePendingAt ${MERGE_PENDING_AT || 'default'} + every ${COMPACT_EVERY.toLocaleString('en')} documents` : `mergePendingAt ${MERGE_PENDING_AT > 0 ? MERGE_PENDING_AT.toLocaleString('en') : 'default (8,388,608)'}`,
     buildSeconds,
     postings: statistics.postingCount,
     vocabulary: statistics.vocabularySize,
@@ -189,7 +192,7 @@ function formatMarkdown(results: Record<string, unknown>[]): string {
     '# factkit BM25 at millions of synthetic documents',
     '',
     'One process builds the index (10,000-document batches; pending additions merged by the index itself once',
-    "`mergePendingAt` postings are pending — rows before that option merged every 500,000 documents from the bench), times",
+    '`mergePendingAt` postings are pending — rows before that option merged every 500,000 documents from the bench), times',
     'the default search over generated queries (median of 3 passes), checks the top-10 of the first queries against the',
     "'exhaustive' strategy of the same index, saves it with `saveBm25Index`, drops it, loads it with `loadBm25Index` and",
     'checks again. Peak RSS = the larger of the kernel high-water mark (VmHWM) and a 100 ms worker-thread sampler, for the',

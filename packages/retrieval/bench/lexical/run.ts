@@ -134,7 +134,15 @@ async function parallelCapacity(): Promise<number> {
     const workers = Array.from({ length: threads }, () => new Worker(code, { eval: true }));
     await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('online', resolve))));
     const started = performance.now();
-    await Promise.all(workers.map((worker) => new Promise((resolve) => { worker.once('message', resolve); worker.postMessage(0); })));
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise((resolve) => {
+            worker.once('message', resolve);
+            worker.postMessage(0);
+          }),
+      ),
+    );
     const elapsed = performance.now() - started;
     await Promise.all(workers.map((worker) => worker.terminate()));
     return elapsed;
@@ -303,7 +311,13 @@ async function runCorpus(
       peer: true,
       documents: documentCount,
       build(documents, sample) {
-        mini = new MiniSearch<Doc>({ fields: ['text'], idField: 'id', tokenize: (text) => analyzer.analyze(text), processTerm: (term) => term, searchOptions: { processTerm: (term) => term, tokenize: (text) => analyzer.analyze(text), bm25: { k: 0.9, b: 0.4, d: 0.5 } } });
+        mini = new MiniSearch<Doc>({
+          fields: ['text'],
+          idField: 'id',
+          tokenize: (text) => analyzer.analyze(text),
+          processTerm: (term) => term,
+          searchOptions: { processTerm: (term) => term, tokenize: (text) => analyzer.analyze(text), bm25: { k: 0.9, b: 0.4, d: 0.5 } },
+        });
         let chunk: Doc[] = [];
         for (const document of documents()) {
           chunk.push(document);
@@ -318,7 +332,13 @@ async function runCorpus(
       release: () => {
         mini = undefined as unknown as MiniSearch<Doc>;
       },
-      run: (batch) => batch.map((query) => mini.search(query).slice(0, 10).map((hit) => String(hit.id))),
+      run: (batch) =>
+        batch.map((query) =>
+          mini
+            .search(query)
+            .slice(0, 10)
+            .map((hit) => String(hit.id)),
+        ),
     });
   }
   if (peers.orama) {
@@ -479,7 +499,10 @@ async function runCorpus(
       await base.run(queries);
       await auto.run(queries);
       for (let round = 0; round < 5; round++) {
-        for (const [contender, into] of [[base, baseMs], [auto, autoMs]] as const) {
+        for (const [contender, into] of [
+          [base, baseMs],
+          [auto, autoMs],
+        ] as const) {
           const passes = loops.get(contender.name) as number;
           const begun = performance.now();
           for (let pass = 0; pass < passes; pass++) await contender.run(queries);
@@ -523,7 +546,10 @@ function sciFactDocuments(): Doc[] {
 
 function sciFactQueries(): string[] {
   const path = join(requireDataset('scifact'), 'queries.jsonl');
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { text: string }).text);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { text: string }).text);
 }
 
 /**
@@ -579,7 +605,7 @@ function formatMarkdown(results: (CorpusResult & { key: string })[], node: strin
     "counted by bench/shared/memory.ts measureMemory (SharedArrayBuffers included: see each corpus's Memory line);",
     "factkit's retained figure leaves out its postings arrays' spare room (`statistics().reservedBytes`: address space",
     'reserved so later additions merge in place, which ArrayBuffer counts include but the process only makes resident',
-    "once written); its peak = highest sampled during the build, which still counts that room (e.g. the 2^28-element",
+    'once written); its peak = highest sampled during the build, which still counts that room (e.g. the 2^28-element',
     'reserve a large index takes at its first merge). Spread = (max − min) / median of the samples (a large one = disturbed).',
     'Xapian (python3-xapian, when installed) builds from the same analysed terms and is timed in its own Python process',
     "after the rounds (xapian_peer.py; BM25Weight at the same k1/b, min_normlen 0), so it has no paired ratio; 'auto' and",

@@ -21,7 +21,10 @@ export function pseudoWord(index: number): string {
 
 export class ZipfSampler {
   private readonly cdf: Float64Array;
-  constructor(readonly vocabularySize: number, exponent = 1) {
+  constructor(
+    readonly vocabularySize: number,
+    exponent = 1,
+  ) {
     this.cdf = new Float64Array(vocabularySize);
     let total = 0;
     for (let rank = 0; rank < vocabularySize; rank++) {

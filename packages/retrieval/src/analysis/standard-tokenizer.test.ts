@@ -21,7 +21,11 @@ describe('tokenizeStandard (Lucene StandardTokenizer / UAX #29)', () => {
   });
   it('emits each Han ideograph and Hiragana alone, Katakana and Hangul runs whole', () => {
     expect(tokenizeStandard('我是中国人').map((token) => [token.text, token.type])).toEqual([
-      ['我', 'ideographic'], ['是', 'ideographic'], ['中', 'ideographic'], ['国', 'ideographic'], ['人', 'ideographic'],
+      ['我', 'ideographic'],
+      ['是', 'ideographic'],
+      ['中', 'ideographic'],
+      ['国', 'ideographic'],
+      ['人', 'ideographic'],
     ]);
     expect(texts('カタカナ ひら 안녕하세요 한글입니다')).toEqual(['カタカナ', 'ひ', 'ら', '안녕하세요', '한글입니다']);
   });

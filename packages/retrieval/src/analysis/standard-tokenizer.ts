@@ -51,9 +51,7 @@ const RE_HANGUL = /^\p{Script=Hangul}$/u;
 const RE_NUMERIC = /^\p{Nd}$/u;
 
 const MID_LETTER_CHARS = new Set([0x3a, 0xb7, 0x387, 0x55f, 0x5f4, 0x2027, 0xfe13, 0xfe55, 0xff1a]);
-const MID_NUM_CHARS = new Set([
-  0x2c, 0x3b, 0x37e, 0x589, 0x60c, 0x60d, 0x66c, 0x7f8, 0x2044, 0xfe10, 0xfe14, 0xfe50, 0xfe54, 0xff0c, 0xff1b,
-]);
+const MID_NUM_CHARS = new Set([0x2c, 0x3b, 0x37e, 0x589, 0x60c, 0x60d, 0x66c, 0x7f8, 0x2044, 0xfe10, 0xfe14, 0xfe50, 0xfe54, 0xff0c, 0xff1b]);
 const MID_NUM_LET_CHARS = new Set([0x2e, 0x2018, 0x2019, 0x2024, 0xfe52, 0xff07, 0xff0e]);
 const EXTEND_NUM_LET_CHARS = new Set([0x5f, 0x202f, 0x203f, 0x2040, 0x2054, 0xfe33, 0xfe34, 0xfe4d, 0xfe4e, 0xfe4f, 0xff3f]);
 
@@ -96,8 +94,7 @@ function classify(code: number): number {
 const isAHLetter = (cls: number): boolean => cls === ALETTER || cls === HEBREW;
 const isMidLetterQ = (cls: number): boolean => cls === MID_LETTER || cls === MID_NUM_LET || cls === SINGLE_QUOTE;
 const isMidNumQ = (cls: number): boolean => cls === MID_NUM || cls === MID_NUM_LET || cls === SINGLE_QUOTE;
-const isWordStart = (cls: number): boolean =>
-  cls === ALETTER || cls === HEBREW || cls === NUMERIC || cls === KATAKANA || cls === EXTEND_NUM_LET;
+const isWordStart = (cls: number): boolean => cls === ALETTER || cls === HEBREW || cls === NUMERIC || cls === KATAKANA || cls === EXTEND_NUM_LET;
 
 export interface StandardTokenizerOptions {
   /** Tokens longer than this (UTF-16 units) are split, as in Lucene. @default 255 */
@@ -117,11 +114,7 @@ export function tokenizeStandard(text: string, options: StandardTokenizerOptions
 }
 
 /** Callback form of {@link tokenizeStandard} used on the indexing hot path (no token objects). */
-export function forEachStandardToken(
-  text: string,
-  maxTokenLength: number,
-  emit: (text: string, start: number, end: number, type: TokenType) => void,
-): void {
+export function forEachStandardToken(text: string, maxTokenLength: number, emit: (text: string, start: number, end: number, type: TokenType) => void): void {
   if (ASCII_ONLY.test(text)) {
     forEachAsciiToken(text, maxTokenLength, emit);
     return;
@@ -200,20 +193,28 @@ export function forEachStandardToken(
       const previous = classes[end - 1] as number;
       const next = classes[end] as number;
       const afterNext = end + 1 < count ? (classes[end + 1] as number) : OTHER;
-      if (isAHLetter(previous) && isAHLetter(next)) end++; // WB5
-      else if (isAHLetter(previous) && isMidLetterQ(next) && isAHLetter(afterNext)) end += 2; // WB6/7
-      else if (previous === HEBREW && next === SINGLE_QUOTE) end++; // WB7a
-      else if (previous === HEBREW && next === DOUBLE_QUOTE && afterNext === HEBREW) end += 2; // WB7b/c
+      if (isAHLetter(previous) && isAHLetter(next))
+        end++; // WB5
+      else if (isAHLetter(previous) && isMidLetterQ(next) && isAHLetter(afterNext))
+        end += 2; // WB6/7
+      else if (previous === HEBREW && next === SINGLE_QUOTE)
+        end++; // WB7a
+      else if (previous === HEBREW && next === DOUBLE_QUOTE && afterNext === HEBREW)
+        end += 2; // WB7b/c
       else if (
         (previous === NUMERIC && next === NUMERIC) || // WB8
         (isAHLetter(previous) && next === NUMERIC) || // WB9
         (previous === NUMERIC && isAHLetter(next)) // WB10
       )
         end++;
-      else if (previous === NUMERIC && isMidNumQ(next) && afterNext === NUMERIC) end += 2; // WB11/12
-      else if (previous === KATAKANA && next === KATAKANA) end++; // WB13
-      else if (isWordStart(previous) && next === EXTEND_NUM_LET) end++; // WB13a
-      else if (previous === EXTEND_NUM_LET && (isAHLetter(next) || next === NUMERIC || next === KATAKANA)) end++; // WB13b
+      else if (previous === NUMERIC && isMidNumQ(next) && afterNext === NUMERIC)
+        end += 2; // WB11/12
+      else if (previous === KATAKANA && next === KATAKANA)
+        end++; // WB13
+      else if (isWordStart(previous) && next === EXTEND_NUM_LET)
+        end++; // WB13a
+      else if (previous === EXTEND_NUM_LET && (isAHLetter(next) || next === NUMERIC || next === KATAKANA))
+        end++; // WB13b
       else break;
       const added = classes[end - 1] as number;
       if (added !== EXTEND_NUM_LET && !isMidLetterQ(added) && !isMidNumQ(added) && added !== DOUBLE_QUOTE) hasCore = true;

@@ -41,7 +41,10 @@ describe('createBm25Index: scoring', () => {
 
   it("uses Lucene's lossy length for long documents, exact lengths on request", () => {
     const long = Array.from({ length: 99 }, (_, index) => `w${index}`).join(' ');
-    const documents = [{ id: 'long', text: `cat ${long}` }, { id: 'short', text: 'cat' }];
+    const documents = [
+      { id: 'long', text: `cat ${long}` },
+      { id: 'short', text: 'cat' },
+    ];
     const lucene = createBm25Index({ analyzer: whitespace, documents });
     const explanation = lucene.explain('cat', 'long');
     expect(explanation?.terms[0]).toMatchObject({ tf: 1, documentLength: 100, scoredLength: 96, df: 2 });
@@ -77,11 +80,7 @@ describe('createBm25Index: scoring', () => {
     const five = index.explain('cat cat cat cat cat', 'd1')?.score as number;
     expect(five).toBeCloseTo(5 * once, 5);
     // Query2doc: q+ = query × 5 + passage. Repetition flips the ranking towards the query's own terms.
-    const documents = [
-      { id: 'query-doc', text: 'emu emu habitat' },
-      { id: 'passage-doc', text: 'bird bird flightless large bird' },
-      ...Array.from({ length: 8 }, (_, index) => ({ id: `filler${index}`, text: `bird filler${index}` })),
-    ];
+    const documents = [{ id: 'query-doc', text: 'emu emu habitat' }, { id: 'passage-doc', text: 'bird bird flightless large bird' }, ...Array.from({ length: 8 }, (_, index) => ({ id: `filler${index}`, text: `bird filler${index}` }))];
     const q2d = createBm25Index({ analyzer: whitespace, documents });
     const passage = 'flightless large bird flightless large';
     expect(q2d.search(`emu ${passage}`).hits[0]?.id).toBe('passage-doc');
@@ -96,7 +95,10 @@ describe('createBm25Index: scoring', () => {
     const titleHeavy = createBm25Index({ analyzer: whitespace, documents, fields: { title: 3, text: 1 } });
     expect(titleHeavy.search('cat').hits.map((hit) => hit.id)).toEqual(['a', 'b']);
     const explanation = titleHeavy.explain('cat', 'a');
-    expect(explanation?.terms.map((term) => [term.field, term.boost])).toEqual([['title', 3], ['text', 1]]);
+    expect(explanation?.terms.map((term) => [term.field, term.boost])).toEqual([
+      ['title', 3],
+      ['text', 1],
+    ]);
     const textHeavy = createBm25Index({ analyzer: whitespace, documents, fields: { title: 1, text: 3 } });
     expect(textHeavy.search('cat').hits.map((hit) => hit.id)).toEqual(['b', 'a']);
     // flat = title + ' ' + text in one field
@@ -158,11 +160,19 @@ describe('createBm25Index: both MaxScore strategies return exactly the exhaustiv
     // The Lucene variant keeps a WebAssembly copy of a small index's postings, and 'auto' then scores a query touching
     // a quarter of the collection exhaustively; another variant has no copy, so 'auto' prunes.
     const lucene = createBm25Index({ analyzer: whitespace, documents });
-    const luceneTerms = [{ term: 'common0', weight: 1 }, { term: 'common1', weight: 1 }, { term: 'common2', weight: 1 }];
+    const luceneTerms = [
+      { term: 'common0', weight: 1 },
+      { term: 'common1', weight: 1 },
+      { term: 'common2', weight: 1 },
+    ];
     expect(lucene.search({ terms: luceneTerms }, { topK: 10 }).scoredPostings).toBe(20_000);
     expect(lucene.search({ terms: luceneTerms }, { topK: 10 }).hits).toEqual(lucene.search({ terms: luceneTerms }, { topK: 10, strategy: 'maxscore-daat' }).hits);
     const large = createBm25Index({ analyzer: whitespace, variant: 'bm25+', documents });
-    const terms = [{ term: 'common0', weight: 1 }, { term: 'common1', weight: 1 }, { term: 'common2', weight: 1 }];
+    const terms = [
+      { term: 'common0', weight: 1 },
+      { term: 'common1', weight: 1 },
+      { term: 'common2', weight: 1 },
+    ];
     const exhaustive = large.search({ terms }, { topK: 10, strategy: 'exhaustive' });
     const maxscore = large.search({ terms }, { topK: 10, strategy: 'maxscore' });
     const daat = large.search({ terms }, { topK: 10, strategy: 'maxscore-daat' });
@@ -215,7 +225,18 @@ describe('createBm25Index: both MaxScore strategies return exactly the exhaustiv
       analyzer: whitespace,
       documents: Array.from({ length: 1_000 }, (_, doc) => ({ id: `t${doc}`, text: doc % 3 === 0 ? 'x y z' : doc % 3 === 1 ? 'x y w' : 'x w v' })),
     });
-    for (const terms of [[{ term: 'x', weight: 1 }], [{ term: 'x', weight: 1 }, { term: 'y', weight: 1 }], [{ term: 'w', weight: 2 }, { term: 'x', weight: 1 }, { term: 'z', weight: 0.5 }]]) {
+    for (const terms of [
+      [{ term: 'x', weight: 1 }],
+      [
+        { term: 'x', weight: 1 },
+        { term: 'y', weight: 1 },
+      ],
+      [
+        { term: 'w', weight: 2 },
+        { term: 'x', weight: 1 },
+        { term: 'z', weight: 0.5 },
+      ],
+    ]) {
       for (const topK of [1, 5, 10, 11, 40]) {
         const exhaustive = tied.search({ terms }, { topK, strategy: 'exhaustive' }).hits;
         expect(exhaustive).toHaveLength(topK);
@@ -227,26 +248,22 @@ describe('createBm25Index: both MaxScore strategies return exactly the exhaustiv
 
   it('on a 3,000-document corpus: rare-term and common-term queries, every strategy equals the explain() reference', () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.record({ term: fc.constantFrom(...vocabulary, ...bigVocabulary.slice(0, 40)), weight: fc.constantFrom(1, 1, 1, 2, 0.5) }), { minLength: 1, maxLength: 8 }),
-        fc.integer({ min: 1, max: 15 }),
-        (terms, topK) => {
-          const exhaustive = bigIndex.search({ terms }, { topK, strategy: 'exhaustive' });
-          for (const strategy of ['auto', 'maxscore', 'maxscore-daat'] as const) expect(bigIndex.search({ terms }, { topK, strategy }).hits).toEqual(exhaustive.hits);
-          const scored = bigCorpus
-            .map((document, doc) => ({ doc, explanation: bigIndex.explain({ terms }, document.id) }))
-            .filter(({ explanation }) => explanation?.terms.some((term) => term.tf > 0))
-            .map(({ doc, explanation }) => ({ doc, id: (explanation as { id: string }).id, score: (explanation as { score: number }).score }))
-            .sort((a, b) => b.score - a.score || a.doc - b.doc)
-            .slice(0, topK);
-          expect(exhaustive.hits.map((hit) => [hit.id, hit.score])).toEqual(scored.map((hit) => [hit.id, hit.score]));
-        },
-      ),
+      fc.property(fc.array(fc.record({ term: fc.constantFrom(...vocabulary, ...bigVocabulary.slice(0, 40)), weight: fc.constantFrom(1, 1, 1, 2, 0.5) }), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 15 }), (terms, topK) => {
+        const exhaustive = bigIndex.search({ terms }, { topK, strategy: 'exhaustive' });
+        for (const strategy of ['auto', 'maxscore', 'maxscore-daat'] as const) expect(bigIndex.search({ terms }, { topK, strategy }).hits).toEqual(exhaustive.hits);
+        const scored = bigCorpus
+          .map((document, doc) => ({ doc, explanation: bigIndex.explain({ terms }, document.id) }))
+          .filter(({ explanation }) => explanation?.terms.some((term) => term.tf > 0))
+          .map(({ doc, explanation }) => ({ doc, id: (explanation as { id: string }).id, score: (explanation as { score: number }).score }))
+          .sort((a, b) => b.score - a.score || a.doc - b.doc)
+          .slice(0, topK);
+        expect(exhaustive.hits.map((hit) => [hit.id, hit.score])).toEqual(scored.map((hit) => [hit.id, hit.score]));
+      }),
       { numRuns: 40 },
     );
   });
 
-  it('statistics() reports the postings arrays\' spare room (reservedBytes) apart from typedArrayBytes', () => {
+  it("statistics() reports the postings arrays' spare room (reservedBytes) apart from typedArrayBytes", () => {
     // A first merge of P postings into D documents reserves capacityFor(P) doc ids (4 bytes), as many 1-byte tfs
     // (every tf < 256 here) and capacityFor(D) lengths (4 bytes); the spare room is the part not yet written.
     const index = createBm25Index({ analyzer: whitespace, documents: bigCorpus });
@@ -331,7 +348,10 @@ describe('createBm25Index: incremental add and remove', () => {
 describe('createBm25Index: merging additions in place', () => {
   it('batches merged one by one (in place or not, while retained or not) give the bytes of a one-shot build', () => {
     const word = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g');
-    const batch = fc.array(fc.array(word, { maxLength: 8 }).map((words) => words.join(' ')), { minLength: 0, maxLength: 12 });
+    const batch = fc.array(
+      fc.array(word, { maxLength: 8 }).map((words) => words.join(' ')),
+      { minLength: 0, maxLength: 12 },
+    );
     fc.assert(
       fc.property(fc.array(fc.tuple(batch, fc.boolean(), fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 8 }), (batches) => {
         const index = createBm25Index({ analyzer: whitespace });
@@ -361,7 +381,14 @@ describe('createBm25Index: merging additions in place', () => {
     const word = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g');
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 15 }), fc.array(word, { maxLength: 6 }).map((words) => words.join(' ')), fc.constantFrom('add', 'replace', 'remove', 'search')), { maxLength: 60 }),
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 15 }),
+            fc.array(word, { maxLength: 6 }).map((words) => words.join(' ')),
+            fc.constantFrom('add', 'replace', 'remove', 'search'),
+          ),
+          { maxLength: 60 },
+        ),
         fc.integer({ min: 1, max: 12 }),
         fc.boolean(),
         (operations, mergePendingAt, titled) => {
@@ -420,7 +447,13 @@ describe('createBm25Index: merging additions in place', () => {
   });
 
   it('does not overwrite arrays a retained reader holds', () => {
-    const index = createBm25Index({ analyzer: whitespace, documents: [{ id: 'x', text: 'a b' }, { id: 'y', text: 'b c' }] });
+    const index = createBm25Index({
+      analyzer: whitespace,
+      documents: [
+        { id: 'x', text: 'a b' },
+        { id: 'y', text: 'b c' },
+      ],
+    });
     const state = getIndexState(index, 'test');
     const held = state.fields[0];
     const snapshot = held ? [Array.from(held.postingDocs), Array.from(held.postingTfs), Array.from(held.termOffsets)] : [];
@@ -474,13 +507,21 @@ describe('createBm25Index: per-search k1 / b overrides', () => {
 describe('createBm25Index: searchBatch', () => {
   it('returns exactly what search returns, query by query, for every strategy and with overrides', () => {
     let seed = 11;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const documents = Array.from({ length: 400 }, (_, index) => ({ id: `d${index}`, text: Array.from({ length: 20 }, () => `t${Math.floor(random() ** 3 * 200)}`).join(' ') }));
     const index = createBm25Index({ analyzer: whitespace, documents });
     const queries: (string | { terms: { term: string; weight: number }[] })[] = Array.from({ length: 30 }, () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => `t${Math.floor(random() ** 2 * 200)}`).join(' '));
-    queries.push('', 'unknown-term', { terms: [{ term: 't1', weight: 0.3 }, { term: 't7', weight: 1.7 }] });
+    queries.push('', 'unknown-term', {
+      terms: [
+        { term: 't1', weight: 0.3 },
+        { term: 't7', weight: 1.7 },
+      ],
+    });
     for (const strategy of ['auto', 'maxscore', 'maxscore-daat', 'exhaustive'] as const) {
-      for (const options of [{ topK: 5, strategy }, { topK: 50, strategy, k1: 1.3, b: 0.9 }]) {
+      for (const options of [
+        { topK: 5, strategy },
+        { topK: 50, strategy, k1: 1.3, b: 0.9 },
+      ]) {
         const batch = index.searchBatch(queries, options);
         expect(batch).toHaveLength(queries.length);
         batch.forEach((result, position) => expect(result).toEqual(index.search(queries[position] as string, options)));
@@ -508,10 +549,28 @@ describe('createBm25Index: bad input', () => {
   });
   it('rejects duplicate ids (the whole batch) unless told to skip or replace', () => {
     const index = createBm25Index({ documents: [{ id: 'a', text: 'cats' }] });
-    expect(() => index.addDocuments([{ id: 'b', text: 'dogs' }, { id: 'a', text: 'again' }])).toThrow(/duplicate id "a"/);
+    expect(() =>
+      index.addDocuments([
+        { id: 'b', text: 'dogs' },
+        { id: 'a', text: 'again' },
+      ]),
+    ).toThrow(/duplicate id "a"/);
     expect(index.hasDocument('b')).toBe(false);
-    expect(() => createBm25Index({ documents: [{ id: 'x', text: '1' }, { id: 'x', text: '2' }] })).toThrow(InvalidArgumentError);
-    const skipped = index.addDocuments([{ id: 'a', text: 'again' }, { id: 'c', text: 'cows' }], { onDuplicate: 'skip' });
+    expect(() =>
+      createBm25Index({
+        documents: [
+          { id: 'x', text: '1' },
+          { id: 'x', text: '2' },
+        ],
+      }),
+    ).toThrow(InvalidArgumentError);
+    const skipped = index.addDocuments(
+      [
+        { id: 'a', text: 'again' },
+        { id: 'c', text: 'cows' },
+      ],
+      { onDuplicate: 'skip' },
+    );
     expect(skipped).toMatchObject({ added: 1, problems: [{ index: 0, id: 'a', code: 'duplicate-id' }] });
     index.addDocument({ id: 'a', text: 'dogs' }, { onDuplicate: 'replace' });
     expect(index.search('dog').hits.map((hit) => hit.id)).toEqual(['a']);

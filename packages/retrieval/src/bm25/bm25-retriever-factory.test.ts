@@ -5,9 +5,25 @@ import { createBm25Index } from './bm25-index.js';
 import { createBm25RetrieverFactory } from './bm25-retriever-factory.js';
 
 const documents: FieldedDocument[] = [
-  { id: 'd1#0', fields: { title: 'Aspirin and fever', questions: ['Does aspirin lower fever?', 'Who takes aspirin?'], chunk: 'Aspirin lowers fever in adults.' }, text: 'Aspirin lowers fever in adults.', origin: { documentId: 'd1', chunkId: 'd1#0' } },
-  { id: 'd2#0', fields: { title: 'Statins', questions: ['Are statins safe?'], chunk: 'Statins reduce cholesterol levels.' }, text: 'Statins reduce cholesterol levels.', origin: { documentId: 'd2', chunkId: 'd2#0' }, metadata: { shelf: 'cardio' } },
-  { id: 'd3#0', fields: { title: 'Vitamin D in winter', questions: ['When is vitamin D low?'], chunk: 'Vitamin D deficiency is common in winter.' }, text: 'Vitamin D deficiency is common in winter.', origin: { documentId: 'd3', chunkId: 'd3#0' } },
+  {
+    id: 'd1#0',
+    fields: { title: 'Aspirin and fever', questions: ['Does aspirin lower fever?', 'Who takes aspirin?'], chunk: 'Aspirin lowers fever in adults.' },
+    text: 'Aspirin lowers fever in adults.',
+    origin: { documentId: 'd1', chunkId: 'd1#0' },
+  },
+  {
+    id: 'd2#0',
+    fields: { title: 'Statins', questions: ['Are statins safe?'], chunk: 'Statins reduce cholesterol levels.' },
+    text: 'Statins reduce cholesterol levels.',
+    origin: { documentId: 'd2', chunkId: 'd2#0' },
+    metadata: { shelf: 'cardio' },
+  },
+  {
+    id: 'd3#0',
+    fields: { title: 'Vitamin D in winter', questions: ['When is vitamin D low?'], chunk: 'Vitamin D deficiency is common in winter.' },
+    text: 'Vitamin D deficiency is common in winter.',
+    origin: { documentId: 'd3', chunkId: 'd3#0' },
+  },
 ];
 
 describeRetrieverContract('bm25 factory (title, questions, chunk)', () => createBm25RetrieverFactory().createRetriever({ documents, fields: { title: 1, questions: 1, chunk: 1 } }), { query: 'vitamin D in winter', expectedId: 'd3#0' });

@@ -49,7 +49,9 @@ export function createBm25RetrieverFactory(options: Bm25RetrieverFactoryOptions 
       const index = createBm25Index({ ...indexOptions, fields: weights, fieldText: (document, field) => fieldValue(byId.get(document.id)!, field), storeDocuments: false, documents: indexed });
       const bm25 = createBm25Retriever(index, strategy === undefined ? {} : { strategy });
       const retriever: Retriever = {
-        id: `${bm25.id}[${Object.entries(weights).map(([name, weight]) => `${name}:${weight}`).join(',')}]`,
+        id: `${bm25.id}[${Object.entries(weights)
+          .map(([name, weight]) => `${name}:${weight}`)
+          .join(',')}]`,
         async retrieve(request: RetrieveRequest): Promise<RetrieveResult> {
           const result = await bm25.retrieve(request);
           const evidence: Evidence[] = result.evidence.map((hit) => {

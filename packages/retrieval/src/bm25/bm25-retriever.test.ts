@@ -29,7 +29,10 @@ describe('createBm25Retriever', () => {
   it('scores query.weightedTerms instead of the text', async () => {
     const index = createBm25Index({ documents });
     const retriever = createBm25Retriever(index);
-    const weightedTerms = [{ term: 'bird', weight: 0.7 }, { term: 'cat', weight: 0.3 }];
+    const weightedTerms = [
+      { term: 'bird', weight: 0.7 },
+      { term: 'cat', weight: 0.3 },
+    ];
     const { evidence } = await retriever.retrieve({ query: { text: 'dogs bark', weightedTerms }, topK: 3 });
     const expected = index.search({ terms: weightedTerms }).hits;
     expect(expected.map((hit) => hit.id)).toEqual(['c', 'a', 'b']);
@@ -44,12 +47,16 @@ describe('createBm25Retriever', () => {
     const retriever = createBm25Retriever(documents);
     for (const [weightedTerms, argument] of [
       [[{ term: 1, weight: 1 }], 'query.weightedTerms[0]'],
-      [[{ term: 'cat', weight: 1 }, { term: 'dog', weight: -1 }], 'query.weightedTerms[1]'],
+      [
+        [
+          { term: 'cat', weight: 1 },
+          { term: 'dog', weight: -1 },
+        ],
+        'query.weightedTerms[1]',
+      ],
       ['cat:1', 'query.weightedTerms'],
     ] as const) {
-      await expect(retriever.retrieve({ query: { text: 'x', weightedTerms: weightedTerms as never } })).rejects.toSatisfy(
-        (error: unknown) => InvalidArgumentError.isInstance(error) && error.argument === argument,
-      );
+      await expect(retriever.retrieve({ query: { text: 'x', weightedTerms: weightedTerms as never } })).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error) && error.argument === argument);
     }
   });
   it('reports problems instead of failing on an empty corpus or an empty query', async () => {

@@ -75,7 +75,14 @@ function handle(request: WorkerRequest): WorkerResponse {
     const listCount = packed[offset++] as number;
     const lists: KernelList[] = [];
     for (let index = 0; index < listCount; index++) {
-      const list: KernelList = { field: packed[offset] as number, start: packed[offset + 1] as number, end: packed[offset + 2] as number, weight: packed[offset + 3] as number, upperBound: packed[offset + 4] as number, impacts: packed[offset + 5] === 1 };
+      const list: KernelList = {
+        field: packed[offset] as number,
+        start: packed[offset + 1] as number,
+        end: packed[offset + 2] as number,
+        weight: packed[offset + 3] as number,
+        upperBound: packed[offset + 4] as number,
+        impacts: packed[offset + 5] === 1,
+      };
       const kthLowerBound = packed[offset + 6] as number;
       lists.push(Number.isNaN(kthLowerBound) ? list : { ...list, kthLowerBound });
       offset += PACKED_LIST_SIZE;
@@ -111,7 +118,12 @@ function handle(request: WorkerRequest): WorkerResponse {
 parentPort?.on('message', (request: WorkerRequest) => {
   try {
     const response = handle(request);
-    parentPort?.postMessage(response, [(response.counts as Int32Array).buffer as ArrayBuffer, (response.docs as Int32Array).buffer as ArrayBuffer, (response.scores as Float64Array).buffer as ArrayBuffer, (response.scoredPostings as Float64Array).buffer as ArrayBuffer]);
+    parentPort?.postMessage(response, [
+      (response.counts as Int32Array).buffer as ArrayBuffer,
+      (response.docs as Int32Array).buffer as ArrayBuffer,
+      (response.scores as Float64Array).buffer as ArrayBuffer,
+      (response.scoredPostings as Float64Array).buffer as ArrayBuffer,
+    ]);
   } catch (error) {
     parentPort?.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies WorkerResponse);
   }

@@ -36,7 +36,11 @@ describe('binary index format', () => {
     expectSameSearch(fielded, loaded);
     expect(loaded.getDocument('a')).toBeUndefined();
     const chinese = createBm25Index({ analyzer: createChineseAnalyzer(), documents: [{ id: 'z', text: '事实核查方法' }] });
-    expect(deserializeBm25Index(serializeBm25Index(chinese)).search('核查').hits.map((hit) => hit.id)).toEqual(['z']);
+    expect(
+      deserializeBm25Index(serializeBm25Index(chinese))
+        .search('核查')
+        .hits.map((hit) => hit.id),
+    ).toEqual(['z']);
   });
   it('computes the standard CRC-32', () => {
     expect(computeCrc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
@@ -122,7 +126,14 @@ describe('document ids (format version 2: code units + offsets)', () => {
   };
   it('writes version 2 with ids as typed sections, one byte a unit for Latin-1 ids, two bytes otherwise', () => {
     expect(BM25_INDEX_FORMAT_VERSION).toBe(2);
-    const latin = serializeBm25Index(createBm25Index({ documents: [{ id: 'doc1', text: 'x' }, { id: 'café', text: 'y' }] }));
+    const latin = serializeBm25Index(
+      createBm25Index({
+        documents: [
+          { id: 'doc1', text: 'x' },
+          { id: 'café', text: 'y' },
+        ],
+      }),
+    );
     expect(new DataView(latin.buffer).getUint32(8, true)).toBe(2);
     const { header, dataStart } = sectionsOf(latin);
     const units = header.sections.find((section) => section.name === 'ids.units');
@@ -131,7 +142,14 @@ describe('document ids (format version 2: code units + offsets)', () => {
     expect(offsets).toMatchObject({ kind: 'u32', byteLength: 12 });
     expect(Array.from(latin.subarray(dataStart + (units?.offset ?? 0), dataStart + (units?.offset ?? 0) + 8))).toEqual([...'doc1café'].map((character) => character.charCodeAt(0)));
     expect(header.sections.some((section) => section.name === 'ids')).toBe(false);
-    const wide = serializeBm25Index(createBm25Index({ documents: [{ id: 'doc1', text: 'x' }, { id: '核查😀', text: 'y' }] }));
+    const wide = serializeBm25Index(
+      createBm25Index({
+        documents: [
+          { id: 'doc1', text: 'x' },
+          { id: '核查😀', text: 'y' },
+        ],
+      }),
+    );
     expect(sectionsOf(wide).header.sections.find((section) => section.name === 'ids.units')).toMatchObject({ kind: 'u16', byteLength: 16 });
   });
   it('round-trips any ids (unicode, lone surrogates, long), after removals and re-adds, byte for byte', () => {
@@ -148,7 +166,12 @@ describe('document ids (format version 2: code units + offsets)', () => {
         expect(loaded.search('cells', { topK: 100 }).hits).toEqual(index.search('cells', { topK: 100 }).hits);
         expect(serializeBm25Index(loaded)).toEqual(bytes);
         loaded.addDocument({ id: 'new', text: 'cells' }, { onDuplicate: 'replace' });
-        expect(loaded.search('cells', { topK: 100 }).hits.map((hit) => hit.id).sort()).toEqual([...new Set([...kept, 'new'])].sort());
+        expect(
+          loaded
+            .search('cells', { topK: 100 })
+            .hits.map((hit) => hit.id)
+            .sort(),
+        ).toEqual([...new Set([...kept, 'new'])].sort());
       }),
       { numRuns: 60 },
     );
@@ -156,9 +179,21 @@ describe('document ids (format version 2: code units + offsets)', () => {
   it('round-trips an empty index, which then takes ids of either width', () => {
     const loaded = deserializeBm25Index(serializeBm25Index(createBm25Index()));
     expect(loaded.documentCount).toBe(0);
-    loaded.addDocuments([{ id: 'doc', text: 'cells' }, { id: 'é核', text: 'cells divide' }]);
-    expect(loaded.search('cells').hits.map((hit) => hit.id).sort()).toEqual(['doc', 'é核']);
-    expect(deserializeBm25Index(serializeBm25Index(loaded)).search('divide').hits.map((hit) => hit.id)).toEqual(['é核']);
+    loaded.addDocuments([
+      { id: 'doc', text: 'cells' },
+      { id: 'é核', text: 'cells divide' },
+    ]);
+    expect(
+      loaded
+        .search('cells')
+        .hits.map((hit) => hit.id)
+        .sort(),
+    ).toEqual(['doc', 'é核']);
+    expect(
+      deserializeBm25Index(serializeBm25Index(loaded))
+        .search('divide')
+        .hits.map((hit) => hit.id),
+    ).toEqual(['é核']);
   });
   it('still loads version 1 files (ids as JSON), written by the previous release: same hits, documents and ids', () => {
     for (const [name, expected] of [
@@ -177,7 +212,15 @@ describe('document ids (format version 2: code units + offsets)', () => {
     expect(['a', 'b', 'c', 'café-é', '核查-😀'].map((id) => flat.getDocument(id))).toEqual(golden.flatDocuments);
   });
   it('rejects a well-checksummed file whose ids are duplicated, inconsistent or of a bad type', () => {
-    const bytes = serializeBm25Index(createBm25Index({ documents: [{ id: 'ab', text: 'x' }, { id: 'ac', text: 'y' }], storeDocuments: false }));
+    const bytes = serializeBm25Index(
+      createBm25Index({
+        documents: [
+          { id: 'ab', text: 'x' },
+          { id: 'ac', text: 'y' },
+        ],
+        storeDocuments: false,
+      }),
+    );
     const replace = (name: string, make: (old: Uint8Array) => { kind?: string; bytes: Uint8Array }) => reframe(bytes, 2, (sections) => sections.map((section) => (section.name === name ? { ...section, ...make(section.bytes) } : section)));
     expect(() => deserializeBm25Index(replace('ids.units', () => ({ bytes: new Uint8Array([97, 98, 97, 98]) })))).toThrow(/not unique \("ab" repeats\)/);
     expect(() => deserializeBm25Index(replace('ids.units', () => ({ bytes: new Uint8Array([97, 98, 97]) })))).toThrow(/do not span/);
@@ -189,7 +232,11 @@ describe('document ids (format version 2: code units + offsets)', () => {
     const v1 = reframe(bytes, 1, (sections) => [...sections.filter((section) => !section.name.startsWith('ids.')), { name: 'ids', kind: 'json', bytes: new TextEncoder().encode('["ab","ab"]') }]);
     expect(() => deserializeBm25Index(v1)).toThrow(/not unique/);
     const v1Good = reframe(bytes, 1, (sections) => [...sections.filter((section) => !section.name.startsWith('ids.')), { name: 'ids', kind: 'json', bytes: new TextEncoder().encode('["ab","ac"]') }]);
-    expect(deserializeBm25Index(v1Good).search('x').hits.map((hit) => hit.id)).toEqual(['ab']);
+    expect(
+      deserializeBm25Index(v1Good)
+        .search('x')
+        .hits.map((hit) => hit.id),
+    ).toEqual(['ab']);
     expect(() => deserializeBm25Index(reframe(bytes, 3, (sections) => sections))).toThrow(/has format version 3; this library reads versions 1 and 2/);
   });
 });

@@ -71,7 +71,11 @@ function bm25Sections(index: Bm25Index, where: string): { header: Record<string,
   json('terms', terms);
   typed('ids.units', ids.units());
   typed('ids.offsets', ids.offsets());
-  if (documents) json('documents', documents.map((document) => document ?? null));
+  if (documents)
+    json(
+      'documents',
+      documents.map((document) => document ?? null),
+    );
   fields.forEach((field, fieldIndex) => {
     typed(`field${fieldIndex}.termOffsets`, field.termOffsets);
     typed(`field${fieldIndex}.postingDocs`, field.postingDocs);

@@ -16,7 +16,7 @@ describe('createBm25WorkerPool (built worker)', () => {
   it('returns exactly what single-threaded searchBatch returns, in order, for every strategy, over several chunks', async () => {
     expect(existsSync(fileURLToPath(worker)), 'dist/bm25-search-worker.js is missing: build the package first (pnpm --filter @factkit/retrieval build)').toBe(true);
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const documents = Array.from({ length: 2000 }, (_, index) => ({ id: `d${index}`, text: Array.from({ length: 30 }, () => `t${Math.floor(random() ** 3 * 500)}`).join(' ') }));
     const index = createBm25Index({ analyzer: whitespace, documents });
     const queries = Array.from({ length: 50 }, () => Array.from({ length: 2 + Math.floor(random() * 5) }, () => `t${Math.floor(random() ** 2 * 500)}`).join(' '));

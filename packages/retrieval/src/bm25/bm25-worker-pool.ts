@@ -90,7 +90,21 @@ export async function createBm25WorkerPool(index: Bm25Index, options: Bm25Worker
         for (let position = from; position < to; position++) prepared[position] = state.prepare(queries[position] as string | Bm25Query, rest);
         const first = prepared[from] as PreparedQuery;
         const packed = packLists(prepared.slice(from, to).map((item) => item.lists));
-        return { chunkIndex, request: { id: nextId++, kernelFields: first.kernelFields, documentCount: first.documentCount, stateId: first.stateId, mirror: first.denseMirror !== null, strategy, topK, parameters: first.kernelParameters, packed, queryCount: to - from } };
+        return {
+          chunkIndex,
+          request: {
+            id: nextId++,
+            kernelFields: first.kernelFields,
+            documentCount: first.documentCount,
+            stateId: first.stateId,
+            mirror: first.denseMirror !== null,
+            strategy,
+            topK,
+            parameters: first.kernelParameters,
+            packed,
+            queryCount: to - from,
+          },
+        };
       };
       const drive = async (worker: Worker, first: ReturnType<typeof take>): Promise<void> => {
         let current = first;

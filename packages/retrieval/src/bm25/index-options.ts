@@ -56,7 +56,8 @@ export function resolveIndexOptions(options: Bm25IndexOptions): ResolvedIndexOpt
   validateParameters(WHERE, k1, b, delta);
   if (options.fieldText !== undefined && typeof options.fieldText !== 'function') throw new InvalidArgumentError({ where: WHERE, argument: 'fieldText', message: 'must be a function (document, field) => string' });
   if (typeof analyzer !== 'object' || analyzer === null || typeof analyzer.analyze !== 'function') throw new InvalidArgumentError({ where: WHERE, argument: 'analyzer', message: 'must be an Analyzer ({ id, analyze(text) })' });
-  if (mergePendingAt !== Number.POSITIVE_INFINITY && (typeof mergePendingAt !== 'number' || !Number.isInteger(mergePendingAt) || mergePendingAt < 1)) throw new InvalidArgumentError({ where: WHERE, argument: 'mergePendingAt', message: `must be a positive integer or Infinity (got ${String(mergePendingAt)})` });
+  if (mergePendingAt !== Number.POSITIVE_INFINITY && (typeof mergePendingAt !== 'number' || !Number.isInteger(mergePendingAt) || mergePendingAt < 1))
+    throw new InvalidArgumentError({ where: WHERE, argument: 'mergePendingAt', message: `must be a positive integer or Infinity (got ${String(mergePendingAt)})` });
   const { names, weights } = resolveFields(fields);
   return { analyzer, fieldNames: names, fieldWeights: weights, flat: fields === 'flat', parameters: { k1, b, variant, delta, lengthEncoding }, storeDocuments, precomputeImpacts, mergePendingAt };
 }

@@ -188,8 +188,10 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
 
   const addDocuments = (input: Iterable<Document>, addOptions: AddDocumentsOptions = {}): AddDocumentsResult => {
     const { onDuplicate = 'error' } = addOptions;
-    if (onDuplicate !== 'error' && onDuplicate !== 'skip' && onDuplicate !== 'replace') throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'onDuplicate', message: `must be 'error', 'skip' or 'replace' (got ${String(onDuplicate)})` });
-    if (input === null || typeof input !== 'object' || typeof (input as Iterable<Document>)[Symbol.iterator] !== 'function') throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: 'must be an iterable of documents' });
+    if (onDuplicate !== 'error' && onDuplicate !== 'skip' && onDuplicate !== 'replace')
+      throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'onDuplicate', message: `must be 'error', 'skip' or 'replace' (got ${String(onDuplicate)})` });
+    if (input === null || typeof input !== 'object' || typeof (input as Iterable<Document>)[Symbol.iterator] !== 'function')
+      throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: 'must be an iterable of documents' });
     const batch = Array.isArray(input) ? (input as Document[]) : [...input];
     const problems: ItemProblem[] = [];
     if (onDuplicate === 'error') {
@@ -197,7 +199,8 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
       batch.forEach((document, index) => {
         const problem = validateDocument(document, index);
         if (problem) throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: problem });
-        if (idToDoc.has(document.id) || seen.has(document.id)) throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: `has duplicate id "${document.id}" (item ${index}); pass onDuplicate: 'skip' or 'replace' to allow it` });
+        if (idToDoc.has(document.id) || seen.has(document.id))
+          throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: `has duplicate id "${document.id}" (item ${index}); pass onDuplicate: 'skip' or 'replace' to allow it` });
         seen.add(document.id);
       });
     }

@@ -269,14 +269,7 @@ class AscendingTopK {
  * list; every posting is added into a dense accumulator and marks its document, then one ascending pass over all
  * documents keeps the top k (ascending doc order makes ties resolve to the lower doc number with a strict `>`).
  */
-function searchDense(
-  fields: readonly KernelField[],
-  lists: readonly KernelList[],
-  parameters: KernelParameters,
-  documentCount: number,
-  topK: number,
-  scratch: KernelScratch,
-): KernelHits {
+function searchDense(fields: readonly KernelField[], lists: readonly KernelList[], parameters: KernelParameters, documentCount: number, topK: number, scratch: KernelScratch): KernelHits {
   const { variant, k1, delta } = parameters;
   const { accumulator } = scratch;
   let scoredPostings = 0;
@@ -455,16 +448,7 @@ function scanListBlockMax(
 }
 
 /** `scanList` over precomputed contributions: one load and one add per posting. */
-function scanImpacts(
-  postingDocs: Uint32Array,
-  impacts: Float32Array,
-  start: number,
-  end: number,
-  accumulator: Float64Array,
-  flags: Uint8Array,
-  touched: Int32Array,
-  touchedCount: number,
-): number {
+function scanImpacts(postingDocs: Uint32Array, impacts: Float32Array, start: number, end: number, accumulator: Float64Array, flags: Uint8Array, touched: Int32Array, touchedCount: number): number {
   let count = touchedCount;
   for (let position = start; position < end; position++) {
     const doc = postingDocs[position] as number;
@@ -576,14 +560,7 @@ function kthLargest(values: Float64Array, count: number, k: number): number {
  * search. The few final candidates are rescored in the canonical list order, so scores and ties equal the
  * exhaustive strategy exactly.
  */
-export function searchPrunedTaat(
-  fields: readonly KernelField[],
-  lists: readonly KernelList[],
-  parameters: KernelParameters,
-  documentCount: number,
-  topK: number,
-  scratch: KernelScratch = createKernelScratch(),
-): KernelHits {
+export function searchPrunedTaat(fields: readonly KernelField[], lists: readonly KernelList[], parameters: KernelParameters, documentCount: number, topK: number, scratch: KernelScratch = createKernelScratch()): KernelHits {
   const { variant, k1, delta } = parameters;
   const count = lists.length;
   const k = Math.max(1, topK);
@@ -591,9 +568,7 @@ export function searchPrunedTaat(
   const { accumulator, flags } = scratch;
   const touched = scratch.touched;
   const values = scratch.values;
-  const order = Array.from({ length: count }, (_, index) => index).sort(
-    (a, b) => (lists[b] as KernelList).upperBound - (lists[a] as KernelList).upperBound || a - b,
-  );
+  const order = Array.from({ length: count }, (_, index) => index).sort((a, b) => (lists[b] as KernelList).upperBound - (lists[a] as KernelList).upperBound || a - b);
   const rest = new Float64Array(count + 1);
   for (let rank = count - 1; rank >= 0; rank--) rest[rank] = (rest[rank + 1] as number) + (lists[order[rank] as number] as KernelList).upperBound;
   let touchedCount = 0;
@@ -622,8 +597,22 @@ export function searchPrunedTaat(
       // Block-max: in a block whose best contribution plus the later lists' bounds stays below the threshold, a
       // document not seen yet cannot reach the top k, so only already-seen documents are scored there.
       const scanned = scanListBlockMax(
-        variant, k1, delta, list.weight, postingDocs, postingTfs, documentFactors, list.impacts ? field.impacts : undefined, field.blockMaxKeys,
-        list.start, list.end, threshold / SLACK - (rest[rank + 1] as number), accumulator, flags, touched, touchedCount,
+        variant,
+        k1,
+        delta,
+        list.weight,
+        postingDocs,
+        postingTfs,
+        documentFactors,
+        list.impacts ? field.impacts : undefined,
+        field.blockMaxKeys,
+        list.start,
+        list.end,
+        threshold / SLACK - (rest[rank + 1] as number),
+        accumulator,
+        flags,
+        touched,
+        touchedCount,
       );
       touchedCount = scanned.touchedCount;
       scoredPostings += scanned.scored;
@@ -785,7 +774,6 @@ function advance(docs: Uint32Array, from: number, end: number, target: number): 
   return high;
 }
 
-
 /** Largest rank {@link KernelList.kthLowerBound} is defined for: the bound holds for any `topK` up to it. */
 export const LOWER_BOUND_RANK = 10;
 
@@ -813,12 +801,7 @@ export function initialThreshold(lists: readonly KernelList[], topK: number): nu
  * collections. A document that may enter the top k is scored exactly in the canonical list order, so scores and
  * ties equal the exhaustive strategy.
  */
-export function searchMaxScore(
-  fields: readonly KernelField[],
-  lists: readonly KernelList[],
-  parameters: KernelParameters,
-  topK: number,
-): KernelHits {
+export function searchMaxScore(fields: readonly KernelField[], lists: readonly KernelList[], parameters: KernelParameters, topK: number): KernelHits {
   const { variant, k1, delta } = parameters;
   const count = lists.length;
   const k = Math.max(1, topK);

@@ -18,12 +18,11 @@ describe('buildDenseIndex', () => {
     const progress: number[] = [];
     const { snapshot, problems } = await buildDenseIndex(documents, { embedder, batchSize: 2, onProgress: ({ completed }) => progress.push(completed) });
     expect(snapshot.ids).toEqual(['d1', 'd2', 'd4']);
-    expect(snapshot.documents).toEqual([
-      { text: documents[0]!.text, title: 'Vitamin D', source: { name: 'SciFact', license: 'CC BY 4.0' } },
-      { text: documents[1]!.text, metadata: { year: 1889 } },
-      { text: documents[4]!.text },
+    expect(snapshot.documents).toEqual([{ text: documents[0]!.text, title: 'Vitamin D', source: { name: 'SciFact', license: 'CC BY 4.0' } }, { text: documents[1]!.text, metadata: { year: 1889 } }, { text: documents[4]!.text }]);
+    expect(problems.map((problem) => [problem.index, problem.code])).toEqual([
+      [2, 'empty-text'],
+      [3, 'duplicate-id'],
     ]);
-    expect(problems.map((problem) => [problem.index, problem.code])).toEqual([[2, 'empty-text'], [3, 'duplicate-id']]);
     expect(progress.at(-1)).toBe(3);
 
     const loaded = await restoreDenseRetriever(deserializeDenseIndex(serializeDenseIndex(snapshot)), { embedder });

@@ -5,12 +5,27 @@ import { describe, expect, it } from 'vitest';
 import { createDenseRetrieverFactory } from './dense-retriever-factory.js';
 
 const documents: FieldedDocument[] = [
-  { id: 'a', fields: { title: 'Vitamin D in winter', questions: ['When is vitamin D low?', ''], chunk: 'Vitamin D deficiency is common in winter.' }, text: 'Vitamin D deficiency is common in winter.', origin: { documentId: 'A', chunkId: 'a' } },
-  { id: 'b', fields: { title: 'Statins', questions: ['What do statins reduce?'], chunk: 'Statins reduce cholesterol levels.' }, text: 'Statins reduce cholesterol levels.', origin: { documentId: 'B', chunkId: 'b' }, metadata: { shelf: 'cardio' } },
+  {
+    id: 'a',
+    fields: { title: 'Vitamin D in winter', questions: ['When is vitamin D low?', ''], chunk: 'Vitamin D deficiency is common in winter.' },
+    text: 'Vitamin D deficiency is common in winter.',
+    origin: { documentId: 'A', chunkId: 'a' },
+  },
+  {
+    id: 'b',
+    fields: { title: 'Statins', questions: ['What do statins reduce?'], chunk: 'Statins reduce cholesterol levels.' },
+    text: 'Statins reduce cholesterol levels.',
+    origin: { documentId: 'B', chunkId: 'b' },
+    metadata: { shelf: 'cardio' },
+  },
   { id: 'c', fields: { title: '', chunk: 'Aspirin lowers fever in adults.' }, text: 'Aspirin lowers fever in adults.', origin: { documentId: 'C', chunkId: 'c' } },
 ];
 
-describeRetrieverContract('dense factory (title, questions, chunk; max fold)', () => createDenseRetrieverFactory({ embedder: createMockEmbedder({ dimensions: 64 }) }).createRetriever({ documents, fields: { title: 1, questions: 1, chunk: 1 } }), { query: 'vitamin D deficiency in winter', expectedId: 'a' });
+describeRetrieverContract(
+  'dense factory (title, questions, chunk; max fold)',
+  () => createDenseRetrieverFactory({ embedder: createMockEmbedder({ dimensions: 64 }) }).createRetriever({ documents, fields: { title: 1, questions: 1, chunk: 1 } }),
+  { query: 'vitamin D deficiency in winter', expectedId: 'a' },
+);
 
 describe('createDenseRetrieverFactory', () => {
   it('one vector per non-empty field text, ids <id>::<field>[i]; empty texts reported', async () => {
@@ -18,7 +33,10 @@ describe('createDenseRetrieverFactory', () => {
     const retriever = await createDenseRetrieverFactory({ embedder: createMockEmbedder({ dimensions: 64 }), createStore: () => store }).createRetriever({ documents, fields: { title: 1, questions: 1, chunk: 1 } });
     expect(retriever.vectorCount).toBe(3 + 3 + 1);
     expect(await store.count()).toBe(7);
-    expect(retriever.problems.map((problem) => [problem.id, problem.code])).toEqual([['a', 'empty-field'], ['c', 'empty-field']]);
+    expect(retriever.problems.map((problem) => [problem.id, problem.code])).toEqual([
+      ['a', 'empty-field'],
+      ['c', 'empty-field'],
+    ]);
     const { evidence } = await retriever.retrieve({ query: { text: 'What do statins reduce?' }, topK: 1 });
     expect(evidence).toEqual([{ documentId: 'b', text: 'Statins reduce cholesterol levels.', score: expect.closeTo(1, 5), rank: 1, origin: { documentId: 'B', chunkId: 'b' }, metadata: { shelf: 'cardio' } }]);
   });
@@ -37,14 +55,20 @@ describe('createDenseRetrieverFactory', () => {
     ];
     const make = (fold: 'max' | 'sum', fields: Record<string, number>) => createDenseRetrieverFactory({ embedder, fold, createStore: () => scripted }).createRetriever({ documents: two, fields });
     const byMax = await (await make('max', { title: 1, questions: 1, chunk: 1 })).retrieve({ query: { text: 'q' } });
-    expect(byMax.evidence.map((e) => [e.documentId, e.score])).toEqual([['a', 0.9], ['b', 0.8]]);
+    expect(byMax.evidence.map((e) => [e.documentId, e.score])).toEqual([
+      ['a', 0.9],
+      ['b', 0.8],
+    ]);
     const bySum = await (await make('sum', { title: 1, questions: 1, chunk: 1 })).retrieve({ query: { text: 'q' } });
     expect(bySum.evidence.map((e) => e.documentId)).toEqual(['b', 'a']);
     expect(bySum.evidence[0]!.score).toBeCloseTo(1.5);
     expect(bySum.evidence[1]!.score).toBeCloseTo(1.0);
     // A weight scales that field's hits: title at 0.5 makes a = max(0.45, 0.1).
     const weighted = await (await make('max', { title: 0.5, questions: 1, chunk: 1 })).retrieve({ query: { text: 'q' } });
-    expect(weighted.evidence.map((e) => [e.documentId, e.score])).toEqual([['b', 0.8], ['a', 0.45]]);
+    expect(weighted.evidence.map((e) => [e.documentId, e.score])).toEqual([
+      ['b', 0.8],
+      ['a', 0.45],
+    ]);
   });
   it('rejects bad options, a store of other dimensions and no positive weight', async () => {
     const embedder = createMockEmbedder({ dimensions: 8 });

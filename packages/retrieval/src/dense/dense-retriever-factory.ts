@@ -91,7 +91,11 @@ export function createDenseRetrieverFactory(options: DenseRetrieverFactoryOption
       for (let start = 0; start < vectors.length; start += batchSize) {
         throwIfAborted(abortSignal);
         const batch = vectors.slice(start, start + batchSize);
-        const embedded = await embedInBatches(embedder, batch.map((vector) => vector.text), { kind: 'passage', batchSize, ...(abortSignal ? { abortSignal } : {}) });
+        const embedded = await embedInBatches(
+          embedder,
+          batch.map((vector) => vector.text),
+          { kind: 'passage', batchSize, ...(abortSignal ? { abortSignal } : {}) },
+        );
         const records: VectorRecord[] = batch.map((vector, k) => ({ id: vector.id, vector: embedded[k]! }));
         await store.upsert({ records, ...(abortSignal ? { abortSignal } : {}) });
         options.onProgress?.({ completed: Math.min(start + batchSize, vectors.length), total: vectors.length });

@@ -72,7 +72,12 @@ describe('createDenseRetriever', () => {
   it('uses query.vector when given instead of embedding the text (HyDE mean vectors)', async () => {
     const embedder = createTableEmbedder({ alpha: [1, 0, 0], gamma: [0, 1, 0] });
     const retriever = createDenseRetriever({ embedder });
-    await retriever.index({ documents: [{ id: 'a', text: 'alpha' }, { id: 'g', text: 'gamma' }] });
+    await retriever.index({
+      documents: [
+        { id: 'a', text: 'alpha' },
+        { id: 'g', text: 'gamma' },
+      ],
+    });
     const before = embedder.calls.length;
     const { evidence } = await retriever.retrieve({ query: { text: 'alpha', vector: Float32Array.from([0, 2, 0]) }, topK: 1 });
     expect(evidence.map((item) => item.documentId)).toEqual(['g']);

@@ -76,8 +76,7 @@ export function createDenseRetriever(options: DenseRetrieverOptions): DenseRetri
   const { id = `dense(${embedder.id})`, batchSize = embedder.maxBatchSize ?? 64 } = options;
   assertPositiveInteger('batchSize', batchSize, where);
 
-  const isWellFormed = (vector: unknown): vector is Float32Array =>
-    vector instanceof Float32Array && vector.length === embedder.dimensions && vector.every((value) => Number.isFinite(value));
+  const isWellFormed = (vector: unknown): vector is Float32Array => vector instanceof Float32Array && vector.length === embedder.dimensions && vector.every((value) => Number.isFinite(value));
 
   return {
     id,

@@ -65,7 +65,14 @@ describe('dense index serialization', () => {
   });
 
   it('any single damaged byte is CorruptDataError naming the source, never a silently different index', () => {
-    const snapshot: DenseIndexSnapshot = { embedderId: 'use-lite', dimensions: 4, metric: 'cosine', ids: ['a', 'b', 'c'], vectors: Float32Array.from({ length: 12 }, (_, i) => i / 7), documents: [{ text: 'x' }, null, { text: 'z', title: 't' }] };
+    const snapshot: DenseIndexSnapshot = {
+      embedderId: 'use-lite',
+      dimensions: 4,
+      metric: 'cosine',
+      ids: ['a', 'b', 'c'],
+      vectors: Float32Array.from({ length: 12 }, (_, i) => i / 7),
+      documents: [{ text: 'x' }, null, { text: 'z', title: 't' }],
+    };
     const bytes = serializeDenseIndex(snapshot);
     fc.assert(
       fc.property(fc.integer({ min: 0, max: bytes.length - 1 }), fc.integer({ min: 1, max: 255 }), (position, mask) => {
@@ -114,7 +121,9 @@ describe('dense index serialization', () => {
     const documents = new Map(texts.map((text, i) => [`d${i}`, { text, title: `T${i}` }]));
     const snapshot = deserializeDenseIndex(serializeDenseIndex(snapshotFlatIndex(index, { embedderId: embedder.id, documents })));
     const retriever = await restoreDenseRetriever(snapshot, { embedder });
-    const { embeddings: [query] } = await embedder.embed({ texts: ['cats purr'], kind: 'query' });
+    const {
+      embeddings: [query],
+    } = await embedder.embed({ texts: ['cats purr'], kind: 'query' });
     const expected = index.search(query as Float32Array, { topK: 5 });
     const { evidence } = await retriever.retrieve({ query: { text: 'cats purr' }, topK: 5 });
     expect(evidence.map((hit) => [hit.documentId, hit.score])).toEqual(expected.map((hit) => [hit.id, hit.score]));

@@ -146,10 +146,7 @@ export function deserializeDenseIndex(bytes: Uint8Array, options: DeserializeDen
  * @throws InvalidArgumentError when `embedderId` is empty or `documents` lacks an id of the index.
  * @example const bytes = serializeDenseIndex(snapshotFlatIndex(index, { embedderId: 'use-lite' }))
  */
-export function snapshotFlatIndex(
-  index: FlatIndex,
-  options: { readonly embedderId: string; readonly documents?: ReadonlyMap<string, DenseStoredDocument> },
-): DenseIndexSnapshot {
+export function snapshotFlatIndex(index: FlatIndex, options: { readonly embedderId: string; readonly documents?: ReadonlyMap<string, DenseStoredDocument> }): DenseIndexSnapshot {
   const { embedderId, documents } = options;
   const ids = index.ids();
   const vectors = new Float32Array(ids.length * index.dimensions);

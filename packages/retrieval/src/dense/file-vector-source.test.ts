@@ -18,13 +18,9 @@ describe('writeVectorFile / createFileVectorSource', () => {
   it('reads back any requested rows, in request order, adjacent or not', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 9 }).chain((dimensions) =>
-          fc.tuple(
-            fc.constant(dimensions),
-            fc.array(fc.array(coordinate, { minLength: dimensions, maxLength: dimensions }), { minLength: 1, maxLength: 40 }),
-            fc.array(fc.nat(), { maxLength: 30 }),
-          ),
-        ),
+        fc
+          .integer({ min: 1, max: 9 })
+          .chain((dimensions) => fc.tuple(fc.constant(dimensions), fc.array(fc.array(coordinate, { minLength: dimensions, maxLength: dimensions }), { minLength: 1, maxLength: 40 }), fc.array(fc.nat(), { maxLength: 30 }))),
         ([dimensions, rows, picks]) => {
           const path = nextPath();
           const vectors = rows.map((row) => Float32Array.from(row));
@@ -48,7 +44,11 @@ describe('writeVectorFile / createFileVectorSource', () => {
 
   it('reads a run of adjacent rows with one positioned read', () => {
     const path = nextPath();
-    writeVectorFile(path, Array.from({ length: 10 }, (_, r) => Float32Array.of(r, -r)), { dimensions: 2 });
+    writeVectorFile(
+      path,
+      Array.from({ length: 10 }, (_, r) => Float32Array.of(r, -r)),
+      { dimensions: 2 },
+    );
     const source = createFileVectorSource(path, { dimensions: 2 });
     const out = new Float32Array(12);
     source.read(Int32Array.of(2, 3, 4, 7, 8, 0), 6, out);

@@ -182,9 +182,25 @@ describe('createFlatIndex', () => {
       }
       throw new Error('expected an InvalidArgumentError');
     };
-    expectInvalid(() => index.upsert([{ id: 'ok', vector: vec(1, 2, 3) }, { id: 'nan', vector: vec(1, Number.NaN, 3) }]), 'entries[1].vector', /NaN/);
+    expectInvalid(
+      () =>
+        index.upsert([
+          { id: 'ok', vector: vec(1, 2, 3) },
+          { id: 'nan', vector: vec(1, Number.NaN, 3) },
+        ]),
+      'entries[1].vector',
+      /NaN/,
+    );
     expectInvalid(() => index.upsert([{ id: 'short', vector: vec(1, 2) }]), 'entries[0].vector', /2 dimensions, expected 3/);
-    expectInvalid(() => index.upsert([{ id: 'dup', vector: vec(1, 2, 3) }, { id: 'dup', vector: vec(3, 2, 1) }]), 'entries[1].id', /duplicates id "dup"/);
+    expectInvalid(
+      () =>
+        index.upsert([
+          { id: 'dup', vector: vec(1, 2, 3) },
+          { id: 'dup', vector: vec(3, 2, 1) },
+        ]),
+      'entries[1].id',
+      /duplicates id "dup"/,
+    );
     expectInvalid(() => index.upsert([{ id: '', vector: vec(1, 2, 3) }]), 'entries[0].id', /non-empty/);
     expectInvalid(() => index.search(vec(1, 2)), 'query', /dimension/);
     expectInvalid(() => index.search(vec(Number.POSITIVE_INFINITY, 0, 0)), 'query', /NaN or Infinity/);

@@ -120,15 +120,7 @@ function computeLayout(capacity: number, stride: number, blockRows: number, thre
  */
 export function createFlatIndex(options: FlatIndexOptions): FlatIndex {
   const where = 'createFlatIndex';
-  const {
-    dimensions,
-    metric = 'cosine',
-    initialCapacity = 1024,
-    kernel: preferredKernel = 'auto',
-    threads = 1,
-    blockRows = 2048,
-    singleQueryScan = 'bfloat16',
-  } = options;
+  const { dimensions, metric = 'cosine', initialCapacity = 1024, kernel: preferredKernel = 'auto', threads = 1, blockRows = 2048, singleQueryScan = 'bfloat16' } = options;
   assertPositiveInteger('dimensions', dimensions, where);
   checkStoreMetric(metric, where);
   assertPositiveInteger('initialCapacity', initialCapacity, where);
@@ -255,24 +247,24 @@ export function createFlatIndex(options: FlatIndexOptions): FlatIndex {
   const makeJob = (queryCount: number, topK: number, queryNorms: number[], rowStart: number, rowEnd: number, thread: number, shared = false): ScanJob => {
     const useHalf = halfStride > 0 && queryCount === 1;
     return {
-    rowStart,
-    rowEnd,
-    queryCount,
-    topK,
-    cosine,
-    queryNorms,
-    queryOffset: layout.queryOffset,
-    outOffset: layout.outOffset + thread * layout.outBytesPerThread,
-    normsOffset: layout.normsOffset,
-    matrixOffset: layout.matrixOffset,
-    stride,
-    blockRows,
-    gamma: useHalf ? gammaHalf : gamma,
-    absolute: useHalf ? absoluteHalf(queryNorms[0] as number) : absolute,
-    useHalf,
-    halfOffset: layout.halfOffset,
-    halfStride,
-    counterOffset: shared ? layout.counterOffset : -1,
+      rowStart,
+      rowEnd,
+      queryCount,
+      topK,
+      cosine,
+      queryNorms,
+      queryOffset: layout.queryOffset,
+      outOffset: layout.outOffset + thread * layout.outBytesPerThread,
+      normsOffset: layout.normsOffset,
+      matrixOffset: layout.matrixOffset,
+      stride,
+      blockRows,
+      gamma: useHalf ? gammaHalf : gamma,
+      absolute: useHalf ? absoluteHalf(queryNorms[0] as number) : absolute,
+      useHalf,
+      halfOffset: layout.halfOffset,
+      halfStride,
+      counterOffset: shared ? layout.counterOffset : -1,
     };
   };
 
@@ -300,9 +292,7 @@ export function createFlatIndex(options: FlatIndexOptions): FlatIndex {
     }
   }
 
-  const scanOnCallingThread = (groupSize: number, topK: number, queryNorms: number[], count: number): ScanPartial[] => [
-    scanRows(kernel, kernel.buffer, makeJob(groupSize, topK, queryNorms, 0, count, 0)),
-  ];
+  const scanOnCallingThread = (groupSize: number, topK: number, queryNorms: number[], count: number): ScanPartial[] => [scanRows(kernel, kernel.buffer, makeJob(groupSize, topK, queryNorms, 0, count, 0))];
 
   const runBatch = async (queries: readonly Float32Array[], topK: number, parallel: boolean): Promise<FlatSearchHit[][]> => {
     const count = idBySlot.length;

@@ -29,15 +29,7 @@ interface UsearchIndex {
   size(): number;
 }
 interface UsearchModule {
-  Index: new (config: {
-    dimensions: number;
-    metric: string;
-    connectivity: number;
-    expansion_add: number;
-    expansion_search: number;
-    quantization?: string;
-    multi?: boolean;
-  }) => UsearchIndex;
+  Index: new (config: { dimensions: number; metric: string; connectivity: number; expansion_add: number; expansion_search: number; quantization?: string; multi?: boolean }) => UsearchIndex;
 }
 
 /**

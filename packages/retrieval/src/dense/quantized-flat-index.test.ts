@@ -179,7 +179,12 @@ describe('createQuantizedFlatIndex', () => {
       const index = createQuantizedFlatIndex({ dimensions, metric: 'inner-product', kernel, shortlist: 1 });
       index.upsert(entries);
       expect(index.search(row, { topK: 1 })).toEqual([{ id: 'same', score: dimensions }]);
-      expect(index.search(Float32Array.from(row, (value) => -value), { topK: 1 })).toEqual([{ id: 'opposite', score: dimensions }]);
+      expect(
+        index.search(
+          Float32Array.from(row, (value) => -value),
+          { topK: 1 },
+        ),
+      ).toEqual([{ id: 'opposite', score: dimensions }]);
     }
   });
 
@@ -259,9 +264,25 @@ describe('createQuantizedFlatIndex', () => {
       }
       throw new Error('expected an InvalidArgumentError');
     };
-    expectInvalid(() => index.upsert([{ id: 'ok', vector: vec(1, 2, 3) }, { id: 'nan', vector: vec(1, Number.NaN, 3) }]), 'entries[1].vector', /NaN/);
+    expectInvalid(
+      () =>
+        index.upsert([
+          { id: 'ok', vector: vec(1, 2, 3) },
+          { id: 'nan', vector: vec(1, Number.NaN, 3) },
+        ]),
+      'entries[1].vector',
+      /NaN/,
+    );
     expectInvalid(() => index.upsert([{ id: 'short', vector: vec(1, 2) }]), 'entries[0].vector', /2 dimensions, expected 3/);
-    expectInvalid(() => index.upsert([{ id: 'dup', vector: vec(1, 2, 3) }, { id: 'dup', vector: vec(3, 2, 1) }]), 'entries[1].id', /duplicates id "dup"/);
+    expectInvalid(
+      () =>
+        index.upsert([
+          { id: 'dup', vector: vec(1, 2, 3) },
+          { id: 'dup', vector: vec(3, 2, 1) },
+        ]),
+      'entries[1].id',
+      /duplicates id "dup"/,
+    );
     expectInvalid(() => index.upsert([{ id: '', vector: vec(1, 2, 3) }]), 'entries[0].id', /non-empty/);
     expectInvalid(() => index.upsert('nope' as never), 'entries', /array/);
     expectInvalid(() => index.search(vec(1, 2)), 'query', /dimension/);

@@ -650,7 +650,10 @@ export function createQuantizedFlatIndex(options: QuantizedFlatIndexOptions): Qu
       if (source) {
         const existing = entries.find((entry) => slotById.has(entry.id));
         if (existing) {
-          throw new FactkitError('unsupported', `QuantizedFlatIndex.upsert: id "${existing.id}" is already indexed; replacing a vector is unsupported with a row source (its row cannot be rewritten) — delete it and add it under a new row instead`);
+          throw new FactkitError(
+            'unsupported',
+            `QuantizedFlatIndex.upsert: id "${existing.id}" is already indexed; replacing a vector is unsupported with a row source (its row cannot be rewritten) — delete it and add it under a new row instead`,
+          );
         }
         if (source.rows !== undefined && nextSourceRow + added > source.rows) {
           throw new InvalidArgumentError({ where: 'QuantizedFlatIndex.upsert', argument: 'entries', message: `would use rows ${nextSourceRow}..${nextSourceRow + added - 1} of the row source, which holds only ${source.rows} rows` });

@@ -49,8 +49,7 @@ export function createRocchioExpander(options: RocchioExpanderOptions): QueryExp
   if (gamma > 0 && nonRelevantDocuments === 0) throw new InvalidArgumentError({ where, argument: 'gamma', message: 'is > 0 but nonRelevantDocuments is 0, so there is nothing to subtract' });
   const { id = `rocchio(${retriever.id})` } = options;
   const dimensions = embedder.dimensions;
-  const isWellFormed = (vector: unknown): vector is Float32Array =>
-    vector instanceof Float32Array && vector.length === dimensions && vector.every((value) => Number.isFinite(value));
+  const isWellFormed = (vector: unknown): vector is Float32Array => vector instanceof Float32Array && vector.length === dimensions && vector.every((value) => Number.isFinite(value));
 
   return {
     id,

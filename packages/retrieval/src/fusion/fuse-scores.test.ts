@@ -76,7 +76,17 @@ describe('fuseScores (hand-checked)', () => {
 
   it('depth cuts each list before fusing; single-valued lists normalize to 1', () => {
     expect(fuseScores([bm25, dense], { depth: 1 }).map((item) => item.id)).toEqual(['a', 'c']);
-    expect(fuseScores([[{ id: 'x', score: 5 }, { id: 'y', score: 5 }]], { method: 'min-max' })).toEqual([
+    expect(
+      fuseScores(
+        [
+          [
+            { id: 'x', score: 5 },
+            { id: 'y', score: 5 },
+          ],
+        ],
+        { method: 'min-max' },
+      ),
+    ).toEqual([
       { id: 'x', score: 1 },
       { id: 'y', score: 1 },
     ]);
@@ -98,7 +108,17 @@ describe('fuseScores (hand-checked)', () => {
       return undefined;
     };
     expect(argumentOf(() => fuseScores([[{ id: 'a', score: Number.NaN }]]))).toBe('lists[0][0].score');
-    expect(argumentOf(() => fuseScores([[], [{ id: 'a', score: 1 }, { id: 'a', score: 2 }]]))).toBe('lists[1][1].id');
+    expect(
+      argumentOf(() =>
+        fuseScores([
+          [],
+          [
+            { id: 'a', score: 1 },
+            { id: 'a', score: 2 },
+          ],
+        ]),
+      ),
+    ).toBe('lists[1][1].id');
     expect(argumentOf(() => fuseScores([[{ id: '', score: 1 }]]))).toBe('lists[0][0].id');
     expect(argumentOf(() => fuseScores([bm25, dense], { weights: [1] }))).toBe('weights');
     expect(argumentOf(() => fuseScores([bm25, dense], { weights: [1, -1] }))).toBe('weights[1]');

@@ -38,8 +38,16 @@ describeRetrieverContract(
 
 describe('createHybridRetriever', () => {
   it('fuses with RRF (hand-checked), takes text from the first retriever that had the document', async () => {
-    const lexical = fixed('lexical', [['a', 12], ['b', 9], ['c', 3]]);
-    const dense = fixed('dense', [['c', 0.9], ['a', 0.5], ['d', 0.1]]);
+    const lexical = fixed('lexical', [
+      ['a', 12],
+      ['b', 9],
+      ['c', 3],
+    ]);
+    const dense = fixed('dense', [
+      ['c', 0.9],
+      ['a', 0.5],
+      ['d', 0.1],
+    ]);
     const hybrid = createHybridRetriever({ retrievers: [lexical, dense], candidateDepth: 50 });
     expect(hybrid.id).toBe('hybrid(lexical+dense)');
     const { evidence, problems } = await hybrid.retrieve({ query: { text: 'q' }, topK: 3 });
@@ -58,7 +66,16 @@ describe('createHybridRetriever', () => {
 
   it('applies weighted min-max fusion', async () => {
     const hybrid = createHybridRetriever({
-      retrievers: [fixed('x', [['a', 10], ['b', 0]]), fixed('y', [['b', 1], ['a', 0]])],
+      retrievers: [
+        fixed('x', [
+          ['a', 10],
+          ['b', 0],
+        ]),
+        fixed('y', [
+          ['b', 1],
+          ['a', 0],
+        ]),
+      ],
       fusion: { method: 'min-max', weights: [0.3, 0.7] },
     });
     const { evidence } = await hybrid.retrieve({ query: { text: 'q' }, topK: 2 });

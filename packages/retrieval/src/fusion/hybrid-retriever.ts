@@ -32,7 +32,10 @@ export function createHybridRetriever(options: HybridRetrieverOptions): Retrieve
   });
   assertPositiveInteger('candidateDepth', candidateDepth, where);
   // Validate fusion options once, up front.
-  fuseScores(retrievers.map(() => []), fusion);
+  fuseScores(
+    retrievers.map(() => []),
+    fusion,
+  );
   const { id = `hybrid(${retrievers.map((retriever) => retriever.id).join('+')})` } = options;
   return {
     id,

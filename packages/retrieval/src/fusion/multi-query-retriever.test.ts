@@ -23,9 +23,19 @@ function scripted(rankings: Record<string, [string, number][]>, extra: { problem
 }
 
 const rankings: Record<string, [string, number][]> = {
-  q: [['a', 3], ['b', 2], ['c', 1]],
-  sub1: [['b', 0.9], ['d', 0.8]],
-  sub2: [['c', 5], ['b', 4]],
+  q: [
+    ['a', 3],
+    ['b', 2],
+    ['c', 1],
+  ],
+  sub1: [
+    ['b', 0.9],
+    ['d', 0.8],
+  ],
+  sub2: [
+    ['c', 5],
+    ['b', 4],
+  ],
 };
 const query: Query = { id: 'q-1', text: 'q', subQueries: ['sub1', 'sub2'] };
 const ids = (evidence: Evidence[]) => evidence.map((item) => item.documentId);
@@ -62,7 +72,12 @@ describe('createMultiQueryRetriever: fusion (hand-checked)', () => {
     const { evidence } = await createMultiQueryRetriever({ retriever: scripted(rankings).retriever, fusion: { method: 'z-score' } }).retrieve({ query, topK: 10 });
     // q: mean 2, std √(2/3) → a +1.2247, b 0, c −1.2247; sub1: mean 0.85, std 0.05 → b +1, d −1; sub2: mean 4.5, std 0.5 → c +1, b −1.
     const z = 1 / Math.sqrt(2 / 3);
-    const expected: [string, number][] = [['a', z], ['b', 0], ['c', 1 - z], ['d', -1]];
+    const expected: [string, number][] = [
+      ['a', z],
+      ['b', 0],
+      ['c', 1 - z],
+      ['d', -1],
+    ];
     expect(ids(evidence)).toEqual(expected.map(([id]) => id));
     evidence.forEach((item, index) => expect(item.score).toBeCloseTo((expected[index] as [string, number])[1], 12));
   });
@@ -86,7 +101,11 @@ describe('createMultiQueryRetriever: fusion (hand-checked)', () => {
     const texts = ['vitamin d winter', 'sunlight vitamin', 'covid supplements'];
     const { evidence } = await createMultiQueryRetriever({ retriever: bm25 }).retrieve({ query: { text: texts[0] as string, subQueries: texts.slice(1) }, topK: 4 });
     const lists = await Promise.all(texts.map(async (text) => (await bm25.retrieve({ query: { text }, topK: 100 })).evidence.map((item) => ({ id: item.documentId, score: item.score }))));
-    expect(evidence.map((item) => [item.documentId, item.score])).toEqual(fuseScores(lists, { method: 'rrf' }).slice(0, 4).map((item) => [item.id, item.score]));
+    expect(evidence.map((item) => [item.documentId, item.score])).toEqual(
+      fuseScores(lists, { method: 'rrf' })
+        .slice(0, 4)
+        .map((item) => [item.id, item.score]),
+    );
   });
 });
 
@@ -122,7 +141,7 @@ describe('createMultiQueryRetriever: what is searched', () => {
     ]);
   });
 
-  it('keeps each search\'s problems, turns a failed search into search-failed and fuses the rest; all failing throws', async () => {
+  it("keeps each search's problems, turns a failed search into search-failed and fuses the rest; all failing throws", async () => {
     const { retriever } = scripted(rankings, { failing: ['sub1'], problems: { sub2: [{ code: 'no-searchable-terms', message: 'nothing to search' }] } });
     const result = await createMultiQueryRetriever({ retriever }).retrieve({ query, topK: 10 });
     // q and sub2 fused: c 1/63 + 1/61 = 0.032266 > b 2/62 = 0.032258 > a 1/61.

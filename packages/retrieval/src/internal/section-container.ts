@@ -29,12 +29,7 @@ const FRAME_BYTES = 24; // 16 before the header + 8 of footer
  * computing the CRC-32 as it goes, so a writer can stream a large index to a file without assembling it in memory.
  * Concatenated, the pieces are exactly {@link encodeSectionContainer}'s output.
  */
-export function* sectionContainerChunks<Kind extends string>(
-  magic: Uint8Array,
-  version: number,
-  header: Record<string, unknown>,
-  payloads: readonly SectionPayload<Kind>[],
-): Generator<Uint8Array, void, undefined> {
+export function* sectionContainerChunks<Kind extends string>(magic: Uint8Array, version: number, header: Record<string, unknown>, payloads: readonly SectionPayload<Kind>[]): Generator<Uint8Array, void, undefined> {
   const sections: SectionEntry<Kind>[] = [];
   let cursor = 0;
   for (const payload of payloads) {
@@ -70,12 +65,7 @@ export function* sectionContainerChunks<Kind extends string>(
 }
 
 /** Frames `header` (its `sections` table filled in here) and the payloads; returns the bytes to save. */
-export function encodeSectionContainer<Kind extends string>(
-  magic: Uint8Array,
-  version: number,
-  header: Record<string, unknown>,
-  payloads: readonly SectionPayload<Kind>[],
-): Uint8Array {
+export function encodeSectionContainer<Kind extends string>(magic: Uint8Array, version: number, header: Record<string, unknown>, payloads: readonly SectionPayload<Kind>[]): Uint8Array {
   const chunks = [...sectionContainerChunks(magic, version, header, payloads)];
   const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
   let position = 0;
@@ -203,11 +193,7 @@ const SCRATCH_BYTES = 1 << 20;
  * never held at once. Same checks and errors as {@link decodeSectionContainer}.
  * @throws CorruptDataError naming `options.source` when the bytes are truncated, damaged or of another format/version.
  */
-export function readSectionContainer<Header, Kind extends string>(
-  input: RandomAccessBytes,
-  options: DecodeSectionContainerOptions,
-  allocate: (section: SectionEntry<Kind>) => Uint8Array,
-): DecodedSectionContainer<Header, Kind> {
+export function readSectionContainer<Header, Kind extends string>(input: RandomAccessBytes, options: DecodeSectionContainerOptions, allocate: (section: SectionEntry<Kind>) => Uint8Array): DecodedSectionContainer<Header, Kind> {
   const { magic, format, label, source } = options;
   const fail = (message: string): never => {
     throw new CorruptDataError({ source, message });

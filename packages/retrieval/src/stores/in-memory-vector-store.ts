@@ -41,7 +41,11 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions): 
   assertNonEmptyString('id', id, 'createInMemoryVectorStore');
   const index: FlatIndex = options.index ?? createFlatIndex({ dimensions, metric, threads });
   if (options.index !== undefined && (index.dimensions !== dimensions || index.metric !== metric || index.size !== 0)) {
-    throw new InvalidArgumentError({ where: 'createInMemoryVectorStore', argument: 'index', message: `must be empty with ${dimensions} dimensions and metric '${metric}' (got ${index.dimensions}, '${index.metric}', ${index.size} vectors)` });
+    throw new InvalidArgumentError({
+      where: 'createInMemoryVectorStore',
+      argument: 'index',
+      message: `must be empty with ${dimensions} dimensions and metric '${metric}' (got ${index.dimensions}, '${index.metric}', ${index.size} vectors)`,
+    });
   }
   const metadataById = new Map<string, Readonly<Record<string, unknown>>>();
   // With worker threads a search runs across an await; writes wait for it (and each other) so nothing moves mid-scan.

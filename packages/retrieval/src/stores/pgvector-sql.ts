@@ -20,8 +20,7 @@ export function distanceOperator(metric: 'cosine' | 'inner-product'): '<=>' | '<
 
 export const PGVECTOR_SQL = {
   createExtension: () => 'CREATE EXTENSION IF NOT EXISTS vector',
-  createTable: (table: string, dimensions: number) =>
-    `CREATE TABLE IF NOT EXISTS ${table} (id text PRIMARY KEY, embedding vector(${Math.trunc(dimensions)}) NOT NULL, metadata jsonb)`,
+  createTable: (table: string, dimensions: number) => `CREATE TABLE IF NOT EXISTS ${table} (id text PRIMARY KEY, embedding vector(${Math.trunc(dimensions)}) NOT NULL, metadata jsonb)`,
   /** Approximate HNSW index (optional; without it queries are exact sequential scans). */
   createHnswIndex: (table: string, metric: 'cosine' | 'inner-product') =>
     `CREATE INDEX IF NOT EXISTS ${table.replace(/"/g, '').replace('.', '_')}_embedding_hnsw ON ${table} USING hnsw (embedding ${metric === 'cosine' ? 'vector_cosine_ops' : 'vector_ip_ops'})`,

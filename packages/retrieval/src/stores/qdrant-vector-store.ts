@@ -17,10 +17,7 @@ export interface QdrantClientLike {
   collectionExists(collection: string): Promise<{ exists: boolean }>;
   createCollection(collection: string, request: { vectors: { size: number; distance: 'Cosine' | 'Dot' } }): Promise<unknown>;
   upsert(collection: string, request: { wait?: boolean; points: QdrantPoint[] }): Promise<unknown>;
-  query(
-    collection: string,
-    request: { query: number[]; limit?: number; with_payload?: boolean },
-  ): Promise<{ points: { id: string | number; score: number; payload?: Record<string, unknown> | null }[] }>;
+  query(collection: string, request: { query: number[]; limit?: number; with_payload?: boolean }): Promise<{ points: { id: string | number; score: number; payload?: Record<string, unknown> | null }[] }>;
   delete(collection: string, request: { wait?: boolean; points: string[] }): Promise<unknown>;
   count(collection: string, request?: { exact?: boolean }): Promise<{ count: number }>;
 }

@@ -6,7 +6,16 @@ describe('shared vector-store validation', () => {
   it('checks vectors, records, metric and ids, naming the argument', () => {
     expect(() => checkStoreVector([1, 2], 2, 'w', 'vector')).toThrow(/must be a Float32Array/);
     expect(() => checkStoreVector(new Float32Array([1, Number.NaN]), 2, 'w', 'vector')).toThrow(/index 1/);
-    expect(() => checkStoreRecords([{ id: 'a', vector: new Float32Array(2) }, { id: 'a', vector: new Float32Array(2) }], 2, 'w')).toThrow(/duplicates id "a"/);
+    expect(() =>
+      checkStoreRecords(
+        [
+          { id: 'a', vector: new Float32Array(2) },
+          { id: 'a', vector: new Float32Array(2) },
+        ],
+        2,
+        'w',
+      ),
+    ).toThrow(/duplicates id "a"/);
     expect(checkStoreMetric('cosine', 'w')).toBe('cosine');
     expect(() => checkStoreMetric('l2', 'w')).toThrow(InvalidArgumentError);
     expect(checkStoreIds(['a', 'b'], 'w')).toEqual(['a', 'b']);

@@ -54,12 +54,7 @@ describe('createInMemoryVectorStore with threads', () => {
     try {
       const records = Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, vector: Float32Array.from([i, 1, -i]) }));
       const vector = Float32Array.from([1, 0, 0]);
-      const [, first, , second] = await Promise.all([
-        store.upsert({ records: records.slice(0, 20) }),
-        store.query({ vector, topK: 3 }),
-        store.upsert({ records: records.slice(20) }),
-        store.query({ vector, topK: 3 }),
-      ]);
+      const [, first, , second] = await Promise.all([store.upsert({ records: records.slice(0, 20) }), store.query({ vector, topK: 3 }), store.upsert({ records: records.slice(20) }), store.query({ vector, topK: 3 })]);
       expect(first.matches.map((match) => match.id)).toEqual(['r19', 'r18', 'r17']);
       expect(second.matches.map((match) => match.id)).toEqual(['r39', 'r38', 'r37']);
       await store.delete({ ids: ['r39'] });

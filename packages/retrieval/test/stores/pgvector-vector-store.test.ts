@@ -27,9 +27,7 @@ afterAll(async () => {
 });
 
 describeVectorStoreContract('pgvector via PGlite (cosine)', async () => createPgVectorStore({ client: await databaseReady, table: nextTable(), dimensions: 4 }));
-describeVectorStoreContract('pgvector via PGlite (inner product)', async () =>
-  createPgVectorStore({ client: await databaseReady, table: `public.${nextTable()}`, dimensions: 4, metric: 'inner-product' }),
-);
+describeVectorStoreContract('pgvector via PGlite (inner product)', async () => createPgVectorStore({ client: await databaseReady, table: `public.${nextTable()}`, dimensions: 4, metric: 'inner-product' }));
 describeVectorStoreContract('pgvector via PGlite (HNSW index)', async () => createPgVectorStore({ client: await databaseReady, table: nextTable(), dimensions: 4, hnswIndex: true }));
 
 describe('createPgVectorStore', () => {

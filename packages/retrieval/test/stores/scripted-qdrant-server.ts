@@ -79,7 +79,12 @@ export async function startScriptedQdrantServer(): Promise<ScriptedQdrantServer>
       const query = input['query'] as number[];
       const target = collection.distance === 'Cosine' ? normalise(query) : query;
       const limit = (input['limit'] as number | undefined) ?? 10;
-      const scored = [...collection.points].map(([id, point]) => ({ id, version: 0, score: point.vector.reduce((sum, value, index) => sum + value * (target[index] as number), 0), ...(input['with_payload'] ? { payload: point.payload } : {}) }));
+      const scored = [...collection.points].map(([id, point]) => ({
+        id,
+        version: 0,
+        score: point.vector.reduce((sum, value, index) => sum + value * (target[index] as number), 0),
+        ...(input['with_payload'] ? { payload: point.payload } : {}),
+      }));
       scored.sort((a, b) => b.score - a.score);
       return ok(response, { points: scored.slice(0, limit) });
     }

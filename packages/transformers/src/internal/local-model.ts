@@ -87,12 +87,7 @@ export function loadFailed(where: string, directory: LocalModelDirectory, cause:
  * a failed load is forgotten, so the next call tries again. `prepare` (run inside the same error wrapping) turns
  * the pipeline into what the model keeps. Import failures keep their own message; load failures become `loadFailed`.
  */
-export function lazyLocalPipeline<T>(
-  where: string,
-  directory: LocalModelDirectory,
-  task: 'feature-extraction' | 'text-classification' | 'text2text-generation',
-  prepare: (pipeline: unknown) => T,
-): () => Promise<T> {
+export function lazyLocalPipeline<T>(where: string, directory: LocalModelDirectory, task: 'feature-extraction' | 'text-classification' | 'text2text-generation', prepare: (pipeline: unknown) => T): () => Promise<T> {
   let loading: Promise<T> | undefined;
   return () => {
     loading ??= (async () => {

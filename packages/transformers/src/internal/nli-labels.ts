@@ -14,10 +14,7 @@ export function guessNliLabel(modelLabel: string): NliLabel | undefined {
  * Maps every output index of a classifier to an NLI label, from the config's `id2label` and the user's
  * `labelMap` (model label → NLI label, which wins over guessing). Returns the unmapped labels when some are left.
  */
-export function resolveNliLabels(
-  id2label: Readonly<Record<string, unknown>>,
-  labelMap: Readonly<Record<string, NliLabel>> = {},
-): { readonly byIndex: NliLabel[]; readonly unmapped: string[] } {
+export function resolveNliLabels(id2label: Readonly<Record<string, unknown>>, labelMap: Readonly<Record<string, NliLabel>> = {}): { readonly byIndex: NliLabel[]; readonly unmapped: string[] } {
   const byIndex: NliLabel[] = [];
   const unmapped: string[] = [];
   const indices = Object.keys(id2label)

@@ -108,8 +108,7 @@ export async function buildUseLiteOnnx(modelDir: string): Promise<UseLiteOnnxMod
     const scaled = op('Mul', [weight(`${prefix}_scale`, scaleSuffix), inverse]);
     return op('Add', [op('Mul', [scaled, centred]), weight(`${prefix}_bias`, biasSuffix)]);
   };
-  const dense = (input: string, prefix: string, kernelSuffix: string, biasSuffix: string, dims?: readonly number[]): string =>
-    op('Add', [op('MatMul', [input, weight(`${prefix}_w`, kernelSuffix, dims)]), weight(`${prefix}_b`, biasSuffix)]);
+  const dense = (input: string, prefix: string, kernelSuffix: string, biasSuffix: string, dims?: readonly number[]): string => op('Add', [op('MatMul', [input, weight(`${prefix}_w`, kernelSuffix, dims)]), weight(`${prefix}_b`, biasSuffix)]);
 
   const x0 = 'x0';
   let x = x0;
@@ -135,11 +134,19 @@ export async function buildUseLiteOnnx(modelDir: string): Promise<UseLiteOnnxMod
     const attention = op('MatMul', [op('Softmax', [logits], { axis: { kind: 'int', value: -1 } }), value]);
     const combined = op('Reshape', [op('Transpose', [attention], { perm: { kind: 'ints', value: [0, 2, 1, 3] } }), int64(`l${layer}_combine`, [0, 0, qkvWidth])]);
     const outKernel = pickWeight(weights, `${encode}MultiheadAttention/output_transform_single/kernel/part_0`);
-    const attended = dense(combined, `l${layer}_out`, `${encode}MultiheadAttention/output_transform_single/kernel/part_0`, `${encode}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`, [outKernel.shape[2] as number, outKernel.shape[3] as number]);
+    const attended = dense(combined, `l${layer}_out`, `${encode}MultiheadAttention/output_transform_single/kernel/part_0`, `${encode}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`, [
+      outKernel.shape[2] as number,
+      outKernel.shape[3] as number,
+    ]);
     // Layer 0 changes width (256 → 512), so its residual goes through a dense layer (AdjustResidualInput).
     const residual = layer === 0 ? dense(x, 'l0_adjust', `${encode}dense/kernel/ConcatPartitions/concat`, `${encode}dense/bias/ConcatPartitions/concat`) : x;
     const afterAttention = op('Add', [attended, residual]);
-    const ffnIn = layerNorm(afterAttention, `l${layer}_ffn_ln`, `${encode}FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`, `${encode}FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`);
+    const ffnIn = layerNorm(
+      afterAttention,
+      `l${layer}_ffn_ln`,
+      `${encode}FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`,
+      `${encode}FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`,
+    );
     const hidden = op('Relu', [dense(ffnIn, `l${layer}_ffn1`, `${stack}FFN/conv1/Tensordot/Reshape_1`, `${encode}FFN/conv1/bias/ConcatPartitions/concat`)]);
     const ffnOut = dense(hidden, `l${layer}_ffn2`, `${stack}FFN/conv2/Tensordot/Reshape_1`, `${encode}FFN/conv2/bias/ConcatPartitions/concat`);
     x = op('Add', [ffnOut, afterAttention]);
