@@ -68,7 +68,7 @@ export async function writeStudyOutput(directory: string, results: readonly Meth
 export function countFailures(results: readonly MethodResult[]): number {
   return results.reduce((sum, { result }) => {
     const { counts } = result;
-    const claimFailures = result.problems.filter((problem) => problem.code === 'claim-failed').length;
+    const claimFailures = [...(result.baselineRuns ?? []), ...result.runs].filter((run) => run.failedStage === 'claim').length;
     return sum + counts.expansionFailed + counts.unknown + counts.retrievalFailed + counts.verdictFailed + claimFailures;
   }, 0);
 }
