@@ -1,6 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { InvalidArgumentError } from '@factkit/core';
 import { describe, expect, it } from 'vitest';
@@ -58,8 +58,10 @@ describe('readJsonlInput: one problems policy', () => {
   });
 
   it('gzip input is decompressed (magic bytes), BOM included', async () => {
-    const { items } = await readJsonlCorpus(file(gzipSync(Buffer.from('\uFEFF{"_id":"z","contents":"zipped"}\n'))), flag);
-    expect(items).toEqual([{ id: 'z', text: 'zipped', metadata: { source: 'z' } }]);
+    const path = file(gzipSync(Buffer.from('\uFEFF{"_id":"z","contents":"zipped"}\n')));
+    const { items } = await readJsonlCorpus(path, flag);
+    // Without a "source" field the file's name is the typed Document.source.
+    expect(items).toEqual([{ id: 'z', text: 'zipped', source: { name: basename(path) } }]);
     await expect(readTextInput(file(Uint8Array.from([0x1f, 0x8b, 0x00, 0x01])), flag)).rejects.toThrow(/is a damaged gzip file/);
   });
 });

