@@ -61,6 +61,7 @@ export type { TokenizeOptions } from './text/tokenize.js';
 export { hasCjk, ngrams, tokenizeWords } from './text/tokenize.js';
 export type { NormalizeOptions } from './text/normalize.js';
 export { normalizeText } from './text/normalize.js';
+export { LUCENE_ENGLISH_STOP_WORDS } from './text/stop-words.js';
 
 // Vectors
 export type { NumericVector } from './vector/vector-math.js';

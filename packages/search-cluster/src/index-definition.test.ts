@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '@factkit/core';
 import { LUCENE_ENGLISH_STOP_WORDS as RETRIEVAL_STOP_WORDS, createEnglishAnalyzer } from '@factkit/retrieval';
-import { FACTKIT_BM25_B, FACTKIT_BM25_K1, LUCENE_ENGLISH_STOP_WORDS, buildIndexDefinition } from './index-definition.js';
+import { LUCENE_ENGLISH_STOP_WORDS } from '@factkit/core';
+import { FACTKIT_BM25_B, FACTKIT_BM25_K1, buildIndexDefinition } from './index-definition.js';
 
 describe('buildIndexDefinition', () => {
   it('copies @factkit/retrieval: the same stop words, and k1/b equal to its defaults', () => {

@@ -1,4 +1,4 @@
-import { assertNonNegativeInteger, assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
+import { assertNonNegativeInteger, assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError, LUCENE_ENGLISH_STOP_WORDS } from '@factkit/core';
 
 /**
  * BM25 k1 of `@factkit/retrieval` (Anserini's default, `createBm25Index`'s `@default 0.9`). Copied, not imported:
@@ -7,46 +7,6 @@ import { assertNonNegativeInteger, assertNonNegativeNumber, assertPositiveIntege
 export const FACTKIT_BM25_K1 = 0.9;
 /** BM25 b of `@factkit/retrieval` (Anserini's default, `createBm25Index`'s `@default 0.4`). Copied, not imported. */
 export const FACTKIT_BM25_B = 0.4;
-
-/**
- * Lucene's `EnglishAnalyzer.ENGLISH_STOP_WORDS_SET`, the same 33 words as `@factkit/retrieval`'s
- * `LUCENE_ENGLISH_STOP_WORDS` (copied; a test checks the two lists are equal).
- */
-export const LUCENE_ENGLISH_STOP_WORDS: readonly string[] = [
-  'a',
-  'an',
-  'and',
-  'are',
-  'as',
-  'at',
-  'be',
-  'but',
-  'by',
-  'for',
-  'if',
-  'in',
-  'into',
-  'is',
-  'it',
-  'no',
-  'not',
-  'of',
-  'on',
-  'or',
-  'such',
-  'that',
-  'the',
-  'their',
-  'then',
-  'there',
-  'these',
-  'they',
-  'this',
-  'to',
-  'was',
-  'will',
-  'with',
-];
 
 /** Names used inside the index settings (stable: a saved index is checked against them). */
 export const SEARCH_CLUSTER_NAMES = {
@@ -64,7 +24,7 @@ export interface IndexDefinitionOptions {
   readonly k1?: number;
   /** BM25 length normalisation in [0, 1]. @default FACTKIT_BM25_B (0.4) */
   readonly b?: number;
-  /** Stop words removed after lower-casing. @default Lucene's 33 English stop words (`LUCENE_ENGLISH_STOP_WORDS` of @factkit/retrieval) */
+  /** Stop words removed after lower-casing. @default Lucene's 33 English stop words (`LUCENE_ENGLISH_STOP_WORDS` of @factkit/core) */
   readonly stopWords?: readonly string[];
   /** `'flat'` indexes `title + ' ' + text` as one field `contents`; weights index `title` and `text` separately. @default 'flat' */
   readonly fields?: SearchClusterFields;

@@ -1,4 +1,4 @@
-import { assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, LUCENE_ENGLISH_STOP_WORDS } from '@factkit/core';
 import { stemPorterLucene } from './porter-stemmer.js';
 import { forEachStandardToken, type TokenType } from './standard-tokenizer.js';
 
@@ -10,42 +10,8 @@ export interface Analyzer {
   analyze(text: string): string[];
 }
 
-/** Lucene's `EnglishAnalyzer.ENGLISH_STOP_WORDS_SET` (the 33 words Anserini's default analyzer removes). */
-export const LUCENE_ENGLISH_STOP_WORDS: readonly string[] = [
-  'a',
-  'an',
-  'and',
-  'are',
-  'as',
-  'at',
-  'be',
-  'but',
-  'by',
-  'for',
-  'if',
-  'in',
-  'into',
-  'is',
-  'it',
-  'no',
-  'not',
-  'of',
-  'on',
-  'or',
-  'such',
-  'that',
-  'the',
-  'their',
-  'then',
-  'there',
-  'these',
-  'they',
-  'this',
-  'to',
-  'was',
-  'will',
-  'with',
-];
+/** Lucene's `EnglishAnalyzer.ENGLISH_STOP_WORDS_SET`: core's list, re-exported (one array, not a copy). */
+export { LUCENE_ENGLISH_STOP_WORDS };
 
 /** Lucene's `CJKAnalyzer` default stop set (`org/apache/lucene/analysis/cjk/stopwords.txt`). */
 export const LUCENE_CJK_STOP_WORDS: readonly string[] = [
