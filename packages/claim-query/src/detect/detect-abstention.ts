@@ -12,7 +12,7 @@ export interface Abstention {
 // question", "about the 1950 final", "who won") with no clause boundary (comma, semicolon, "but", "though") after it.
 // A tail that opens a clause of its own ("…, but X is Y", "…why anyone doubts it; X is Y") is a hedge, not an abstention.
 const TAIL = String.raw`(?:\s+(?!why\b)(?!.*(?:[,;:—–]|\b(?:but|though|although|however|yet|still|except)\b))[^.!?]*)?\s*[.!?…]*`;
-const HEDGE_FREE_END = String.raw`${TAIL}$`;
+const HEDGE_FREE_END = `${TAIL}$`;
 
 // Verbs of not knowing, in the first person: "I don't know", "I do not know", "I'm not sure", "I am not certain",
 // "I have no idea", "I'm unsure", "I can't say", "I cannot answer that", "I'm not aware of", "I couldn't find".

@@ -153,7 +153,13 @@ describe('detectHallucinations', () => {
 
   it('an abstaining answer is labelled abstained without calling the generator, and left out of every rate', async () => {
     let calls = 0;
-    const counting: ClaimQueryGenerator = { id: 'counting', generate: async (request) => ((calls += 1), createDrafterGenerator().generate(request)) };
+    const counting: ClaimQueryGenerator = {
+      id: 'counting',
+      generate: async (request) => {
+        calls += 1;
+        return createDrafterGenerator().generate(request);
+      },
+    };
     const results = await detectHallucinations({
       items: [
         { id: 'abstain', question: 'When was the Acqua Felice built?', answer: "I'm not sure. You may want to check an encyclopedia." },

@@ -208,7 +208,7 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
   const searched = await mapWithConcurrency(searchQueries, async (query) => (query ? search(retriever, query, topK, abortSignal) : undefined), { concurrency: 4, ...(abortSignal ? { abortSignal } : {}) });
   // Verify the claims that have evidence; the others are unverifiable with their reason.
   const toVerify: number[] = [];
-  const verdicts: (ClaimVerdictRecord | undefined)[] = generated.pairs.map((pair, k) => {
+  const verdicts: (ClaimVerdictRecord | undefined)[] = generated.pairs.map((_pair, k) => {
     const found = searched[k];
     if (!searchQueries[k]) return { status: 'ok', label: 'unverifiable', reason: 'no query', raw: [], verifier: verifier.id, problems: [] };
     if (found?.error) {
