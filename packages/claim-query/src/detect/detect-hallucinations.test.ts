@@ -1,7 +1,6 @@
-import { createMockNliModel } from '@factkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { evaluateDetections } from '../metrics/evaluate-detections.js';
-import { createBagOfWordsEmbedder, createTableRetriever } from '../../test/support.js';
+import { createBagOfWordsEmbedder, createTableRetriever, createYearNliModel } from '../../test/support.js';
 import { createNliVerifier } from '../verify/create-nli-verifier.js';
 import type { ClaimVerifier } from '../verify/create-nli-verifier.js';
 import { createDrafterGenerator, createWholeResponseGenerator, withClaimsAsQueries } from './baseline-generators.js';
@@ -10,14 +9,7 @@ import type { ClaimQueryGenerator } from './generator.js';
 import { summarizeDetections } from './summarize-detections.js';
 
 // Mock NLI: entailment if the snippet contains the claim's year, contradiction if it contains another 4-digit year.
-const nli = createMockNliModel({
-  label: ({ premise, hypothesis }) => {
-    const year = /\d{4}/.exec(hypothesis)?.[0];
-    if (!year) return 'neutral';
-    if (premise.includes(year)) return 'entailment';
-    return /\d{4}/.test(premise) ? 'contradiction' : 'neutral';
-  },
-});
+const nli = createYearNliModel();
 
 const fixedGenerator = (pairs: { claim: string; query?: string }[]): ClaimQueryGenerator => ({
   id: 'fixed',

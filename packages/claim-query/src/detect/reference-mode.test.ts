@@ -1,21 +1,13 @@
 import type { RetrieverFactoryRequest } from '@factkit/core';
-import { createMockNliModel } from '@factkit/core/testing';
 import { describe, expect, it } from 'vitest';
-import { createTableRetriever } from '../../test/support.js';
+import { createTableRetriever, createYearNliModel } from '../../test/support.js';
 import { createNliVerifier } from '../verify/create-nli-verifier.js';
 import { detectHallucinations } from './detect-hallucinations.js';
 import type { ClaimQueryGenerator } from './generator.js';
 import { createOverlapRetriever, itemPassages, splitPassages } from './reference-passages.js';
 
 // Mock NLI: entailment if the premise contains the hypothesis's year, contradiction if it contains another year.
-const nli = createMockNliModel({
-  label: ({ premise, hypothesis }) => {
-    const year = /\d{4}/.exec(hypothesis)?.[0];
-    if (!year) return 'neutral';
-    if (premise.includes(year)) return 'entailment';
-    return /\d{4}/.test(premise) ? 'contradiction' : 'neutral';
-  },
-});
+const nli = createYearNliModel();
 
 // Hand-written (fictional) library: the corpus knows a different Lakeside library, so it misleads; the reference is the
 // document the answer was written from.
