@@ -85,3 +85,13 @@ describe('sentence accuracy against a labels file', () => {
     expect(labels.labels.filter((label) => label.label === 'correct').length).toBeGreaterThan(0);
   });
 });
+
+describe('sentence accuracy: abstained answers', () => {
+  it('a label of an answer that abstained is not scored and says why', () => {
+    const labels = parseSentenceLabels('{"id": "x", "sentence": "I don\'t know.", "label": "correct"}\n{"id": "y", "sentence": "Y1.", "label": "correct"}', 'l');
+    const abstained: DetectionResult = { ...result('x', []), responseLabel: 'abstained', abstention: { sentence: "I don't know.", kind: 'abstention' } };
+    const accuracy = scoreSentenceLabels([abstained, result('y', [['Y1.', 'not-hallucinated']])], labels.labels);
+    expect(accuracy.scored).toBe(1);
+    expect(accuracy.problems).toEqual([{ code: 'abstained', message: 'labels line 1: answer "x" abstained (no claim checked): not scored' }]);
+  });
+});
