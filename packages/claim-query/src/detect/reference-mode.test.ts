@@ -43,13 +43,14 @@ describe('reference mode (RefChecker: no context, noisy context, accurate refere
     expect(untouched.calls).toEqual([]);
     expect(withReference).toMatchObject({ mode: 'reference', status: 'ok', responseLabel: 'not-hallucinated', factualPrecision: 1 });
     expect(withReference?.retrieverId).toBe('reference-overlap');
-    // The claim's evidence: the reference's two windows (both share "Lakeside library" with the query; ties keep passage
-    // order), each with a typed origin naming the row and the passage.
-    expect(withReference?.claims[0]?.evidence.map((e) => e.text)).toEqual([
-      'The Lakeside library closed in 2018 for a renovation of its roof. After the works, the Lakeside library reopened in 2021.',
-      'After the works, the Lakeside library reopened in 2021. Its collection now holds 40,000 books and a small archive of maps.',
-    ]);
-    expect(withReference?.claims[0]?.evidence[0]?.origin).toEqual({ documentId: 'r1:reference:0', title: 'reference passage 1', source: { name: 'reference' }, chunkId: 'r1:reference:0.0' });
+    // The claim's evidence: the whole reference (passages are verified whole by default), with a typed origin naming
+    // the row and the passage.
+    expect(withReference?.claims[0]?.evidence.map((e) => e.text)).toEqual([REFERENCE]);
+    expect(withReference?.claims[0]?.evidence[0]?.origin).toEqual({ documentId: 'r1:reference:0', title: 'reference passage 1', source: { name: 'reference' }, chunkId: 'r1:reference:0' });
+    // In two-sentence windows, both windows share "Lakeside library" with the query (ties keep passage order).
+    const [windowed] = await detectHallucinations({ items: [{ id: 'r1', question: QUESTION, answer: ANSWER, reference: REFERENCE }], generator, verifier: createNliVerifier({ nli }), passageWindowSentences: 2 });
+    expect(windowed?.claims[0]?.evidence.map((e) => e.origin.chunkId)).toEqual(['r1:reference:0.0', 'r1:reference:0.1']);
+    expect(windowed?.responseLabel).toBe('not-hallucinated');
     // Without a query, a claim is searched in the reference with its own text (and has no year: neutral → unverifiable).
     expect(withReference?.claims[1]?.query?.text).toBe('The Lakeside library holds 40,000 books.');
     expect(withReference?.claims[1]?.verdict.label).toBe('unverifiable');
@@ -90,7 +91,13 @@ describe('reference mode (RefChecker: no context, noisy context, accurate refere
         return createOverlapRetriever(request.documents);
       },
     };
-    const [result] = await detectHallucinations({ items: [{ id: 'r1', question: QUESTION, answer: ANSWER, reference: REFERENCE }], generator, verifier: createNliVerifier({ nli }), passageRetrieverFactory: factory });
+    const [result] = await detectHallucinations({
+      items: [{ id: 'r1', question: QUESTION, answer: ANSWER, reference: REFERENCE }],
+      generator,
+      verifier: createNliVerifier({ nli }),
+      passageRetrieverFactory: factory,
+      passageWindowSentences: 2,
+    });
     expect(result?.responseLabel).toBe('not-hallucinated');
     expect(requests).toHaveLength(1);
     expect(requests[0]?.fields).toEqual({ text: 1 });
@@ -108,6 +115,7 @@ describe('reference mode (RefChecker: no context, noisy context, accurate refere
   it('splits passages into overlapping sentence windows and ranks them by shared content words', async () => {
     expect(itemPassages({ reference: ['  ', ''], context: 'ctx' })).toEqual({ mode: 'context', passages: ['ctx'] });
     expect(itemPassages({ reference: 7 })).toBeUndefined();
+    expect(splitPassages('a', 'reference', ['One. Two. Three.', 'Short one.']).map((w) => w.id)).toEqual(['a:reference:0', 'a:reference:1']);
     expect(splitPassages('a', 'reference', ['One. Two. Three.', 'Short one.'], 2).map((w) => [w.id, w.text])).toEqual([
       ['a:reference:0.0', 'One. Two.'],
       ['a:reference:0.1', 'Two. Three.'],

@@ -28,13 +28,14 @@ export interface PassageWindow {
 /**
  * Splits passages into overlapping windows of `windowSentences` consecutive sentences (stride 1), so a verifier compares a
  * claim with a few sentences rather than a whole document; a passage of at most `windowSentences` sentences is one window.
- * Window ids are `<itemId>:<mode>:<passage>` or `<itemId>:<mode>:<passage>.<first sentence>`.
+ * Without `windowSentences` every passage is kept whole (one window each). Window ids are `<itemId>:<mode>:<passage>` or
+ * `<itemId>:<mode>:<passage>.<first sentence>`.
  */
-export function splitPassages(itemId: string, mode: string, passages: readonly string[], windowSentences: number): PassageWindow[] {
+export function splitPassages(itemId: string, mode: string, passages: readonly string[], windowSentences?: number): PassageWindow[] {
   const windows: PassageWindow[] = [];
   passages.forEach((passage, p) => {
-    const sentences = segmentSentences(passage).map((span) => span.text);
-    if (sentences.length <= windowSentences) {
+    const sentences = windowSentences === undefined ? [] : segmentSentences(passage).map((span) => span.text);
+    if (windowSentences === undefined || sentences.length <= windowSentences) {
       windows.push({ id: `${itemId}:${mode}:${p}`, passage: p, text: passage });
       return;
     }
