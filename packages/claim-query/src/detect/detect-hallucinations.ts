@@ -167,7 +167,33 @@ async function itemSearch(item: QaItem, id: string, options: DetectHallucination
   }
 }
 
-async function checkItem(item: QaItem, index: number, generated: GeneratedClaims | undefined, options: DetectHallucinationsOptions, searcher: ItemSearch): Promise<DetectionResult> {
+/** The result of an answer that abstains: no generation, no search, label 'abstained' (FActScore), counted apart. */
+function abstainedResult(item: QaItem, index: number, abstention: Abstention, options: DetectHallucinationsOptions): DetectionResult {
+  const question = typeof item.question === 'string' ? item.question : '';
+  const answer = typeof item.answer === 'string' ? item.answer : '';
+  return {
+    id: item.id ?? String(index),
+    question,
+    answer,
+    language: item.language ?? detectPromptLanguage(`${question}${answer}`),
+    mode: itemPassages(item)?.mode ?? 'corpus',
+    status: 'ok',
+    responseLabel: 'abstained',
+    abstention,
+    factualPrecision: null,
+    claimCounts: NO_CLAIM_COUNTS,
+    sentences: [],
+    claims: [],
+    noClaims: true,
+    generatorId: options.generator.id,
+    retrieverId: options.retriever?.id ?? 'none',
+    verifierId: options.verifier.id,
+    generation: {},
+    problems: [],
+  };
+}
+
+async function checkItem(item: QaItem, index: number, generated: GeneratedClaims, options: DetectHallucinationsOptions, searcher: ItemSearch): Promise<DetectionResult> {
   const { verifier, embedder, topK = 10, alignmentThreshold = 0.5, abortSignal, generator } = options;
   const retriever = searcher.retriever;
   const question = typeof item.question === 'string' ? item.question : '';
@@ -181,22 +207,17 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
     answer,
     language,
     mode: searcher.mode,
-    noClaims: generated?.noClaims ?? true,
+    noClaims: generated.noClaims,
     generatorId: generator.id,
     retrieverId: retriever.id,
     verifierId: verifier.id,
-    generation: { ...(generated?.raw ? { raw: generated.raw } : {}), ...(generated?.provenance ? { provenance: generated.provenance } : {}) },
+    generation: { ...(generated.raw ? { raw: generated.raw } : {}), ...(generated.provenance ? { provenance: generated.provenance } : {}) },
     factualPrecision: null,
     claimCounts: NO_CLAIM_COUNTS,
   };
-  const problems: ItemProblem[] = [...searcher.problems, ...(generated?.problems ?? [])];
-  // The answer itself abstains or refuses: FActScore's abstention, no claim to check, counted apart (never a label).
-  const abstention = generated === undefined ? detectAbstention(answer) : undefined;
-  if (abstention) {
-    return { ...base, status: 'ok', responseLabel: 'abstained', abstention, sentences: [], claims: [], problems };
-  }
+  const problems: ItemProblem[] = [...searcher.problems, ...generated.problems];
   if (answer.trim().length === 0) problems.push({ code: 'empty-answer', message: 'the answer is empty' });
-  if (!generated || generated.status === 'failed') {
+  if (generated.status === 'failed') {
     return { ...base, status: 'failed', failedStage: 'generation', sentences: [], claims: [], problems };
   }
   // A refusal from the claim generator is a failure of that step, never a claim (nor "no claims").
@@ -354,15 +375,14 @@ export async function detectHallucinations(options: DetectHallucinationsOptions)
     items,
     async (item, index) => {
       abortSignal?.throwIfAborted();
-      const id = item?.id ?? String(index);
-      const searcher = await itemSearch(item, id, options);
-      // An abstaining answer makes no claim: the generator is not called.
-      if (detectAbstention(typeof item?.answer === 'string' ? item.answer : '')) {
-        const result = await checkItem(item, index, undefined, options, searcher);
+      // An answer that abstains or refuses makes no claim: the generator is not called, nothing is searched.
+      const abstention = detectAbstention(typeof item?.answer === 'string' ? item.answer : '');
+      if (abstention) {
         done += 1;
         onProgress?.({ completed: done, total: items.length, failed });
-        return result;
+        return abstainedResult(item, index, abstention, options);
       }
+      const searcher = await itemSearch(item, item?.id ?? String(index), options);
       let generated: GeneratedClaims;
       try {
         generated = (await generator.generate({ items: [item], ...(abortSignal ? { abortSignal } : {}) }))[0] ?? {
