@@ -33,7 +33,7 @@ export const CHECK_USAGE = `usage: factkit check --question <text> --answer <tex
   (supported / verifiable claims; n/a without a verifiable claim).
   Writes one self-contained HTML report (default: next to --out, else ./factkit-check.html).`;
 
-/** Reads `{"id"?, "question", "answer"}` lines with the CLI's JSONL policy (a bad line is dropped and named, never fatal). */
+/** Reads `{"id"?, "question", "answer", "reference"?, "context"?}` lines with the CLI's JSONL policy (a bad line is dropped and named, never fatal). */
 export async function readQaJsonl(path: string): Promise<JsonlInput<QaItem>> {
   return readJsonlInput<QaItem>(
     path,
