@@ -77,6 +77,7 @@ try {
   console.log(
     `| ${real ? generatorModelId : 'scripted'} | ${percent(r.overall.accuracy)} | ${percent(r.overall.f1)} | ${r.nUnverifiable} | ${percent(r.verifiableOnly.accuracy)} | ${percent(r.verifiableOnly.f1)} | ${r.verifiableOnly.n} | ${r.nFailed} |`,
   );
+  if (evaluation.nAbstained > 0) console.log(`Abstained answers (the answer refuses or abstains; counted apart, left out of the rates): ${evaluation.nAbstained}`);
   console.log(`Parse/pipeline problems: ${[...problemCounts].map(([code, n]) => `${code} ${n}`).join(', ') || 'none'}`);
   console.log(`Claims parsed: ${results.reduce((sum, result) => sum + result.claims.length, 0)}; answers with no claims: ${results.filter((result) => result.noClaims).length}`);
   mkdirSync(new URL('../out/', import.meta.url), { recursive: true });

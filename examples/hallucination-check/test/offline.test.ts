@@ -63,7 +63,8 @@ describeWithData(['fever-lite', 'halluqa'], 'offline hallucination check (exampl
       ],
       ...components,
     });
-    expect(results.map((r) => r.responseLabel)).toEqual(['unverifiable', 'unverifiable']);
-    expect(results[1]?.problems.map((p) => p.code)).toContain('refusal');
+    // An answer that refuses is an abstention (counted apart), not an unverifiable answer.
+    expect(results.map((r) => r.responseLabel)).toEqual(['unverifiable', 'abstained']);
+    expect(results[1]?.abstention).toEqual({ sentence: '对不起，我不能回答。', kind: 'refusal' });
   });
 });

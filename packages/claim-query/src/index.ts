@@ -46,8 +46,14 @@ export { draftClaimsAndQueries, extractKeyphrases, findQuestionSubject } from '.
 // Detection pipeline (§2.2, Appendix B)
 export type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from './detect/generator.js';
 export { createDrafterGenerator, createWholeResponseGenerator, withClaimsAsQueries } from './detect/baseline-generators.js';
-export type { DetectHallucinationsOptions, DetectionResult } from './detect/detect-hallucinations.js';
-export { detectHallucinations } from './detect/detect-hallucinations.js';
+export type { ClaimCounts, DetectHallucinationsOptions, DetectionResult, ResponseLabel } from './detect/detect-hallucinations.js';
+export { detectHallucinations, factualPrecisionOf } from './detect/detect-hallucinations.js';
+export type { Abstention } from './detect/detect-abstention.js';
+export { detectAbstention } from './detect/detect-abstention.js';
+export type { CheckMode, PassageWindow } from './detect/reference-passages.js';
+export { createOverlapRetriever, itemPassages, splitPassages } from './detect/reference-passages.js';
+export type { DetectionSummary } from './detect/summarize-detections.js';
+export { formatFactualPrecision, summarizeDetections } from './detect/summarize-detections.js';
 export { formatDetectionText } from './detect/format-detection-text.js';
 
 // Two-step baseline (§3.2): example selection

@@ -1,5 +1,18 @@
 // Test-only helpers (not exported from index.ts).
-import type { Embedder, Evidence, Retriever } from '@factkit/core';
+import type { Embedder, Evidence, NliModel, Retriever } from '@factkit/core';
+import { createMockNliModel } from '@factkit/core/testing';
+
+/** Mock NLI on years: entailment if the premise contains the hypothesis's 4-digit year, contradiction if it contains another year, else neutral. */
+export function createYearNliModel(): NliModel {
+  return createMockNliModel({
+    label: ({ premise, hypothesis }) => {
+      const year = /\d{4}/.exec(hypothesis)?.[0];
+      if (!year) return 'neutral';
+      if (premise.includes(year)) return 'entailment';
+      return /\d{4}/.test(premise) ? 'contradiction' : 'neutral';
+    },
+  });
+}
 
 /** Bag-of-words embedder over a fixed vocabulary built from the texts seen: cosine = word-overlap cosine. */
 export function createBagOfWordsEmbedder(): Embedder {

@@ -10,6 +10,9 @@ function result(id: string, sentences: [string, 'hallucinated' | 'not-hallucinat
     answer: sentences.map(([text]) => text).join(' '),
     language: 'en',
     status,
+    mode: 'corpus',
+    factualPrecision: null,
+    claimCounts: { supported: 0, hallucinated: 0, unverifiable: 0, failed: 0 },
     noClaims: false,
     generatorId: 'g',
     retrieverId: 'r',
@@ -80,5 +83,15 @@ describe('sentence accuracy against a labels file', () => {
     expect(new Set(labels.labels.map((label) => `${label.id}/${label.sentence}`)).size).toBe(labels.labels.length);
     expect(labels.labels.filter((label) => label.label === 'hallucinated').length).toBeGreaterThan(0);
     expect(labels.labels.filter((label) => label.label === 'correct').length).toBeGreaterThan(0);
+  });
+});
+
+describe('sentence accuracy: abstained answers', () => {
+  it('a label of an answer that abstained is not scored and says why', () => {
+    const labels = parseSentenceLabels('{"id": "x", "sentence": "I don\'t know.", "label": "correct"}\n{"id": "y", "sentence": "Y1.", "label": "correct"}', 'l');
+    const abstained: DetectionResult = { ...result('x', []), responseLabel: 'abstained', abstention: { sentence: "I don't know.", kind: 'abstention' } };
+    const accuracy = scoreSentenceLabels([abstained, result('y', [['Y1.', 'not-hallucinated']])], labels.labels);
+    expect(accuracy.scored).toBe(1);
+    expect(accuracy.problems).toEqual([{ code: 'abstained', message: 'labels line 1: answer "x" abstained (no claim checked): not scored' }]);
   });
 });

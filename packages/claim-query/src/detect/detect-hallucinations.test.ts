@@ -1,22 +1,15 @@
-import { createMockNliModel } from '@factkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { evaluateDetections } from '../metrics/evaluate-detections.js';
-import { createBagOfWordsEmbedder, createTableRetriever } from '../../test/support.js';
+import { createBagOfWordsEmbedder, createTableRetriever, createYearNliModel } from '../../test/support.js';
 import { createNliVerifier } from '../verify/create-nli-verifier.js';
 import type { ClaimVerifier } from '../verify/create-nli-verifier.js';
 import { createDrafterGenerator, createWholeResponseGenerator, withClaimsAsQueries } from './baseline-generators.js';
 import { detectHallucinations } from './detect-hallucinations.js';
 import type { ClaimQueryGenerator } from './generator.js';
+import { summarizeDetections } from './summarize-detections.js';
 
 // Mock NLI: entailment if the snippet contains the claim's year, contradiction if it contains another 4-digit year.
-const nli = createMockNliModel({
-  label: ({ premise, hypothesis }) => {
-    const year = /\d{4}/.exec(hypothesis)?.[0];
-    if (!year) return 'neutral';
-    if (premise.includes(year)) return 'entailment';
-    return /\d{4}/.test(premise) ? 'contradiction' : 'neutral';
-  },
-});
+const nli = createYearNliModel();
 
 const fixedGenerator = (pairs: { claim: string; query?: string }[]): ClaimQueryGenerator => ({
   id: 'fixed',
@@ -56,6 +49,10 @@ describe('detectHallucinations', () => {
     expect(result?.claims.map((c) => c.sentenceIndex)).toEqual([0, 1, 0, 0]);
     expect(result?.sentences.map((s) => s.label)).toEqual(['not-hallucinated', 'hallucinated']);
     expect(result?.responseLabel).toBe('hallucinated');
+    // FActScore-style factual precision: 1 supported of 2 verifiable claims; 2 unverifiable.
+    expect(result?.mode).toBe('corpus');
+    expect(result?.factualPrecision).toBe(0.5);
+    expect(result?.claimCounts).toEqual({ supported: 1, hallucinated: 1, unverifiable: 2, failed: 0 });
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
   });
 
@@ -115,6 +112,95 @@ describe('detectHallucinations', () => {
     expect(empty?.responseLabel).toBe('unverifiable');
     expect(empty?.problems.map((p) => p.code)).toContain('empty-answer');
     await expect(detectHallucinations({ items: [], generator: createDrafterGenerator(), retriever, verifier: createNliVerifier({ nli }), topK: 0 })).rejects.toThrow(/topK/);
+  });
+
+  it('factual precision is null (never 0) when no claim is verifiable; the run mean covers only responses with a value', async () => {
+    const results = await detectHallucinations({
+      items: [item, { id: 'q2', question: 'Where is it?', answer: 'The Acqua Felice is in Rome.' }, { id: 'q3', question: 'Who won?', answer: "I don't know." }],
+      generator: {
+        id: 'by-id',
+        generate: async ({ items }) =>
+          items.map((qa) => ({
+            status: 'ok' as const,
+            pairs:
+              qa.id === 'q1'
+                ? [
+                    { claim: 'The Acqua Felice was completed in 1586.', query: 'Acqua Felice completion' },
+                    { claim: 'The Acqua Felice was started in 1550.', query: 'Acqua Felice start' },
+                  ]
+                : [{ claim: 'The Acqua Felice is in Rome.' }],
+            noClaims: false,
+            problems: [],
+          })),
+      },
+      retriever,
+      verifier: createNliVerifier({ nli }),
+    });
+    expect(results.map((r) => r.factualPrecision)).toEqual([0.5, null, null]);
+    const summary = summarizeDetections(results);
+    expect(summary.factualPrecision).toEqual({ mean: 0.5, responses: 1, without: 2 });
+    expect(summary.labels).toEqual({ hallucinated: 1, 'not-hallucinated': 0, unverifiable: 1, abstained: 1 });
+    expect(summarizeDetections([]).factualPrecision.mean).toBeNull();
+  });
+
+  it('an abstaining answer is labelled abstained without calling the generator, and left out of every rate', async () => {
+    let calls = 0;
+    const counting: ClaimQueryGenerator = {
+      id: 'counting',
+      generate: async (request) => {
+        calls += 1;
+        return createDrafterGenerator().generate(request);
+      },
+    };
+    const results = await detectHallucinations({
+      items: [
+        { id: 'abstain', question: 'When was the Acqua Felice built?', answer: "I'm not sure. You may want to check an encyclopedia." },
+        { id: 'hedged', question: 'When was the Acqua Felice built?', answer: "I don't know why anyone doubts it, but the Acqua Felice was completed in 1586." },
+      ],
+      generator: counting,
+      retriever,
+      verifier: createNliVerifier({ nli }),
+    });
+    expect(calls).toBe(1);
+    expect(results[0]).toMatchObject({ status: 'ok', responseLabel: 'abstained', abstention: { sentence: "I'm not sure.", kind: 'abstention' }, factualPrecision: null, claims: [] });
+    expect(results[1]?.responseLabel).not.toBe('abstained');
+    const evaluation = evaluateDetections(
+      results,
+      new Map([
+        ['abstain', { response: true }],
+        ['hedged', { response: false }],
+      ]),
+    );
+    expect(evaluation.nAbstained).toBe(1);
+    expect(evaluation.response.overall.n).toBe(1);
+    expect(evaluation.response.nFailed).toBe(0);
+  });
+
+  it('a refusal from the generator or the verifier is a failed item with the reason, never a claim or a label', async () => {
+    const refusing: ClaimQueryGenerator = {
+      id: 'refusing',
+      // What a tolerant parser makes of a refusal: the refusal as a "claim". The raw reply gives it away.
+      generate: async ({ items }) => items.map(() => ({ status: 'ok' as const, pairs: [{ claim: "I'm sorry, but I can't help with that.", query: 'help' }], noClaims: false, problems: [], raw: ["I'm sorry, but I can't help with that."] })),
+    };
+    const [refused] = await detectHallucinations({ items: [item], generator: refusing, retriever, verifier: createNliVerifier({ nli }) });
+    expect(refused).toMatchObject({ status: 'failed', failedStage: 'generation', claims: [], factualPrecision: null });
+    expect(refused?.responseLabel).toBeUndefined();
+    expect(refused?.problems.map((p) => p.code)).toContain('refusal');
+    const judge: ClaimVerifier = {
+      id: 'judge',
+      verify: async ({ items }) => items.map(() => ({ status: 'ok' as const, label: 'unverifiable' as const, raw: ['As an AI language model, I cannot verify claims.'], verifier: 'judge', problems: [] })),
+    };
+    const [judged] = await detectHallucinations({
+      items: [item],
+      generator: fixedGenerator([{ claim: 'The Acqua Felice was completed in 1586.', query: 'Acqua Felice completion' }]),
+      retriever,
+      verifier: judge,
+    });
+    expect(judged).toMatchObject({ status: 'failed', failedStage: 'verification' });
+    expect(judged?.claims[0]?.verdict).toMatchObject({ status: 'failed' });
+    expect(judged?.claims[0]?.verdict.label).toBeUndefined();
+    expect(judged?.claims[0]?.verdict.problems.map((p) => p.code)).toEqual(['refusal']);
+    expect(summarizeDetections([refused!, judged!])).toMatchObject({ failed: 2, labels: { hallucinated: 0, 'not-hallucinated': 0, unverifiable: 0, abstained: 0 } });
   });
 
   it('rethrows an abort', async () => {

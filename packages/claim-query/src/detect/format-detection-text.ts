@@ -1,5 +1,6 @@
 import type { CheckedClaim } from '../types.js';
 import type { DetectionResult } from './detect-hallucinations.js';
+import { formatFactualPrecision } from './summarize-detections.js';
 
 const MARK: Record<string, string> = { correct: '✔ correct', hallucinated: '✘ HALLUCINATED', unverifiable: '? unverifiable' };
 
@@ -23,7 +24,15 @@ export function formatDetectionText(result: DetectionResult, snippetsPerClaim = 
   lines.push(`[${result.id}] Question: ${result.question || '(none)'}`);
   lines.push(`Answer:   ${result.answer}`);
   lines.push(`Pipeline: ${result.generatorId} → ${result.retrieverId} → ${result.verifierId}`);
-  lines.push(`Response: ${result.responseLabel ? result.responseLabel.toUpperCase() : `undecided (${result.failedStage ?? result.status})`}`);
+  lines.push(`Mode:     ${result.mode}${result.mode === 'corpus' ? '' : ` (claims verified against the row's ${result.mode}, no corpus search)`}`);
+  if (result.responseLabel === 'abstained') {
+    lines.push(`Response: ABSTAINED (the answer ${result.abstention?.kind === 'refusal' ? 'refuses' : 'abstains'}: "${result.abstention?.sentence ?? ''}"; no claim checked, counted apart)`);
+  } else if (result.responseLabel) {
+    lines.push(`Response: ${result.responseLabel.toUpperCase()} · factual precision ${formatFactualPrecision(result)}`);
+  } else {
+    const why = result.problems.find((p) => p.code === 'refusal') ?? result.problems.find((p) => p.code === 'call-failed' || p.code === 'verifier-failed');
+    lines.push(`Response: FAILED at ${result.failedStage ?? result.status}${why ? ` (${why.code}: ${why.message})` : ''}`);
+  }
   for (const sentence of result.sentences) {
     lines.push(`  [S${sentence.index + 1}] ${sentence.label}${sentence.incomplete ? ' (incomplete)' : ''}: ${sentence.text}`);
     for (const claim of result.claims.filter((c) => c.sentenceIndex === sentence.index)) lines.push(...formatClaim(claim, snippetsPerClaim));

@@ -8,6 +8,13 @@ export interface QaItem {
   readonly answer: string;
   /** @default detected from the answer */
   readonly language?: PromptLanguage;
+  /**
+   * An accurate reference (RefChecker's "accurate context": a source document, one string or a list of passages): the
+   * claims are verified against it, the corpus is not searched. Wins over `context` when both are given.
+   */
+  readonly reference?: string | readonly string[];
+  /** The (noisy) context the answering model saw, e.g. a RAG system's retrieved passages: verified against like `reference`. */
+  readonly context?: string | readonly string[];
 }
 
 export interface GeneratedPair {

