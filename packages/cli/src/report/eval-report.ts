@@ -1,0 +1,94 @@
+import { basename } from 'node:path';
+import type { EvaluateRunResult } from '@factkit/metrics';
+import { renderBarChartSvg } from './bar-chart.js';
+import type { StudyReportOptions } from './study-report.js';
+import { numberCell, type StudyTable } from './study-table.js';
+
+/** The significance level of the marks on the eval page. */
+export const EVAL_ALPHA = 0.05;
+
+/** One measure's paired comparison of run a against run b (the shape of eval-runs' `compareEvaluations` rows). */
+export interface PairedComparisonRow {
+  readonly measure: string;
+  readonly meanA: number;
+  readonly meanB: number;
+  readonly difference: number;
+  readonly tTestP: number;
+  readonly randomizationP: number;
+  readonly queries: number;
+}
+
+/** Short, distinct names for run files: the base names, or the paths where two base names collide. */
+export function runNames(paths: readonly string[]): string[] {
+  const bases = paths.map((path) => basename(path));
+  return bases.map((base, k) => (bases.indexOf(base) === bases.lastIndexOf(base) ? base : paths[k]!));
+}
+
+const pText = (p: number) => (p < 0.001 ? '<0.001' : p.toFixed(4));
+
+/**
+ * The `factkit eval --runs` page: one row per run (mean per measure over the judged queries, the best per measure in
+ * bold; with two runs, † where run b differs from run a by the paired randomization test at p < 0.05), the paired tests
+ * as a second table, and a chart of the means. `markdown` is the command's printed report.
+ */
+export function buildEvalReport(input: {
+  readonly qrels: string;
+  readonly paths: readonly string[];
+  readonly evaluations: readonly EvaluateRunResult[];
+  readonly comparison?: readonly PairedComparisonRow[] | undefined;
+  readonly resamples: number;
+  readonly seed: number;
+  readonly markdown: string;
+}): StudyReportOptions {
+  const { paths, evaluations, comparison } = input;
+  const names = runNames(paths);
+  const measures = (evaluations[0]?.measures ?? []).filter((measure) => !measure.startsWith('num_'));
+  const best = (measure: string) => {
+    const values = evaluations.map((evaluation) => evaluation.aggregate[measure] ?? Number.NEGATIVE_INFINITY);
+    const top = Math.max(...values);
+    return evaluations.length > 1 && values.filter((value) => value === top).length === 1 ? top : undefined;
+  };
+  const marked = new Set((comparison ?? []).filter((row) => row.randomizationP < EVAL_ALPHA).map((row) => row.measure));
+  const runsTable: StudyTable = {
+    id: 'runs',
+    caption: `Runs scored on ${input.qrels}`,
+    columns: [{ label: 'run' }, { label: 'queries', numeric: true }, ...measures.map((measure) => ({ label: measure, numeric: true }))],
+    rows: evaluations.map((evaluation, k) => [
+      names[k]!,
+      numberCell(evaluation.evaluatedQueries.length, { digits: 0 }),
+      ...measures.map((measure) => {
+        const value = evaluation.aggregate[measure];
+        return numberCell(value, { digits: 4, bold: value !== undefined && value === best(measure), ...(k === 1 && marked.has(measure) ? { marks: '†' } : {}) });
+      }),
+    ]),
+    notes: [
+      'Mean over the judged queries (trec_eval -c: a query missing from a run scores 0). Best run per measure in bold.',
+      ...(comparison ? [`† differs from ${names[0]} at p < ${EVAL_ALPHA} (paired randomization test, two-sided).`] : []),
+    ],
+  };
+  const tables: StudyTable[] = [runsTable];
+  if (comparison) {
+    tables.push({
+      id: 'paired',
+      caption: `Paired tests: a = ${names[0]} vs b = ${names[1]}`,
+      columns: [{ label: 'measure' }, { label: 'a', numeric: true }, { label: 'b', numeric: true }, { label: 'a − b', numeric: true }, { label: 't-test p', numeric: true }, { label: 'randomization p', numeric: true }],
+      rows: comparison.map((row) => [
+        row.measure,
+        numberCell(row.meanA, { digits: 4 }),
+        numberCell(row.meanB, { digits: 4 }),
+        { ...numberCell(row.difference, { digits: 4 }), text: `${row.difference >= 0 ? '+' : ''}${row.difference.toFixed(4)}` },
+        { value: row.tTestP, text: pText(row.tTestP), ...(row.tTestP < EVAL_ALPHA ? { marks: '*' } : {}) },
+        { value: row.randomizationP, text: pText(row.randomizationP), ...(row.randomizationP < EVAL_ALPHA ? { marks: '*' } : {}) },
+      ]),
+      notes: [`${comparison[0]?.queries ?? 0} queries; randomization: ${input.resamples} sign flips, seed ${input.seed}, exact when 2^n ≤ resamples. * p < ${EVAL_ALPHA}.`],
+    });
+  }
+  const chart = renderBarChartSvg({
+    title: `Runs on ${input.qrels}`,
+    scale: 'score',
+    yLabel: 'mean over queries',
+    xLabel: 'measure',
+    groups: measures.map((measure) => ({ label: measure, bars: evaluations.map((evaluation, k) => ({ label: names[k]!, value: evaluation.aggregate[measure] ?? null })) })),
+  });
+  return { title: 'factkit eval', meta: `${input.qrels} · ${paths.join(' vs ')}`, charts: [{ id: 'measures', svg: chart }], tables, markdown: input.markdown };
+}
