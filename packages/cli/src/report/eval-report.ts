@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { EvaluateRunResult } from '@factkit/metrics';
 import { renderBarChartSvg } from './bar-chart.js';
 import type { StudyReportOptions } from './study-report.js';
-import { numberCell, type StudyTable } from './study-table.js';
+import { type NumberCell, numberCell, type StudyTable } from './study-table.js';
 
 /** The significance level of the marks on the eval page. */
 export const EVAL_ALPHA = 0.05;
@@ -24,7 +24,8 @@ export function runNames(paths: readonly string[]): string[] {
   return bases.map((base, k) => (bases.indexOf(base) === bases.lastIndexOf(base) ? base : paths[k]!));
 }
 
-const pText = (p: number) => (p < 0.001 ? '<0.001' : p.toFixed(4));
+/** A p-value cell: 4 decimals, '<0.001' below that, * under α; '–' when the test is undefined (e.g. zero variance). */
+const pCell = (p: number): NumberCell => (Number.isFinite(p) ? { value: p, text: p < 0.001 ? '<0.001' : p.toFixed(4), ...(p < EVAL_ALPHA ? { marks: '*' } : {}) } : numberCell(null));
 
 /**
  * The `factkit eval --runs` page: one row per run (mean per measure over the judged queries, the best per measure in
@@ -77,8 +78,8 @@ export function buildEvalReport(input: {
         numberCell(row.meanA, { digits: 4 }),
         numberCell(row.meanB, { digits: 4 }),
         { ...numberCell(row.difference, { digits: 4 }), text: `${row.difference >= 0 ? '+' : ''}${row.difference.toFixed(4)}` },
-        { value: row.tTestP, text: pText(row.tTestP), ...(row.tTestP < EVAL_ALPHA ? { marks: '*' } : {}) },
-        { value: row.randomizationP, text: pText(row.randomizationP), ...(row.randomizationP < EVAL_ALPHA ? { marks: '*' } : {}) },
+        pCell(row.tTestP),
+        pCell(row.randomizationP),
       ]),
       notes: [`${comparison[0]?.queries ?? 0} queries; randomization: ${input.resamples} sign flips, seed ${input.seed}, exact when 2^n ≤ resamples. * p < ${EVAL_ALPHA}.`],
     });
