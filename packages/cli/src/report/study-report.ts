@@ -51,7 +51,7 @@ table.study thead th{border-bottom:2px solid #333;white-space:nowrap}
 table.study .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 table.study th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}
 table.study th[aria-sort=ascending] button::after{content:" \\2191"}table.study th[aria-sort=descending] button::after{content:" \\2193"}
-table.study .se{color:#555}table.study .sig{color:#b00020;font-weight:600}table.study .note{color:#555;font-size:.9em}
+table.study .num{padding-right:1.1rem}table.study .se{color:#555}table.study .sig{color:#b00020;font-weight:600;display:inline-block;width:0;line-height:0;text-align:left}table.study .note{color:#555;font-size:.9em}
 .table-notes{font-size:.85em;color:#555;margin:.3rem 0 0}
 .warnings{border-left:4px solid #a86b00;background:#fff1c2;padding:.4rem .8rem}
 `;
