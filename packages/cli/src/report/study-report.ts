@@ -4,8 +4,6 @@ import { escapeHtml } from './escape-html.js';
 import { renderHtmlPage } from './html-page.js';
 import { renderTableHtml, SORT_SCRIPT, SORT_SCRIPT_CSP_SOURCE, type StudyTable } from './study-table.js';
 
-export { formatMarkdownTable } from './study-table.js';
-
 /** A collapsible section of a study report; `html` is trusted markup built by the caller from escaped strings. */
 export interface StudyReportSection {
   readonly summary: string;
