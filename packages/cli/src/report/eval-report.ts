@@ -1,22 +1,12 @@
 import { basename } from 'node:path';
 import type { EvaluateRunResult } from '@factkit/metrics';
+import type { RunComparison } from '../commands/eval-runs.js';
 import { renderBarChartSvg } from './bar-chart.js';
 import type { StudyReportOptions } from './study-report.js';
 import { type NumberCell, numberCell, type StudyTable } from './study-table.js';
 
 /** The significance level of the marks on the eval page. */
 export const EVAL_ALPHA = 0.05;
-
-/** One measure's paired comparison of run a against run b (the shape of eval-runs' `compareEvaluations` rows). */
-export interface PairedComparisonRow {
-  readonly measure: string;
-  readonly meanA: number;
-  readonly meanB: number;
-  readonly difference: number;
-  readonly tTestP: number;
-  readonly randomizationP: number;
-  readonly queries: number;
-}
 
 /** Short, distinct names for run files: the base names, or the paths where two base names collide. */
 export function runNames(paths: readonly string[]): string[] {
@@ -36,7 +26,7 @@ export function buildEvalReport(input: {
   readonly qrels: string;
   readonly paths: readonly string[];
   readonly evaluations: readonly EvaluateRunResult[];
-  readonly comparison?: readonly PairedComparisonRow[] | undefined;
+  readonly comparison?: readonly RunComparison[] | undefined;
   readonly resamples: number;
   readonly seed: number;
   readonly markdown: string;
