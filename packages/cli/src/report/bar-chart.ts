@@ -60,6 +60,13 @@ export const SERIES_COLOURS: readonly string[] = [
 /** The colour of series number `index` (0-based). */
 export const seriesColour = (index: number): string => SERIES_COLOURS[index % SERIES_COLOURS.length]!;
 
+/** Characters XML 1.0 forbids (C0 controls but tab, LF, CR; lone surrogates; U+FFFE/U+FFFF): a standalone SVG file with one is not well-formed. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed
+const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A label as SVG text: characters XML forbids removed, then escaped once. */
+const svgText = (text: string) => escapeHtml(text.replace(XML_INVALID, ''));
+
 /** An estimate of a label's width in px at `size` px sans-serif (no font metrics without a browser; errs wide). */
 const textWidth = (text: string, size: number) => [...text].length * size * 0.62;
 
@@ -113,15 +120,15 @@ export function renderBarChartSvg(options: BarChartOptions): string {
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" class="chart" role="img" width="${width}" height="${fullHeight}" viewBox="0 0 ${width} ${fullHeight}" font-family="Helvetica, Arial, sans-serif" font-size="11" fill="#222">`,
   );
-  parts.push(`<title>${escapeHtml(title)}</title><rect class="background" width="${width}" height="${fullHeight}" fill="#ffffff"/>`);
-  parts.push(`<text class="chart-title" x="16" y="22" font-size="14" font-weight="bold">${escapeHtml(title)}</text>`);
+  parts.push(`<title>${svgText(title)}</title><rect class="background" width="${width}" height="${fullHeight}" fill="#ffffff"/>`);
+  parts.push(`<text class="chart-title" x="16" y="22" font-size="14" font-weight="bold">${svgText(title)}</text>`);
   for (const tick of ticks) {
     parts.push(`<line x1="${left}" x2="${left + plotWidth}" y1="${y(tick)}" y2="${y(tick)}" stroke="#e0e0e0"/><text class="tick" x="${left - 6}" y="${y(tick) + 4}" text-anchor="end">${formatValue(scale, tick, true)}</text>`);
   }
   parts.push(`<line x1="${left}" x2="${left}" y1="${plotTop}" y2="${plotTop + height}" stroke="#222"/><line x1="${left}" x2="${left + plotWidth}" y1="${plotTop + height}" y2="${plotTop + height}" stroke="#222"/>`);
   const yAxisLabel = `${yLabel} (${UNIT[scale]})`;
-  parts.push(`<text class="axis-label y" x="0" y="0" transform="translate(16 ${plotTop + height / 2}) rotate(-90)" text-anchor="middle" font-size="12">${escapeHtml(yAxisLabel)}</text>`);
-  parts.push(`<text class="axis-label x" x="${left + plotWidth / 2}" y="${plotTop + height + 38}" text-anchor="middle" font-size="12">${escapeHtml(xLabel)}</text>`);
+  parts.push(`<text class="axis-label y" x="0" y="0" transform="translate(16 ${plotTop + height / 2}) rotate(-90)" text-anchor="middle" font-size="12">${svgText(yAxisLabel)}</text>`);
+  parts.push(`<text class="axis-label x" x="${left + plotWidth / 2}" y="${plotTop + height + 38}" text-anchor="middle" font-size="12">${svgText(xLabel)}</text>`);
   groups.forEach((group, g) => {
     const x0 = left + g * groupWidth + groupGap / 2 + (groupWidth - groupGap - series.length * barWidth) / 2;
     for (const bar of group.bars) {
@@ -134,18 +141,18 @@ export function renderBarChartSvg(options: BarChartOptions): string {
       const error = bar.error !== undefined && Number.isFinite(bar.error) && bar.error > 0 ? bar.error : undefined;
       const tooltip = `${group.label} · ${bar.label}: ${formatValue(scale, bar.value, false)}${error ? ` ± ${formatValue(scale, error, false)}` : ''}${scale === 'percent' ? ' %' : ''}`;
       parts.push(
-        `<rect class="bar" data-series="${escapeHtml(bar.label)}" data-group="${escapeHtml(group.label)}" data-value="${bar.value}" x="${x + 2}" y="${y(bar.value)}" width="${barWidth - 4}" height="${y(0) - y(bar.value)}" fill="${seriesColour(s)}"><title>${escapeHtml(tooltip)}</title></rect>`,
+        `<rect class="bar" data-series="${svgText(bar.label)}" data-group="${svgText(group.label)}" data-value="${bar.value}" x="${x + 2}" y="${y(bar.value)}" width="${barWidth - 4}" height="${y(0) - y(bar.value)}" fill="${seriesColour(s)}"><title>${svgText(tooltip)}</title></rect>`,
       );
       if (error) {
         const cx = x + barWidth / 2;
         parts.push(`<path class="error" d="M${cx} ${y(bar.value + error)}V${y(bar.value - error)}M${cx - 4} ${y(bar.value + error)}h8M${cx - 4} ${y(bar.value - error)}h8" stroke="#222" fill="none"/>`);
       }
     }
-    parts.push(`<text class="group-label" x="${left + g * groupWidth + groupWidth / 2}" y="${plotTop + height + 16}" text-anchor="middle">${escapeHtml(group.label)}</text>`);
+    parts.push(`<text class="group-label" x="${left + g * groupWidth + groupWidth / 2}" y="${plotTop + height + 16}" text-anchor="middle">${svgText(group.label)}</text>`);
   });
   series.forEach((label, s) => {
     const ly = legendTop + s * legendRow;
-    parts.push(`<g class="legend-entry" data-series="${escapeHtml(label)}"><rect x="${left}" y="${ly - 10}" width="12" height="12" fill="${seriesColour(s)}"/><text x="${left + 18}" y="${ly}">${escapeHtml(label)}</text></g>`);
+    parts.push(`<g class="legend-entry" data-series="${svgText(label)}"><rect x="${left}" y="${ly - 10}" width="12" height="12" fill="${seriesColour(s)}"/><text x="${left + 18}" y="${ly}">${svgText(label)}</text></g>`);
   });
   parts.push('</svg>');
   return parts.join('');
