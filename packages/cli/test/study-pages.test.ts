@@ -70,6 +70,13 @@ describe('study pages from runs on the fixtures (built bin, parsed with parse5)'
     expect(textOf(select(f1, 'span', 'se')[0]!)).toBe(' ± 16.7');
     const statements = rowTexts(tableById(document, 'statements'));
     expect(statements[2]![0]).toBe('Etna is an active volcano <img src=x onerror=alert(1)> in Sicily.');
+    // Per statement, FastTrack found 1 document each for S1 and S2 (F1 2/3 and 1); S3 has no gold: no F1 (–, not 0).
+    expect(statements.map((row) => row.slice(1, 4))).toEqual([
+      ['tennis-1, tennis-0', '1', '66.7'],
+      ['aqueduct-0', '1', '100.0'],
+      ['–', '0', '–'],
+    ]);
+    expect(select(tableById(document, 'statements'), 'th').map(textOf).slice(2, 4)).toEqual(['FastTrack: found', 'FastTrack: F1']);
     expect(select(document, 'img')).toEqual([]);
   });
 

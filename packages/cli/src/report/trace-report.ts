@@ -14,9 +14,10 @@ export interface TraceReportInput {
   readonly study: TraceStudyResult;
 }
 
+/** A method's column label in the per-statement table (the full name is in the table's notes). */
+const shortLabel = (run: TraceMethodRun) => (run.kind === 'fasttrack' ? 'FastTrack' : run.kind === 'brute-force' ? 'brute force' : run.kind === 'upper-bound' ? 'upper bound' : `${run.method.split(' ')[0]} top-${run.k}`);
 /** A method's row label; a ranking baseline shows its shared cutoff. */
 const methodLabel = (run: TraceMethodRun) => (run.kind === 'ranking' ? `${run.method} top-${run.k} (best F1 over k)` : run.method);
-const percent = (value: number | undefined) => (value === undefined ? '–' : (value * 100).toFixed(1));
 /** Mean ± SE in %; the SE of a single statement is unknown (left out). */
 const meanCell = (value: { mean: number; standardError: number } | undefined) => numberCell(value?.mean, { scale: 100, se: value?.standardError ?? null });
 
@@ -54,23 +55,31 @@ export function buildTraceReport(input: TraceReportInput): StudyReportOptions {
     tables.push(scores);
     lines.push(renderTableMarkdown(scores), '');
   } else lines.push('No gold supporting ids (give --queries as JSON lines with "supporting"): no precision, recall or F1.', '');
+  const withGold = study.statementsWithGold > 0;
   const perStatement: StudyTable = {
     id: 'statements',
     caption: 'Per statement: supporting documents found by each method',
-    columns: [{ label: 'statement' }, { label: 'gold' }, ...runs.map((run) => ({ label: methodLabel(run) }))],
+    columns: [{ label: 'statement' }, { label: 'gold' }, ...runs.flatMap((run) => [{ label: `${shortLabel(run)}: found`, numeric: true }, ...(withGold ? [{ label: `${shortLabel(run)}: F1`, numeric: true }] : [])])],
     rows: statements.map((statement, position) => [
       statement.text,
       statement.gold?.join(', ') ?? '–',
-      ...runs.map((run) => {
+      ...runs.flatMap((run) => {
         const entry = run.perStatement[position];
-        if (!entry) return '–';
-        const found = `${entry.supporting.length} found${entry.incomplete ? ', incomplete' : ''}`;
-        return statement.gold ? `${found}; F1 ${percent(computeSetScores(entry.supporting, statement.gold).f1)}` : found;
+        const found = numberCell(entry?.supporting.length, { digits: 0, ...(entry?.incomplete ? { note: '(incomplete)' } : {}) });
+        if (!withGold) return [found];
+        // A statement without gold ids, or whose candidates were not all decided, has no F1 (absent, never 0).
+        const f1 = entry && statement.gold && statement.gold.length > 0 && !entry.incomplete ? computeSetScores(entry.supporting, statement.gold).f1 : null;
+        return [found, numberCell(f1, { scale: 100 })];
       }),
     ]),
+    notes: [
+      `found: supporting documents the method returned${withGold ? '; F1 of that set against the gold ids, in %' : ''}; (incomplete): the judge could not decide every candidate.`,
+      `Methods: ${runs.map((run) => `${shortLabel(run)} = ${methodLabel(run)}`).join('; ')}.`,
+    ],
   };
   tables.push(perStatement);
   lines.push('### Per statement', '', renderTableMarkdown(perStatement));
+  if (study.incomplete.length > 0) lines.push('', '**Incomplete: these numbers are not whole**', '', ...study.incomplete.map((reason) => `- ${reason}`));
   const markdown = `${lines.join('\n')}\n`;
   const chart: StudyChart =
     study.statementsWithGold > 0
@@ -114,5 +123,13 @@ export function buildTraceReport(input: TraceReportInput): StudyReportOptions {
     const clusters = result ? `<p class="meta">leaves matched: ${result.clusters.length} · candidates judged ${result.cost.candidatesJudged} of ${result.cost.bruteForce.candidates}</p>` : '';
     return { summary: `S${position + 1}: ${statement.text}`, className: 'statement', html: `${goldIds.size > 0 ? `<p>gold: ${[...goldIds].map((id) => `<code>${escapeHtml(id)}</code>`).join(', ')}</p>` : ''}${clusters}${methods}` };
   });
-  return { title: 'factkit trace', meta: `${corpus} · ${documents.length} documents · ${statements.length} statements · methods: ${runs.map(methodLabel).join(', ')}`, charts: [chart], tables, markdown, sections };
+  return {
+    title: 'factkit trace',
+    meta: `${corpus} · ${documents.length} documents · ${statements.length} statements · methods: ${runs.map(methodLabel).join(', ')}`,
+    charts: [chart],
+    tables,
+    markdown,
+    sections,
+    ...(study.incomplete.length > 0 ? { warnings: ['Incomplete: these numbers are not whole.', ...study.incomplete] } : {}),
+  };
 }
