@@ -139,6 +139,7 @@ describe('study report pieces', () => {
       expect(textOf(select(document, 'p', 'meta')[0]!)).toBe(`m ${payload}`);
       expect(textOf(select(document, 'summary')[0]!)).toBe(`s ${payload}`);
       expect(textOf(select(document, 'caption')[0]!)).toBe(payload);
+      expect(textOf(select(document, 'div', 'warnings')[0]!)).toBe(`w ${payload}`);
       expect(select(document, 'p', 'own')).toHaveLength(1);
       // The payload that is itself an entity must read back as that text, nothing else may hold one.
       expect(literalEntities(document).filter((text) => !text.includes('&amp; already an entity &lt;'))).toEqual([]);

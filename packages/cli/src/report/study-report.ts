@@ -28,8 +28,8 @@ export interface StudyReportOptions {
   readonly meta: string;
   /** The charts (from renderBarChartSvg, which escapes its labels). */
   readonly charts: readonly StudyChart[];
-  /** The tables, rendered as sortable HTML tables (the Markdown report holds the same rows). */
-  readonly tables: readonly StudyTable[];
+  /** The tables, rendered as sortable HTML tables (the Markdown report holds the same rows). @default [] */
+  readonly tables?: readonly StudyTable[];
   /** The Markdown report (written by --out/--md and printed); not part of the HTML page. */
   readonly markdown: string;
   /** Warnings shown above everything (plain text), e.g. that some numbers are incomplete. */
@@ -67,7 +67,7 @@ export function chartFilePath(htmlPath: string, chartId: string): string {
  * hash, sorts the tables). Every plain-text input is escaped exactly once.
  */
 export function renderStudyReport(options: StudyReportOptions, chartFiles: readonly (string | undefined)[] = []): string {
-  const { title, meta, charts, tables, warnings = [], sections = [] } = options;
+  const { title, meta, charts, tables = [], warnings = [], sections = [] } = options;
   const figures = charts
     .map((chart, k) => {
       const file = chartFiles[k];
