@@ -11,7 +11,7 @@ import { createBm25Retriever, createRm3Expander } from '@factkit/retrieval';
 import { loadBeirCorpus, loadBeirDataset, readJsonLines } from '@factkit/retrieval/node';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
-import { renderBarChartSvg } from '../report/bar-chart.js';
+import { buildAuditReport } from '../report/audit-report.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../cli-io.js';
 
@@ -145,27 +145,7 @@ async function runAudit(values: CommandValues<typeof AUDIT_OPTIONS>, io: CliIo):
     await mkdir(dirname(resolve(values.out)), { recursive: true });
     await writeFile(values.out, report);
   }
-  if (values.svg || values.html) {
-    // Baseline vs ALL / M / ¬M per metric, mean ± SE over repeats.
-    const baselineName = `${result.retrieverId} (claim only)`;
-    const svg = renderBarChartSvg({
-      title: `Leakage study: ${values.beir}`,
-      groups: result.metricNames.map((metric) => {
-        const summary = result.summary[metric];
-        const bar = (label: string, value: { mean: number; standardError: number } | null | undefined) => ({ label, value: value ? value.mean : null, ...(value ? { error: value.standardError } : {}) });
-        return { label: metric, bars: [{ label: baselineName, value: result.baseline?.[metric] ?? null }, bar(`${result.expanderId} ALL`, summary?.all), bar('M (matched)', summary?.matched), bar('¬M (unmatched)', summary?.unmatched)] };
-      }),
-    });
-    await writeStudyReportFiles(
-      { svg: values.svg, html: values.html },
-      {
-        title: 'factkit audit',
-        meta: `${values.beir} · ${claims.length} claims · gold: ${unit === 'sentence' ? 'rationale sentences' : 'relevant documents'} · expander ${result.expanderId} · NLI ${result.nliId}`,
-        charts: [svg],
-        markdown: report,
-      },
-    );
-  }
+  if (values.svg || values.html) await writeStudyReportFiles({ svg: values.svg, html: values.html }, buildAuditReport({ result, dataset: values.beir, claims: claims.length, unit, markdown: report }));
   if (values.json)
     io.stdout(
       `${JSON.stringify({ dataset: values.beir, unit, claims: claims.length, claimsWithoutRationale: leftOut, expander: result.expanderId, nli: result.nliId, baseline: result.baseline, summary: result.summary, matchedProportion: result.matchedProportion, counts: result.counts, matchedClaims: [...new Set(result.runs.filter((run) => run.match?.matched === true).map((run) => run.claimId))], incomplete: result.incomplete, problems: result.problems.length }, null, 2)}\n`,

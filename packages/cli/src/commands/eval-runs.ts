@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '@factkit/core';
 import { type EvaluateRunResult, evaluateRun, pairedRandomizationTest, pairedTTest } from '@factkit/metrics';
 import { readTrecQrelsFile, readTrecRunFile } from '@factkit/metrics/node';
 import { EXIT_CODES } from '../exit-codes.js';
-import { renderBarChartSvg } from '../report/bar-chart.js';
+import { buildEvalReport } from '../report/eval-report.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../cli-io.js';
 import { type CommandValues, defineCommand, integerFlag } from '../command.js';
@@ -92,11 +92,7 @@ async function runEvalRuns(values: CommandValues<typeof EVAL_RUNS_OPTIONS>, io: 
       lines.push(`| ${row.measure} | ${row.meanA.toFixed(4)} | ${row.meanB.toFixed(4)} | ${row.difference >= 0 ? '+' : ''}${row.difference.toFixed(4)} | ${row.tTestP.toFixed(4)} | ${row.randomizationP.toFixed(4)} |`);
   }
   const markdown = `${lines.join('\n')}\n`;
-  if (values.svg || values.html) {
-    const rated = measures.filter((m) => !m.startsWith('num_'));
-    const svg = renderBarChartSvg({ title: `Runs on ${values.qrels}`, groups: rated.map((m) => ({ label: m, bars: paths.map((path, k) => ({ label: path.split('/').pop() ?? path, value: evaluations[k]!.aggregate[m] ?? null })) })) });
-    await writeStudyReportFiles({ svg: values.svg, html: values.html }, { title: 'factkit eval', meta: `${values.qrels} · ${paths.join(' vs ')}`, charts: [svg], markdown });
-  }
+  if (values.svg || values.html) await writeStudyReportFiles({ svg: values.svg, html: values.html }, buildEvalReport({ qrels: values.qrels, paths, evaluations, comparison, resamples, seed, markdown }));
   if (values.json) {
     io.stdout(`${JSON.stringify({ qrels: values.qrels, runs: paths.map((path, k) => ({ path, queries: evaluations[k]!.evaluatedQueries.length, aggregate: evaluations[k]!.aggregate })), ...(comparison ? { comparison } : {}) }, null, 2)}\n`);
     return EXIT_CODES.ok;

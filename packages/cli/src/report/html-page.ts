@@ -22,19 +22,26 @@ table.summary{border-collapse:collapse}table.summary td,table.summary th{border:
 .problems{color:#8a1c1c}
 `;
 
-export function renderHtmlPage(options: { readonly title: string; readonly body: string }): string {
+/**
+ * A self-contained HTML page: inline CSS only, no external asset. `script` (optional) is the page's one inline script,
+ * allowed by its hash in the Content-Security-Policy and by nothing else; `css` is added after the shared styles.
+ */
+export function renderHtmlPage(options: { readonly title: string; readonly body: string; readonly css?: string; readonly script?: { readonly source: string; readonly cspSource: string } }): string {
+  const { script } = options;
+  const csp = `default-src 'none'; style-src 'unsafe-inline'; img-src data:${script ? `; script-src ${script.cspSource}` : ''}`;
+  const footer = script ? 'Self-contained: no external asset; one inline script sorts the tables.' : 'Self-contained: no script, no external asset.';
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
 <title>${escapeHtml(options.title)}</title>
-<style>${REPORT_CSS}</style>
+<style>${REPORT_CSS}${options.css ?? ''}</style>
 </head>
 <body>
 ${options.body}
-<footer class="meta"><p>Made by <code>factkit</code>. Self-contained: no script, no external asset.</p></footer>
+<footer class="meta"><p>Made by <code>factkit</code>. ${footer}</p></footer>${script ? `\n<script>${script.source}</script>` : ''}
 </body>
 </html>
 `;
