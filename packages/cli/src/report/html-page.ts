@@ -2,7 +2,7 @@ import { escapeHtml } from './escape-html.js';
 
 /** The shared, self-contained HTML shell of factkit reports: inline CSS only, no script, no external asset. */
 export const REPORT_CSS = `
-:root{color-scheme:light;--ok:#d9f2dd;--okb:#2e7d32;--bad:#fbd5d5;--badb:#c62828;--unk:#eeeeee;--unkb:#616161;--inc:#fff1c2;--incb:#a86b00}
+:root{color-scheme:light;--ok:#d9f2dd;--okb:#2e7d32;--bad:#fbd5d5;--badb:#c62828;--unk:#eeeeee;--unkb:#616161;--inc:#fff1c2;--incb:#a86b00;--abs:#e3ecfa;--absb:#1f5fae}
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#222}
 h1{margin-bottom:.2rem}h2{border-top:1px solid #ccc;padding-top:1rem}
 .meta,.pipeline,.verifier,.query,.reason,.votes,.source{color:#555;font-size:.9em}
@@ -15,6 +15,7 @@ dt{font-weight:600}dd{margin:0 0 .6rem 1rem}
 .label-unverifiable{background:var(--unk);border-color:var(--unkb)}.label-incomplete{background:var(--inc);border-color:var(--incb)}
 .verdict-correct,.response-not-hallucinated{background:var(--ok);border-color:var(--okb)}
 .verdict-hallucinated,.response-hallucinated{background:var(--bad);border-color:var(--badb)}
+.response-abstained,.label-abstained{background:var(--abs);border-color:var(--absb)}
 .verdict-failed,.verdict-unreadable,.label-incomplete.badge,[class*="response-undecided"]{background:var(--inc);border-color:var(--incb)}
 .sentence-block{margin:.8rem 0}.claim{margin:.5rem 0;padding:.4rem .6rem;border-left:3px solid #ccc;background:#fcfcfc}
 details{margin:.3rem 0}summary{cursor:pointer;color:#1a4f8b}.snippet{margin:.3rem 0}
