@@ -11,3 +11,5 @@ export { fromLangChainRetriever, fromLangChainVectorStore } from './from-langcha
 // The checker as a Runnable
 export type { CheckerRunnableOptions } from './create-checker-runnable.js';
 export { createCheckerRunnable } from './create-checker-runnable.js';
+// factkit embedders for LangChain vector stores
+export { toLangChainEmbeddings } from './to-langchain-embeddings.js';
