@@ -2,7 +2,19 @@ import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CorruptDataError, type Document, type Embedder, InvalidArgumentError, type ItemProblem, type Retriever } from '@factkit/core';
-import { type Bm25Index, type DenseIndexSnapshot, type FusionMethod, type FusionOptions, createBm25Index, buildDenseIndex, createBm25Retriever, createHybridRetriever, fuseScores, restoreDenseRetriever } from '@factkit/retrieval';
+import {
+  type Bm25Index,
+  type DenseIndexSnapshot,
+  type FusionMethod,
+  type FusionOptions,
+  createBm25Index,
+  buildDenseIndex,
+  createBm25Retriever,
+  createHybridRetriever,
+  fuseScores,
+  restoreDenseRetriever,
+  withReranker,
+} from '@factkit/retrieval';
 import { buildBm25IndexFromJsonl, loadBm25Index, loadDenseIndex, loadHybridIndex, saveBm25Index, saveDenseIndex, saveHybridIndex, streamBeirCorpus } from '@factkit/retrieval/node';
 import { createCliEmbedder } from '../embedders.js';
 import { ENDPOINT_OPTIONS, resolveEndpoint } from '../endpoint.js';
@@ -11,6 +23,7 @@ import { createProgress } from '../progress.js';
 import type { CliIo } from '../cli-io.js';
 import { type CommandValues, defineCommand, integerFlag, numberFlag as commandNumberFlag } from '../command.js';
 import { readJsonlCorpus, readTextInput, reportDroppedLines } from '../read-input.js';
+import { createCliReranker, RERANK_USAGE } from '../rerank.js';
 
 export const INDEX_USAGE = `usage: factkit index (--jsonl corpus.jsonl[.gz] | --beir <folder> | --folder <dir>) --out <path> [--kind bm25|dense|hybrid]
                      [--k1 0.9] [--b 0.4] [--embedder use-lite|glove|endpoint:<model>] [--dimensions N] [--batch-size 32]
@@ -24,9 +37,11 @@ export const INDEX_USAGE = `usage: factkit index (--jsonl corpus.jsonl[.gz] | --
   below it (id = relative path). Embedding shows progress with ETA on a terminal.`;
 
 export const SEARCH_USAGE = `usage: factkit search --index <path> --query <text> [--top-k 10] [--json] [--base-url URL [--api-key KEY]]
+                      [--rerank llm|cross-encoder:<dir> [--rerank-depth 100]]
   Searches an index saved by factkit index and prints the ranked documents. The kind (BM25 file, dense file or hybrid
   folder) is read from the index itself; dense and hybrid queries are embedded by the embedder the index was built with
-  (endpoint embedders need --base-url or OPENAI_BASE_URL).`;
+  (endpoint embedders need --base-url or OPENAI_BASE_URL).
+  ${RERANK_USAGE}`;
 
 const INDEX_KINDS = ['bm25', 'dense', 'hybrid'] as const;
 type IndexKind = (typeof INDEX_KINDS)[number];
@@ -233,6 +248,8 @@ const SEARCH_OPTIONS = {
   query: { type: 'string' },
   'top-k': { type: 'string' },
   json: { type: 'boolean', default: false },
+  rerank: { type: 'string' },
+  'rerank-depth': { type: 'string' },
   ...ENDPOINT_OPTIONS,
 } as const;
 
@@ -258,6 +275,10 @@ async function runSearch(values: CommandValues<typeof SEARCH_OPTIONS>, io: CliIo
     const { manifest, bm25, dense } = await loadHybridIndex(indexPath);
     embedder = await embedderFor(dense.embedderId, dense.dimensions);
     retriever = createHybridRetriever({ retrievers: [createBm25Retriever(bm25), await restoreDenseRetriever(dense, { embedder })], fusion: manifest.fusion, candidateDepth: manifest.candidateDepth });
+  }
+  if (values.rerank !== undefined) {
+    const reranker = await createCliReranker(values.rerank, { where: 'factkit search', job: 'search', endpoint: resolveEndpoint('search', values, env) });
+    retriever = withReranker(retriever, reranker, { candidates: numberFlag('search', 'rerank-depth', values['rerank-depth'] ?? '100', true) });
   }
   let result;
   try {
