@@ -1,6 +1,13 @@
-import { InvalidArgumentError, type Reranker } from '@factkit/core';
-import { createRankGptReranker } from '@factkit/retrieval';
+import { InvalidArgumentError, type Reranker, type Retriever } from '@factkit/core';
+import { createRankGptReranker, withReranker } from '@factkit/retrieval';
+import { integerFlag } from './command.js';
 import { connectLanguageModel, type Endpoint } from './endpoint.js';
+
+/** The reranking flags (node:util parseArgs option table) of a command that searches. */
+export const RERANK_OPTIONS = {
+  rerank: { type: 'string' },
+  'rerank-depth': { type: 'string' },
+} as const;
 
 /** What `--rerank` accepts. */
 export const RERANK_USAGE = `--rerank llm                    RankGPT listwise reranking (sliding window 20, step 10) by the endpoint's chat model
@@ -28,4 +35,20 @@ export async function createCliReranker(spec: string, options: { readonly where:
     }
   }
   throw new InvalidArgumentError({ where, argument: '--rerank', message: `must be llm or cross-encoder:<model folder> (got ${JSON.stringify(spec)})` });
+}
+
+/**
+ * `retriever` as given without `--rerank`, else wrapped by `withReranker` with the named reranker over the first
+ * `--rerank-depth` (default 100) candidates.
+ * @throws InvalidArgumentError naming `--rerank` or `--rerank-depth`.
+ */
+export async function withCliReranker(
+  retriever: Retriever,
+  values: { readonly rerank?: string | undefined; readonly 'rerank-depth'?: string | undefined },
+  options: { readonly job: string; readonly endpoint: Endpoint | undefined },
+): Promise<Retriever> {
+  if (values.rerank === undefined) return retriever;
+  const candidates = integerFlag(options.job, 'rerank-depth', values['rerank-depth'] ?? '100');
+  const reranker = await createCliReranker(values.rerank, { where: `factkit ${options.job}`, job: options.job, endpoint: options.endpoint });
+  return withReranker(retriever, reranker, { candidates });
 }

@@ -81,14 +81,15 @@ describe('factkit search --rerank (built bin)', () => {
     expect(result.retriever).toMatch(/>>cross-encoder:model$/);
   });
 
-  it('rejects llm without an endpoint and an unknown reranker, naming --rerank (exit 2)', async () => {
+  it('rejects llm without an endpoint, an unknown reranker and a bad depth, naming the flag (exit 2)', async () => {
     const index = await tinyIndex();
     for (const [spec, message] of [
       ['llm', /--rerank.*needs an OpenAI-compatible endpoint/],
       ['bm42', /--rerank.*must be llm or cross-encoder/],
       ['cross-encoder:/no/such/folder', /--rerank.*cannot use/],
+      ['llm --rerank-depth 0', /--rerank-depth.*positive integer/],
     ] as const) {
-      const failure = await run(process.execPath, [bin, 'search', '--index', index, '--query', 'cats', '--rerank', spec, '--offline'], { env: { ...process.env, OPENAI_BASE_URL: '' } }).catch(
+      const failure = await run(process.execPath, [bin, 'search', '--index', index, '--query', 'cats', '--rerank', ...spec.split(' '), '--offline'], { env: { ...process.env, OPENAI_BASE_URL: '' } }).catch(
         (error: { code: number; stderr: string }) => error,
       );
       expect((failure as { code: number }).code).toBe(2);

@@ -2,19 +2,7 @@ import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CorruptDataError, type Document, type Embedder, InvalidArgumentError, type ItemProblem, type Retriever } from '@factkit/core';
-import {
-  type Bm25Index,
-  type DenseIndexSnapshot,
-  type FusionMethod,
-  type FusionOptions,
-  createBm25Index,
-  buildDenseIndex,
-  createBm25Retriever,
-  createHybridRetriever,
-  fuseScores,
-  restoreDenseRetriever,
-  withReranker,
-} from '@factkit/retrieval';
+import { type Bm25Index, type DenseIndexSnapshot, type FusionMethod, type FusionOptions, createBm25Index, buildDenseIndex, createBm25Retriever, createHybridRetriever, fuseScores, restoreDenseRetriever } from '@factkit/retrieval';
 import { buildBm25IndexFromJsonl, loadBm25Index, loadDenseIndex, loadHybridIndex, saveBm25Index, saveDenseIndex, saveHybridIndex, streamBeirCorpus } from '@factkit/retrieval/node';
 import { createCliEmbedder } from '../embedders.js';
 import { ENDPOINT_OPTIONS, resolveEndpoint } from '../endpoint.js';
@@ -23,7 +11,7 @@ import { createProgress } from '../progress.js';
 import type { CliIo } from '../cli-io.js';
 import { type CommandValues, defineCommand, integerFlag, numberFlag as commandNumberFlag } from '../command.js';
 import { readJsonlCorpus, readTextInput, reportDroppedLines } from '../read-input.js';
-import { createCliReranker, RERANK_USAGE } from '../rerank.js';
+import { RERANK_OPTIONS, RERANK_USAGE, withCliReranker } from '../rerank.js';
 
 export const INDEX_USAGE = `usage: factkit index (--jsonl corpus.jsonl[.gz] | --beir <folder> | --folder <dir>) --out <path> [--kind bm25|dense|hybrid]
                      [--k1 0.9] [--b 0.4] [--embedder use-lite|glove|endpoint:<model>] [--dimensions N] [--batch-size 32]
@@ -248,8 +236,7 @@ const SEARCH_OPTIONS = {
   query: { type: 'string' },
   'top-k': { type: 'string' },
   json: { type: 'boolean', default: false },
-  rerank: { type: 'string' },
-  'rerank-depth': { type: 'string' },
+  ...RERANK_OPTIONS,
   ...ENDPOINT_OPTIONS,
 } as const;
 
@@ -276,10 +263,7 @@ async function runSearch(values: CommandValues<typeof SEARCH_OPTIONS>, io: CliIo
     embedder = await embedderFor(dense.embedderId, dense.dimensions);
     retriever = createHybridRetriever({ retrievers: [createBm25Retriever(bm25), await restoreDenseRetriever(dense, { embedder })], fusion: manifest.fusion, candidateDepth: manifest.candidateDepth });
   }
-  if (values.rerank !== undefined) {
-    const reranker = await createCliReranker(values.rerank, { where: 'factkit search', job: 'search', endpoint: resolveEndpoint('search', values, env) });
-    retriever = withReranker(retriever, reranker, { candidates: numberFlag('search', 'rerank-depth', values['rerank-depth'] ?? '100', true) });
-  }
+  retriever = await withCliReranker(retriever, values, { job: 'search', endpoint: resolveEndpoint('search', values, env) });
   let result;
   try {
     result = await retriever.retrieve({ query: { text: values.query }, topK, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
