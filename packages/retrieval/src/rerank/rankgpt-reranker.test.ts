@@ -196,7 +196,13 @@ describe('withReranker', () => {
     const reranker = createMockReranker();
     const bm25 = createBm25Retriever(corpus);
     const calls: number[] = [];
-    const counting = { id: bm25.id, retrieve: (request: Parameters<typeof bm25.retrieve>[0]) => (calls.push(request.topK ?? -1), bm25.retrieve(request)) };
+    const counting = {
+      id: bm25.id,
+      retrieve: (request: Parameters<typeof bm25.retrieve>[0]) => {
+        calls.push(request.topK ?? -1);
+        return bm25.retrieve(request);
+      },
+    };
     const retriever = withReranker(counting, reranker, { candidates: 3 });
     expect(retriever.id).toBe(`${bm25.id}>>mock:overlap-reranker`);
     const { evidence } = await retriever.retrieve({ query: { text: 'bone age' }, topK: 1 });
