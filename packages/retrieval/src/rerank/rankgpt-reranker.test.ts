@@ -157,6 +157,13 @@ describe('createRankGptReranker against the scripted OpenAI-protocol server', ()
     expect(second.evidence).toEqual(first.evidence);
   });
 
+  it('answers an empty query with a problem and makes no call', async () => {
+    const before = chatCalls().length;
+    const result = await createRankGptReranker({ model }).rerank({ query: { text: '  ' }, evidence: graded(3) });
+    expect(result).toEqual({ evidence: [], problems: [{ code: 'empty-query', message: 'the query has no text to rank passages for' }] });
+    expect(chatCalls().length).toBe(before);
+  });
+
   it('rejects bad options', () => {
     expect(() => createRankGptReranker({} as never)).toThrow(InvalidArgumentError);
     expect(() => createRankGptReranker({ model, step: 30 })).toThrow(/argument "step"/);

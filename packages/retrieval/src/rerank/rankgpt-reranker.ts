@@ -80,6 +80,7 @@ export function createRankGptReranker(options: RankGptRerankerOptions): Reranker
       if (!Array.isArray(candidates)) throw new InvalidArgumentError({ where: 'rankgpt.rerank', argument: 'evidence', message: 'must be an array of Evidence' });
       const topK = request.topK ?? candidates.length;
       if (topK === 0 || candidates.length === 0) return { evidence: [] };
+      if (typeof query?.text !== 'string' || query.text.trim() === '') return { evidence: [], problems: [{ code: 'empty-query', message: 'the query has no text to rank passages for' }] };
       const ranking = [...candidates];
       const problems: ItemProblem[] = [];
       const windows = rankGptWindows(ranking.length, windowSize, step);
