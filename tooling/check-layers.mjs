@@ -23,7 +23,12 @@ const LAYER = {
   'chunk-knowledge': 2,
   // L3: applications over the library (the `factkit` command line); may import any package below.
   cli: 3,
+  // L3 adapter to another ecosystem (LangChain.js): above the paper packages because its checker runnable composes
+  // claim-query, but a thin adapter: ADAPTER_ALLOWED limits what it may import.
+  langchain: 3,
 };
+// What each ecosystem adapter may import from @factkit (everything else it gets as a core interface).
+const ADAPTER_ALLOWED = { langchain: new Set(['core', 'claim-query']) };
 // What each layer-2 package may import from @factkit: core and metrics only.
 const ALLOWED_FOR_L2 = new Set(['core', 'metrics']);
 // Documented exceptions (docs/contributing.md). None today: the BEIR evaluation moved from retrieval to @factkit/cli.
@@ -64,6 +69,7 @@ for (const name of readdirSync(join(root, 'packages'))) {
     if (targetLayer === undefined) problems.push(`packages/${name} imports unknown @factkit/${target}`);
     else if (targetLayer >= layer && !(layer === 1 && target === 'core')) problems.push(`packages/${name} (L${layer}) imports @factkit/${target} (L${targetLayer}): imports must point down`);
     else if (layer === 2 && !ALLOWED_FOR_L2.has(target)) problems.push(`packages/${name} (L2) imports @factkit/${target}: paper packages take models and retrievers as core interfaces`);
+    else if (ADAPTER_ALLOWED[name] && !ADAPTER_ALLOWED[name].has(target) && target !== 'test-utils') problems.push(`packages/${name} (adapter) imports @factkit/${target}: adapters take other packages' objects as core interfaces`);
     if (target === 'test-utils' && layer !== undefined && manifest.dependencies?.['@factkit/test-utils']) problems.push(`packages/${name}: @factkit/test-utils must be a devDependency`);
   }
 }

@@ -17,6 +17,7 @@ export type { Embedder, EmbeddingKind, EmbedRequest, EmbedResult } from './embed
 export type { NliLabel, NliModel, NliPair, NliPrediction, NliRequest, NliResult } from './nli-model.js';
 export { NLI_LABELS } from './nli-model.js';
 export type { Retriever, RetrieveRequest, RetrieveResult } from './retriever.js';
+export type { Reranker, RerankRequest, RerankResult } from './reranker.js';
 export type { FieldedDocument, RetrieverFactory, RetrieverFactoryRequest } from './retriever-factory.js';
 export type { VectorMatch, VectorQueryRequest, VectorRecord, VectorStore } from './vector-store.js';
 export type { Cache } from './cache.js';

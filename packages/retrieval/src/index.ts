@@ -65,3 +65,11 @@ export type { PgVectorStoreOptions, SqlClient } from './stores/pgvector-vector-s
 export { createPgVectorStore } from './stores/pgvector-vector-store.js';
 export type { QdrantClientLike, QdrantPoint, QdrantVectorStoreOptions } from './stores/qdrant-vector-store.js';
 export { QDRANT_ID_KEY, QDRANT_METADATA_KEY, createQdrantVectorStore, toQdrantPointId } from './stores/qdrant-vector-store.js';
+
+// --- reranking (a second stage over any retriever) ---
+export type { WithRerankerOptions } from './rerank/with-reranker.js';
+export { withReranker } from './rerank/with-reranker.js';
+export type { RankGptRerankerOptions } from './rerank/rankgpt-reranker.js';
+export { RANKGPT_STEP, createRankGptReranker, rankGptWindows } from './rerank/rankgpt-reranker.js';
+export { RANKGPT_PROMPT, RANKGPT_SYSTEM } from './rerank/rankgpt-prompt.js';
+export { parseRankGptPermutation } from './rerank/parse-rankgpt-permutation.js';

@@ -1,12 +1,13 @@
 // Test helpers of factkit's own tests (private). The contract suites are public in @factkit/core/contracts and
 // re-exported here so factkit's tests import them from one place; the scripted OpenAI server stays here.
-export type { LanguageModelContractOptions, NliModelContractOptions, QueryExpanderContractOptions, RetrieverContractOptions } from '@factkit/core/contracts';
+export type { LanguageModelContractOptions, NliModelContractOptions, QueryExpanderContractOptions, RerankerContractOptions, RetrieverContractOptions } from '@factkit/core/contracts';
 export {
   describeCacheContract,
   describeEmbedderContract,
   describeLanguageModelContract,
   describeNliModelContract,
   describeQueryExpanderContract,
+  describeRerankerContract,
   describeRetrieverContract,
   describeVectorStoreContract,
 } from '@factkit/core/contracts';

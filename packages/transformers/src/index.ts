@@ -2,6 +2,8 @@ export type { TransformersEmbedder, TransformersEmbedderOptions, TransformersEmb
 export { createTransformersEmbedder } from './transformers-embedder.js';
 export type { TransformersNliModel, TransformersNliModelOptions } from './transformers-nli-model.js';
 export { createTransformersNliModel } from './transformers-nli-model.js';
+export type { TransformersCrossEncoder, TransformersCrossEncoderOptions } from './transformers-cross-encoder.js';
+export { createTransformersCrossEncoder } from './transformers-cross-encoder.js';
 export type { TransformersText2TextModelOptions } from './transformers-text2text-model.js';
 export { createTransformersText2TextModel, renderText2TextInput } from './transformers-text2text-model.js';
 export type { LocalModelOptions, TransformersDtype } from './local-model-options.js';

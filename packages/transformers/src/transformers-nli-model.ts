@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
-import { assertPositiveInteger, InvalidArgumentError, ProviderCallError, throwIfAborted } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, throwIfAborted } from '@factkit/core';
 import type { NliLabel, NliModel, NliPrediction, NliRequest, NliResult } from '@factkit/core';
-import { inspectModelDirectory, lazyLocalPipeline } from './internal/local-model.js';
+import { inspectModelDirectory } from './internal/local-model.js';
+import { classifyPairLogits, lazyPairClassifier, type PairClassifier, softmax } from './internal/pair-classifier.js';
 import type { LocalModelOptions } from './local-model-options.js';
 import { resolveNliLabels } from './internal/nli-labels.js';
 import { splitPremise } from './internal/split-premise.js';
@@ -26,34 +27,8 @@ export interface TransformersNliModel extends NliModel {
   readonly maxBatchSize: number;
 }
 
-interface TokenizerOutput {
-  input_ids: { dims: number[] };
-  [name: string]: unknown;
-}
-interface Tokenizer {
-  (text: string | string[], options: Record<string, unknown>): TokenizerOutput;
-  model_max_length?: number;
-}
-interface ClassifierModel {
-  (inputs: TokenizerOutput): Promise<{ logits: { dims: number[]; data: ArrayLike<number> } }>;
-  sessions?: Record<string, { inputNames?: string[] }>;
-}
-interface Loaded {
-  readonly tokenizer: Tokenizer;
-  readonly model: ClassifierModel;
-  readonly maxInputLength: number;
-  readonly wantsTokenTypeIds: boolean;
-}
-
 type Scores = Record<NliLabel, number>;
 const WHERE = 'createTransformersNliModel';
-
-function softmax(row: number[]): number[] {
-  const max = Math.max(...row);
-  const exps = row.map((value) => Math.exp(value - max));
-  const sum = exps.reduce((total, value) => total + value, 0);
-  return exps.map((value) => value / sum);
-}
 
 function argmax(scores: Scores): NliLabel {
   let best: NliLabel = 'neutral';
@@ -105,45 +80,21 @@ export function createTransformersNliModel(options: TransformersNliModelOptions)
     });
   }
   const id = options.id ?? `transformers-nli:${basename(directory.path)}`;
-  const load = lazyLocalPipeline(WHERE, directory, 'text-classification', (pipeline): Loaded => {
-    const classifier = pipeline as { tokenizer: Tokenizer; model: ClassifierModel };
-    const modelMax = classifier.tokenizer.model_max_length;
-    const maxInputLength = options.maxInputLength ?? Math.min(512, typeof modelMax === 'number' && modelMax > 0 ? modelMax : 512);
-    const wantsTokenTypeIds = classifier.model.sessions?.['model']?.inputNames?.includes('token_type_ids') ?? false;
-    return { tokenizer: classifier.tokenizer, model: classifier.model, maxInputLength, wantsTokenTypeIds };
-  });
+  const load = lazyPairClassifier(WHERE, directory, options.maxInputLength);
 
-  /** The text-classification pipeline's own call takes single texts, so pairs go through its tokenizer and model. */
-  async function scoreSegments(loaded: Loaded, segments: ReadonlyArray<{ premise: string; hypothesis: string }>, abortSignal: AbortSignal | undefined): Promise<Scores[]> {
-    const out: Scores[] = [];
-    for (let start = 0; start < segments.length; start += maxBatchSize) {
-      throwIfAborted(abortSignal);
-      const batch = segments.slice(start, start + maxBatchSize);
-      const inputs = loaded.tokenizer(
-        batch.map((segment) => segment.premise),
-        {
-          text_pair: batch.map((segment) => segment.hypothesis),
-          padding: true,
-          truncation: true,
-          max_length: loaded.maxInputLength,
-          return_token_type_ids: loaded.wantsTokenTypeIds,
-        },
-      );
-      const { logits } = await loaded.model(inputs);
-      const [rows, classes] = logits.dims as [number, number];
-      if (rows !== batch.length || classes !== byIndex.length) {
-        throw new ProviderCallError({ provider: id, message: `model returned logits of shape [${logits.dims.join(', ')}], expected [${batch.length}, ${byIndex.length}]`, isRetryable: false });
-      }
-      for (let row = 0; row < rows; row += 1) {
-        const probabilities = softmax(Array.from({ length: classes }, (_, column) => logits.data[row * classes + column] as number));
-        const scores: Scores = { entailment: 0, neutral: 0, contradiction: 0 };
-        probabilities.forEach((probability, column) => {
-          scores[byIndex[column] as NliLabel] += probability;
-        });
-        out.push(scores);
-      }
-    }
-    return out;
+  async function scoreSegments(loaded: PairClassifier, segments: ReadonlyArray<{ premise: string; hypothesis: string }>, abortSignal: AbortSignal | undefined): Promise<Scores[]> {
+    const rows = await classifyPairLogits(
+      loaded,
+      segments.map((segment) => [segment.premise, segment.hypothesis] as const),
+      { maxBatchSize, classes: byIndex.length, provider: id, abortSignal },
+    );
+    return rows.map((row) => {
+      const scores: Scores = { entailment: 0, neutral: 0, contradiction: 0 };
+      softmax(row).forEach((probability, column) => {
+        scores[byIndex[column] as NliLabel] += probability;
+      });
+      return scores;
+    });
   }
 
   return {

@@ -11,6 +11,7 @@ import { createProgress } from '../progress.js';
 import type { CliIo } from '../cli-io.js';
 import { type CommandValues, defineCommand, integerFlag, numberFlag as commandNumberFlag } from '../command.js';
 import { readJsonlCorpus, readTextInput, reportDroppedLines } from '../read-input.js';
+import { RERANK_OPTIONS, RERANK_USAGE, withCliReranker } from '../rerank.js';
 
 export const INDEX_USAGE = `usage: factkit index (--jsonl corpus.jsonl[.gz] | --beir <folder> | --folder <dir>) --out <path> [--kind bm25|dense|hybrid]
                      [--k1 0.9] [--b 0.4] [--embedder use-lite|glove|endpoint:<model>] [--dimensions N] [--batch-size 32]
@@ -24,9 +25,11 @@ export const INDEX_USAGE = `usage: factkit index (--jsonl corpus.jsonl[.gz] | --
   below it (id = relative path). Embedding shows progress with ETA on a terminal.`;
 
 export const SEARCH_USAGE = `usage: factkit search --index <path> --query <text> [--top-k 10] [--json] [--base-url URL [--api-key KEY]]
+                      [--rerank llm|cross-encoder:<dir> [--rerank-depth 100]]
   Searches an index saved by factkit index and prints the ranked documents. The kind (BM25 file, dense file or hybrid
   folder) is read from the index itself; dense and hybrid queries are embedded by the embedder the index was built with
-  (endpoint embedders need --base-url or OPENAI_BASE_URL).`;
+  (endpoint embedders need --base-url or OPENAI_BASE_URL).
+  ${RERANK_USAGE}`;
 
 const INDEX_KINDS = ['bm25', 'dense', 'hybrid'] as const;
 type IndexKind = (typeof INDEX_KINDS)[number];
@@ -233,6 +236,7 @@ const SEARCH_OPTIONS = {
   query: { type: 'string' },
   'top-k': { type: 'string' },
   json: { type: 'boolean', default: false },
+  ...RERANK_OPTIONS,
   ...ENDPOINT_OPTIONS,
 } as const;
 
@@ -259,6 +263,7 @@ async function runSearch(values: CommandValues<typeof SEARCH_OPTIONS>, io: CliIo
     embedder = await embedderFor(dense.embedderId, dense.dimensions);
     retriever = createHybridRetriever({ retrievers: [createBm25Retriever(bm25), await restoreDenseRetriever(dense, { embedder })], fusion: manifest.fusion, candidateDepth: manifest.candidateDepth });
   }
+  retriever = await withCliReranker(retriever, values, { job: 'search', endpoint: resolveEndpoint('search', values, env) });
   let result;
   try {
     result = await retriever.retrieve({ query: { text: values.query }, topK, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });

@@ -12,3 +12,5 @@ export {
 } from './contracts.js';
 export type { QueryExpanderContractOptions } from './query-expander-contract.js';
 export { describeQueryExpanderContract } from './query-expander-contract.js';
+export type { RerankerContractOptions } from './reranker-contract.js';
+export { describeRerankerContract } from './reranker-contract.js';

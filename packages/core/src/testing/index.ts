@@ -8,6 +8,7 @@ import type { ExpandedQuery, Query } from '../query.js';
 import { EMPTY_USAGE } from '../usage.js';
 import type { NliLabel, NliModel, NliPair, NliRequest } from '../nli-model.js';
 import type { Retriever, RetrieveRequest } from '../retriever.js';
+import type { Reranker, RerankRequest } from '../reranker.js';
 import type { VectorMatch, VectorRecord, VectorStore } from '../vector-store.js';
 import { InvalidArgumentError } from '../errors/factkit-error.js';
 import { tokenizeWords } from '../text/tokenize.js';
@@ -115,6 +116,32 @@ export function createMockNliModel(options: { label?: (pair: NliPair) => NliLabe
       if (!Array.isArray(request?.pairs)) throw new InvalidArgumentError({ where: `${id}.classify`, argument: 'pairs', message: 'must be an array of { premise, hypothesis }' });
       calls.push(request);
       return { results: request.pairs.map((pair) => ({ label: label(pair) })) };
+    },
+  };
+}
+
+/**
+ * A Reranker that scores each candidate by the share of query words in its text (ties keep the incoming order).
+ * Records calls.
+ */
+export function createMockReranker(options: { id?: string } = {}): Reranker & { readonly calls: RerankRequest[] } {
+  const { id = 'mock:overlap-reranker' } = options;
+  const calls: RerankRequest[] = [];
+  return {
+    id,
+    calls,
+    async rerank(request) {
+      request.abortSignal?.throwIfAborted();
+      calls.push(request);
+      const queryWords = [...new Set(tokenizeWords(request.query.text))];
+      const scored = request.evidence.map((item, position) => {
+        const words = new Set(tokenizeWords(item.text));
+        const score = queryWords.length === 0 ? 0 : queryWords.filter((word) => words.has(word)).length / queryWords.length;
+        return { item, position, score };
+      });
+      scored.sort((a, b) => b.score - a.score || a.position - b.position);
+      const topK = request.topK ?? scored.length;
+      return { evidence: scored.slice(0, topK).map(({ item, score }, index) => ({ ...item, score, rank: index + 1 })) };
     },
   };
 }
