@@ -1,3 +1,3 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({ entry: ['src/index.ts'], format: ['esm'], dts: true, sourcemap: true, clean: true, target: 'es2022' });
+export default defineConfig({ entry: ['src/index.ts'], format: ['esm'], sourcemap: true, clean: ['!**/*.d.ts'], target: 'es2022' });
