@@ -1,7 +1,8 @@
 import { assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import { kmeans as mlKMeans } from 'ml-kmeans';
 import { runLloydKernel } from '../internal/lloyd-kernel.js';
-import { initializeKMeansPlusPlus } from './kmeans-plus-plus.js';
+import { kernelInertia, loadKMeansKernel } from './kernel/load-kmeans-kernel.js';
+import { seedKMeansPlusPlus } from './kmeans-plus-plus.js';
 import type { VectorMatrix } from './vector-matrix.js';
 
 /** Which k-means implementation runs Lloyd's iterations. */
@@ -55,13 +56,15 @@ export function computeKMeans(matrix: VectorMatrix, options: KMeansOptions): KMe
   const d = matrix.dimensions;
   let start: Float64Array;
   let k: number;
+  // The rows go into kernel memory once, for the seeding, our Lloyd iterations and the inertia.
+  const kernel = loadKMeansKernel(matrix, options.initialCentroids ? options.k : Math.min(options.k, matrix.rows));
   if (options.initialCentroids) {
     start = options.initialCentroids;
     k = options.k;
     if (start.length !== k * d) throw new InvalidArgumentError({ where, argument: 'initialCentroids', message: `must hold k × dimensions = ${k * d} values (got ${start.length})` });
     if (k > matrix.rows && engine === 'ml-kmeans') throw new InvalidArgumentError({ where, argument: 'k', message: `must be <= the number of rows for ml-kmeans (${matrix.rows})` });
   } else {
-    const seeded = initializeKMeansPlusPlus(matrix, { k: Math.min(options.k, matrix.rows), seed });
+    const seeded = seedKMeansPlusPlus(kernel, matrix, { k: Math.min(options.k, matrix.rows), seed });
     start = seeded.centroids;
     k = seeded.count;
   }
@@ -70,7 +73,7 @@ export function computeKMeans(matrix: VectorMatrix, options: KMeansOptions): KMe
   let iterations: number;
   let converged: boolean;
   if (engine === 'lloyd') {
-    ({ assignments, centroids, iterations, converged } = runLloydKernel(matrix, start, k, maxIterations, tolerance));
+    ({ assignments, centroids, iterations, converged } = runLloydKernel(kernel, matrix, start, k, maxIterations, tolerance));
   } else {
     const rows: number[][] = new Array(matrix.rows);
     for (let row = 0; row < matrix.rows; row++) rows[row] = Array.from(matrix.data.subarray(row * d, (row + 1) * d));
@@ -83,7 +86,7 @@ export function computeKMeans(matrix: VectorMatrix, options: KMeansOptions): KMe
     iterations = result.iterations;
     converged = result.converged;
   }
-  return { assignments, centroids, k, sizes: countSizes(assignments, k), iterations, converged, inertia: computeInertia(matrix, assignments, centroids) };
+  return { assignments, centroids, k, sizes: countSizes(assignments, k), iterations, converged, inertia: kernelInertia(kernel, d, assignments, centroids) };
 }
 
 function countSizes(assignments: Int32Array, k: number): number[] {
@@ -92,16 +95,20 @@ function countSizes(assignments: Int32Array, k: number): number[] {
   return sizes;
 }
 
-/** Sum over rows of the squared distance to their assigned centroid (float64). */
+/**
+ * Sum over rows of the squared distance to their assigned centroid, in float64 (`centroids` k × dimensions, row-major;
+ * `assignments` one 0-based cluster per row).
+ * @throws InvalidArgumentError when the lengths do not fit the matrix or an assignment is not a centroid.
+ */
 export function computeInertia(matrix: VectorMatrix, assignments: ArrayLike<number>, centroids: Float64Array): number {
-  const { rows, dimensions: d, data } = matrix;
-  let total = 0;
-  for (let row = 0; row < rows; row++) {
-    const base = (assignments[row] as number) * d;
-    for (let column = 0; column < d; column++) {
-      const difference = (data[row * d + column] as number) - (centroids[base + column] as number);
-      total += difference * difference;
-    }
+  const where = 'computeInertia';
+  const d = matrix.dimensions;
+  if (assignments.length !== matrix.rows) throw new InvalidArgumentError({ where, argument: 'assignments', message: `must hold one cluster per row (${matrix.rows}, got ${assignments.length})` });
+  const k = centroids.length / d;
+  if (!Number.isInteger(k) || k < 1) throw new InvalidArgumentError({ where, argument: 'centroids', message: `must hold k × dimensions values for a whole k >= 1 (got ${centroids.length} for ${d} dimensions)` });
+  for (let row = 0; row < assignments.length; row++) {
+    const cluster = assignments[row] as number;
+    if (!(Number.isInteger(cluster) && cluster >= 0 && cluster < k)) throw new InvalidArgumentError({ where, argument: `assignments[${row}]`, message: `must be a cluster in 0..${k - 1} (got ${String(cluster)})` });
   }
-  return total;
+  return kernelInertia(loadKMeansKernel(matrix, k), d, assignments, centroids);
 }

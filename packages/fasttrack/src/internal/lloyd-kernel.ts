@@ -1,3 +1,4 @@
+import { KMEANS_BLOCK_ROWS, type KMeansKernel } from '../clustering/kernel/load-kmeans-kernel.js';
 import type { VectorMatrix } from '../clustering/vector-matrix.js';
 
 export interface LloydKernelResult {
@@ -7,58 +8,124 @@ export interface LloydKernelResult {
   readonly centroids: Float64Array;
   readonly iterations: number;
   readonly converged: boolean;
-  /** Squared-distance evaluations done (a full Lloyd iteration costs rows × k). */
+  /** Row-to-centroid distances computed in float32 (a full Lloyd iteration costs rows × k). */
   readonly distanceEvaluations: number;
+  /** Rows whose nearest centroid the float32 distances could not decide, settled by exact float64 distances. */
+  readonly exactResolutions: number;
 }
 
 /**
- * Lloyd's k-means on a row-major float32 matrix with Hamerly's bounds (one upper bound to the own centroid, one lower
- * bound to the second nearest) to skip rows whose assignment cannot change, and partial-distance cut-offs in full
- * scans. It reproduces ml-kmeans step for step: the same float64 squared Euclidean sums in the same order, the first
- * strictly smallest distance wins ties, centroids are summed in row order and divided once, an empty cluster keeps its
- * previous centroid, and it stops when every centroid moved by at most `tolerance` (squared) or after `maxIterations`.
- * A bound skips a row only when it clears the other side by a relative margin of 1e-9 (far above float64 rounding of
- * these sums), so skipped rows are exactly the rows the full scan would leave where they are.
+ * Lloyd's k-means on float32 rows with the distance work in the k-means kernel (WebAssembly SIMD, float32) and
+ * Hamerly's bounds (one upper bound to the own centroid, one lower bound to the second nearest) to skip rows whose
+ * assignment cannot change. It reproduces ml-kmeans step for step, as the float64 kernel before it did:
+ * - a float32 distance is within a proven bound of the float64 one (relative `(d/8 + 16)·2⁻²⁴`, four times the
+ *   summation error of the kernel's sixteen partial sums, plus `2⁻²³·max‖c‖` for rounding the centroids to float32);
+ *   a row goes to the nearest float32 centroid only when no other centroid can be as near within those bounds, else
+ *   the few candidates are compared by ml-kmeans' own float64 sums (left to right), the first strictly smallest wins;
+ * - the bounds are float32 distances widened by the same error bound, so a skipped row is one whose float64 nearest
+ *   centroid cannot have changed (with ml-kmeans' 1e-9 relative margin for float64 rounding, as before);
+ * - centroids are float64 sums of the rows in row order (the kernel sums each coordinate in order, as ml-kmeans does)
+ *   divided once; an empty cluster keeps its previous centroid; it stops when every centroid moved by at most
+ *   `tolerance` (squared) or after `maxIterations`.
+ * `kernel` holds `matrix`'s rows and room for at least `k` centroids.
  */
-export function runLloydKernel(matrix: VectorMatrix, initial: Float64Array, k: number, maxIterations: number, tolerance: number): LloydKernelResult {
+export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initial: Float64Array, k: number, maxIterations: number, tolerance: number): LloydKernelResult {
   const { rows: n, dimensions: d, data } = matrix;
+  const { stride, f32, f64, i32, rowsAt, centroidsAt, outAt, assignAt, sumsAt } = kernel;
+  const rowBytes = stride * 4;
+  const out = outAt / 4;
+  const assigned = assignAt / 4;
+  const sums = sumsAt / 8;
   let centroids = Float64Array.from(initial);
   let next = new Float64Array(k * d);
-  const assignments = new Int32Array(n);
   const upper = new Float64Array(n);
   const lower = new Float64Array(n);
   const counts = new Float64Array(k);
   const halfGap = new Float64Array(k);
   const moved = new Float64Array(k);
   const RELATIVE = 1e-9;
+  const DELTA = (d / 8 + 16) * 2 ** -24;
+  const widen = 1 / (1 - DELTA);
+  const narrow = 1 / (1 + DELTA);
+  let slack = 0;
   let evaluations = 0;
+  let resolutions = 0;
   let iterations = 0;
   let converged = false;
 
-  const fullScan = (row: number): void => {
-    let best = Infinity;
-    let second = Infinity;
-    let bestIndex = 0;
-    for (let centroid = 0; centroid < k; centroid++) {
-      const distance = squaredDistanceCut(data, row * d, centroids, centroid * d, d, second);
-      evaluations++;
-      if (distance < best) {
-        second = best;
-        best = distance;
-        bestIndex = centroid;
-      } else if (distance < second) {
-        second = distance;
+  /** Float32 copies of the centroids into kernel memory; `slack` bounds what rounding them moves a distance by. */
+  const loadCentroids = (): void => {
+    let largest = 0;
+    for (let cluster = 0; cluster < k; cluster++) {
+      let norm = 0;
+      for (let column = 0; column < d; column++) {
+        const value = centroids[cluster * d + column] as number;
+        f32[centroidsAt / 4 + cluster * stride + column] = value;
+        norm += value * value;
+      }
+      if (norm > largest) largest = norm;
+    }
+    slack = 2 ** -23 * Math.sqrt(largest);
+  };
+
+  /** ml-kmeans' squared distance: float64, summed left to right. */
+  const exactDistance = (row: number, cluster: number): number => {
+    let sum = 0;
+    for (let column = 0; column < d; column++) {
+      const difference = (data[row * d + column] as number) - (centroids[cluster * d + column] as number);
+      sum += difference * difference;
+    }
+    return sum;
+  };
+
+  /** Assigns `row` from its k float32 squared distances at f32[base..base+k) and sets its bounds. */
+  const settle = (row: number, base: number): void => {
+    let nearest = 0;
+    let nearestDistance = Infinity;
+    for (let cluster = 0; cluster < k; cluster++) {
+      const distance = Math.sqrt(f32[base + cluster] as number);
+      if (distance < nearestDistance) {
+        nearestDistance = distance;
+        nearest = cluster;
       }
     }
-    assignments[row] = bestIndex;
-    upper[row] = Math.sqrt(best);
-    lower[row] = Math.sqrt(second);
+    // Every centroid whose float64 distance may be ≤ the float64 minimum is a candidate.
+    const reach = (nearestDistance + slack) * widen;
+    let candidates = 0;
+    for (let cluster = 0; cluster < k; cluster++) if ((Math.sqrt(f32[base + cluster] as number) - slack) * narrow <= reach) candidates++;
+    if (candidates > 1) {
+      resolutions++;
+      let best = Infinity;
+      for (let cluster = 0; cluster < k; cluster++) {
+        if ((Math.sqrt(f32[base + cluster] as number) - slack) * narrow > reach) continue;
+        const distance = exactDistance(row, cluster);
+        if (distance < best) {
+          best = distance;
+          nearest = cluster;
+        }
+      }
+    }
+    let second = Infinity;
+    for (let cluster = 0; cluster < k; cluster++) {
+      if (cluster === nearest) continue;
+      const distance = (Math.sqrt(f32[base + cluster] as number) - slack) * narrow;
+      if (distance < second) second = distance;
+    }
+    i32[assigned + row] = nearest;
+    upper[row] = (Math.sqrt(f32[base + nearest] as number) + slack) * widen;
+    lower[row] = second;
   };
 
   while (!converged && iterations < maxIterations) {
     iterations++;
+    loadCentroids();
     if (iterations === 1 || k === 1) {
-      for (let row = 0; row < n; row++) fullScan(row);
+      for (let start = 0; start < n; start += KMEANS_BLOCK_ROWS) {
+        const count = Math.min(KMEANS_BLOCK_ROWS, n - start);
+        kernel.sqdist(rowsAt + start * rowBytes, count, centroidsAt, k, stride, outAt);
+        evaluations += count * k;
+        for (let offset = 0; offset < count; offset++) settle(start + offset, out + offset * k);
+      }
     } else {
       // Half the distance from each centroid to its nearest other centroid.
       for (let a = 0; a < k; a++) {
@@ -75,32 +142,33 @@ export function runLloydKernel(matrix: VectorMatrix, initial: Float64Array, k: n
         halfGap[a] = Math.sqrt(nearest) / 2;
       }
       for (let row = 0; row < n; row++) {
-        const own = assignments[row] as number;
+        const own = i32[assigned + row] as number;
         const bound = Math.max(halfGap[own] as number, lower[row] as number);
         let distance = upper[row] as number;
         if (distance + RELATIVE * (distance + bound) < bound) continue;
-        distance = Math.sqrt(squaredDistanceCut(data, row * d, centroids, own * d, d, Infinity));
+        kernel.sqdist(rowsAt + row * rowBytes, 1, centroidsAt + own * rowBytes, 1, stride, outAt);
         evaluations++;
+        distance = (Math.sqrt(f32[out] as number) + slack) * widen;
         upper[row] = distance;
         if (distance + RELATIVE * (distance + bound) < bound) continue;
-        fullScan(row);
+        kernel.sqdist(rowsAt + row * rowBytes, 1, centroidsAt, k, stride, outAt);
+        evaluations += k;
+        settle(row, out);
       }
     }
-    // Update: sums in row order, divided once; an empty cluster keeps its centroid (as ml-kmeans does).
-    next.fill(0);
+    // Update: float64 sums in row order, divided once; an empty cluster keeps its centroid (as ml-kmeans does).
+    f64.fill(0, sums, sums + k * stride);
+    kernel.accumulate(rowsAt, n, stride, assignAt, sumsAt);
     counts.fill(0);
     for (let row = 0; row < n; row++) {
-      const cluster = assignments[row] as number;
+      const cluster = i32[assigned + row] as number;
       counts[cluster] = (counts[cluster] as number) + 1;
-      const base = cluster * d;
-      const offset = row * d;
-      for (let column = 0; column < d; column++) next[base + column] = (next[base + column] as number) + (data[offset + column] as number);
     }
     for (let cluster = 0; cluster < k; cluster++) {
       const count = counts[cluster] as number;
       const base = cluster * d;
       for (let column = 0; column < d; column++) {
-        next[base + column] = count ? (next[base + column] as number) / count : (centroids[base + column] as number);
+        next[base + column] = count ? (f64[sums + cluster * stride + column] as number) / count : (centroids[base + column] as number);
       }
     }
     converged = true;
@@ -126,7 +194,7 @@ export function runLloydKernel(matrix: VectorMatrix, initial: Float64Array, k: n
       }
     }
     for (let row = 0; row < n; row++) {
-      const own = assignments[row] as number;
+      const own = i32[assigned + row] as number;
       upper[row] = (upper[row] as number) + (moved[own] as number);
       lower[row] = (lower[row] as number) - (own === largestIndex ? secondLargest : largest);
     }
@@ -134,23 +202,5 @@ export function runLloydKernel(matrix: VectorMatrix, initial: Float64Array, k: n
     centroids = next;
     next = swap;
   }
-  return { assignments, centroids, iterations, converged, distanceEvaluations: evaluations };
-}
-
-/**
- * Squared Euclidean distance summed left to right in float64 (ml-distance-euclidean's order). Checked every 32
- * columns: a partial sum of squares never decreases, so once it reaches `cutoff` the full sum would too, and the
- * comparison it feeds (strictly smaller) is already decided; the partial sum is returned then.
- */
-function squaredDistanceCut(data: Float32Array, offset: number, centroids: Float64Array, base: number, d: number, cutoff: number): number {
-  let sum = 0;
-  for (let start = 0; start < d; start += 32) {
-    const end = start + 32 < d ? start + 32 : d;
-    for (let column = start; column < end; column++) {
-      const difference = (data[offset + column] as number) - (centroids[base + column] as number);
-      sum += difference * difference;
-    }
-    if (sum >= cutoff) return sum;
-  }
-  return sum;
+  return { assignments: i32.slice(assigned, assigned + n), centroids, iterations, converged, distanceEvaluations: evaluations, exactResolutions: resolutions };
 }
