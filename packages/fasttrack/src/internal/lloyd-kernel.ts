@@ -39,10 +39,13 @@ export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initi
   let centroids = Float64Array.from(initial);
   let next = new Float64Array(k * d);
   const upper = new Float64Array(n);
-  const lower = new Float64Array(n);
+  /** Elkan: a lower bound on the distance of each row to each centroid, `n × k`. */
+  const lower = new Float64Array(n * k);
   const counts = new Float64Array(k);
-  const halfGap = new Float64Array(k);
+  /** Half the distance from each centroid to its nearest other centroid. */
+  const halfNearest = new Float64Array(k);
   const moved = new Float64Array(k);
+  const index = kernel.idxAt / 4;
   const RELATIVE = 1e-9;
   const DELTA = (d / 8 + 16) * 2 ** -24;
   const widen = 1 / (1 - DELTA);
@@ -84,6 +87,7 @@ export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initi
     let nearestDistance = Infinity;
     for (let cluster = 0; cluster < k; cluster++) {
       const distance = Math.sqrt(f32[base + cluster] as number);
+      lower[row * k + cluster] = (distance - slack) * narrow;
       if (distance < nearestDistance) {
         nearestDistance = distance;
         nearest = cluster;
@@ -92,12 +96,12 @@ export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initi
     // Every centroid whose float64 distance may be ≤ the float64 minimum is a candidate.
     const reach = (nearestDistance + slack) * widen;
     let candidates = 0;
-    for (let cluster = 0; cluster < k; cluster++) if ((Math.sqrt(f32[base + cluster] as number) - slack) * narrow <= reach) candidates++;
+    for (let cluster = 0; cluster < k; cluster++) if ((lower[row * k + cluster] as number) <= reach) candidates++;
     if (candidates > 1) {
       resolutions++;
       let best = Infinity;
       for (let cluster = 0; cluster < k; cluster++) {
-        if ((Math.sqrt(f32[base + cluster] as number) - slack) * narrow > reach) continue;
+        if ((lower[row * k + cluster] as number) > reach) continue;
         const distance = exactDistance(row, cluster);
         if (distance < best) {
           best = distance;
@@ -105,21 +109,22 @@ export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initi
         }
       }
     }
-    let second = Infinity;
-    for (let cluster = 0; cluster < k; cluster++) {
-      if (cluster === nearest) continue;
-      const distance = (Math.sqrt(f32[base + cluster] as number) - slack) * narrow;
-      if (distance < second) second = distance;
-    }
     i32[assigned + row] = nearest;
     upper[row] = (Math.sqrt(f32[base + nearest] as number) + slack) * widen;
-    lower[row] = second;
+  };
+
+  /** The larger of two lower bounds on the distance of `row` to any centroid but its own. */
+  const othersBound = (row: number, own: number): number => {
+    const nearest = halfNearest[own] as number;
+    let others = Infinity;
+    for (let cluster = 0; cluster < k; cluster++) if (cluster !== own && (lower[row * k + cluster] as number) < others) others = lower[row * k + cluster] as number;
+    return others > nearest ? others : nearest;
   };
 
   while (!converged && iterations < maxIterations) {
     iterations++;
     loadCentroids();
-    if (iterations === 1 || k === 1) {
+    if (iterations === 1) {
       for (let start = 0; start < n; start += KMEANS_BLOCK_ROWS) {
         const count = Math.min(KMEANS_BLOCK_ROWS, n - start);
         kernel.sqdist(rowsAt + start * rowBytes, count, centroidsAt, k, stride, outAt);
@@ -127,7 +132,6 @@ export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initi
         for (let offset = 0; offset < count; offset++) settle(start + offset, out + offset * k);
       }
     } else {
-      // Half the distance from each centroid to its nearest other centroid.
       for (let a = 0; a < k; a++) {
         let nearest = Infinity;
         for (let b = 0; b < k; b++) {
@@ -137,23 +141,42 @@ export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initi
             const difference = (centroids[a * d + column] as number) - (centroids[b * d + column] as number);
             sum += difference * difference;
           }
-          if (sum < nearest) nearest = sum;
+          const half = Math.sqrt(sum) / 2;
+          if (half < nearest) nearest = half;
         }
-        halfGap[a] = Math.sqrt(nearest) / 2;
+        halfNearest[a] = nearest;
       }
+      // 1. Rows whose bounds leave their centroid in doubt (the 1e-9 relative margin covers float64 rounding).
+      let pending = 0;
       for (let row = 0; row < n; row++) {
-        const own = i32[assigned + row] as number;
-        const bound = Math.max(halfGap[own] as number, lower[row] as number);
-        let distance = upper[row] as number;
-        if (distance + RELATIVE * (distance + bound) < bound) continue;
-        kernel.sqdist(rowsAt + row * rowBytes, 1, centroidsAt + own * rowBytes, 1, stride, outAt);
-        evaluations++;
-        distance = (Math.sqrt(f32[out] as number) + slack) * widen;
-        upper[row] = distance;
-        if (distance + RELATIVE * (distance + bound) < bound) continue;
-        kernel.sqdist(rowsAt + row * rowBytes, 1, centroidsAt, k, stride, outAt);
-        evaluations += k;
-        settle(row, out);
+        const bound = othersBound(row, i32[assigned + row] as number);
+        const distance = upper[row] as number;
+        if (!(distance + RELATIVE * (distance + bound) < bound)) i32[index + pending++] = row;
+      }
+      // 2. Their distance to their own centroid (batched), which tightens the upper bound; the rows still in doubt
+      //    are compacted to the front of the list (written positions were already read).
+      let undecided = 0;
+      for (let start = 0; start < pending; start += KMEANS_BLOCK_ROWS) {
+        const count = Math.min(KMEANS_BLOCK_ROWS, pending - start);
+        kernel.sqdistOwn(rowsAt, kernel.idxAt + start * 4, count, centroidsAt, assignAt, stride, outAt);
+        evaluations += count;
+        for (let offset = 0; offset < count; offset++) {
+          const row = i32[index + start + offset] as number;
+          const own = i32[assigned + row] as number;
+          const root = Math.sqrt(f32[out + offset] as number);
+          const distance = (root + slack) * widen;
+          upper[row] = distance;
+          lower[row * k + own] = (root - slack) * narrow;
+          const bound = othersBound(row, own);
+          if (!(distance + RELATIVE * (distance + bound) < bound)) i32[index + undecided++] = row;
+        }
+      }
+      // 3. Every centroid for the rows still in doubt (batched).
+      for (let start = 0; start < undecided; start += KMEANS_BLOCK_ROWS) {
+        const count = Math.min(KMEANS_BLOCK_ROWS, undecided - start);
+        kernel.sqdistAt(rowsAt, kernel.idxAt + start * 4, count, centroidsAt, k, stride, outAt);
+        evaluations += count * k;
+        for (let offset = 0; offset < count; offset++) settle(i32[index + start + offset] as number, out + offset * k);
       }
     }
     // Update: float64 sums in row order, divided once; an empty cluster keeps its centroid (as ml-kmeans does).
@@ -172,9 +195,6 @@ export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initi
       }
     }
     converged = true;
-    let largest = 0;
-    let largestIndex = -1;
-    let secondLargest = 0;
     for (let cluster = 0; cluster < k; cluster++) {
       let sum = 0;
       const base = cluster * d;
@@ -183,20 +203,11 @@ export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initi
         sum += difference * difference;
       }
       if (sum > tolerance) converged = false;
-      const shift = Math.sqrt(sum);
-      moved[cluster] = shift;
-      if (shift > largest) {
-        secondLargest = largest;
-        largest = shift;
-        largestIndex = cluster;
-      } else if (shift > secondLargest) {
-        secondLargest = shift;
-      }
+      moved[cluster] = Math.sqrt(sum);
     }
     for (let row = 0; row < n; row++) {
-      const own = i32[assigned + row] as number;
-      upper[row] = (upper[row] as number) + (moved[own] as number);
-      lower[row] = (lower[row] as number) - (own === largestIndex ? secondLargest : largest);
+      upper[row] = (upper[row] as number) + (moved[i32[assigned + row] as number] as number);
+      for (let cluster = 0; cluster < k; cluster++) lower[row * k + cluster] = (lower[row * k + cluster] as number) - (moved[cluster] as number);
     }
     const swap = centroids;
     centroids = next;

@@ -5,13 +5,39 @@
 ;; (dimensions rounded up to a multiple of 4, zero padded), so every row starts 16-byte aligned.
 (module
   (import "env" "memory" (memory 1))
-  ;; sqdist(rows, nRows, cents, k, stride, out): out[r*k + j] = sum_i (rows[r][i] - cents[j][i])^2 in float32, for
-  ;; r < nRows and j < k. Sixteen float32 partial sums (four f32x4 accumulators) per distance, added at the end.
-  (func (export "sqdist") (param $rows i32) (param $nRows i32) (param $cents i32) (param $k i32) (param $stride i32) (param $out i32)
-    (local $r i32) (local $j i32) (local $i i32) (local $rowBytes i32) (local $main i32) (local $c i32)
-    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $t v128)
-    (local.set $rowBytes (i32.shl (local.get $stride) (i32.const 2)))
+  ;; dist(row, cent, rowBytes): sum_i (row[i] - cent[i])^2 in float32: sixteen partial sums (four f32x4
+  ;; accumulators over 64-byte blocks, the 16-byte tail into the first), added at the end.
+  (func $dist (param $row i32) (param $c i32) (param $rowBytes i32) (result f32)
+    (local $i i32) (local $main i32) (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $t v128)
     (local.set $main (i32.and (local.get $rowBytes) (i32.const -64)))
+    (block $m_done
+      (loop $m_loop
+        (br_if $m_done (i32.ge_u (local.get $i) (local.get $main)))
+        (local.set $t (f32x4.sub (v128.load offset=0 (i32.add (local.get $row) (local.get $i))) (v128.load offset=0 (i32.add (local.get $c) (local.get $i)))))
+        (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $t) (local.get $t))))
+        (local.set $t (f32x4.sub (v128.load offset=16 (i32.add (local.get $row) (local.get $i))) (v128.load offset=16 (i32.add (local.get $c) (local.get $i)))))
+        (local.set $a1 (f32x4.add (local.get $a1) (f32x4.mul (local.get $t) (local.get $t))))
+        (local.set $t (f32x4.sub (v128.load offset=32 (i32.add (local.get $row) (local.get $i))) (v128.load offset=32 (i32.add (local.get $c) (local.get $i)))))
+        (local.set $a2 (f32x4.add (local.get $a2) (f32x4.mul (local.get $t) (local.get $t))))
+        (local.set $t (f32x4.sub (v128.load offset=48 (i32.add (local.get $row) (local.get $i))) (v128.load offset=48 (i32.add (local.get $c) (local.get $i)))))
+        (local.set $a3 (f32x4.add (local.get $a3) (f32x4.mul (local.get $t) (local.get $t))))
+        (local.set $i (i32.add (local.get $i) (i32.const 64)))
+        (br $m_loop)))
+    (block $t_done
+      (loop $t_loop
+        (br_if $t_done (i32.ge_u (local.get $i) (local.get $rowBytes)))
+        (local.set $t (f32x4.sub (v128.load (i32.add (local.get $row) (local.get $i))) (v128.load (i32.add (local.get $c) (local.get $i)))))
+        (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $t) (local.get $t))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $t_loop)))
+    (local.set $a0 (f32x4.add (f32x4.add (local.get $a0) (local.get $a1)) (f32x4.add (local.get $a2) (local.get $a3))))
+    (f32.add
+      (f32.add (f32x4.extract_lane 0 (local.get $a0)) (f32x4.extract_lane 1 (local.get $a0)))
+      (f32.add (f32x4.extract_lane 2 (local.get $a0)) (f32x4.extract_lane 3 (local.get $a0)))))
+  ;; sqdist(rows, nRows, cents, k, stride, out): out[r*k + j] = dist(rows[r], cents[j]) for r < nRows, j < k.
+  (func (export "sqdist") (param $rows i32) (param $nRows i32) (param $cents i32) (param $k i32) (param $stride i32) (param $out i32)
+    (local $r i32) (local $j i32) (local $rowBytes i32) (local $c i32)
+    (local.set $rowBytes (i32.shl (local.get $stride) (i32.const 2)))
     (block $rows_done
       (loop $rows_loop
         (br_if $rows_done (i32.ge_u (local.get $r) (local.get $nRows)))
@@ -20,42 +46,52 @@
         (block $cents_done
           (loop $cents_loop
             (br_if $cents_done (i32.ge_u (local.get $j) (local.get $k)))
-            (local.set $a0 (v128.const i32x4 0 0 0 0))
-            (local.set $a1 (v128.const i32x4 0 0 0 0))
-            (local.set $a2 (v128.const i32x4 0 0 0 0))
-            (local.set $a3 (v128.const i32x4 0 0 0 0))
-            (local.set $i (i32.const 0))
-            (block $m_done
-              (loop $m_loop
-                (br_if $m_done (i32.ge_u (local.get $i) (local.get $main)))
-                (local.set $t (f32x4.sub (v128.load offset=0 (i32.add (local.get $rows) (local.get $i))) (v128.load offset=0 (i32.add (local.get $c) (local.get $i)))))
-                (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $t) (local.get $t))))
-                (local.set $t (f32x4.sub (v128.load offset=16 (i32.add (local.get $rows) (local.get $i))) (v128.load offset=16 (i32.add (local.get $c) (local.get $i)))))
-                (local.set $a1 (f32x4.add (local.get $a1) (f32x4.mul (local.get $t) (local.get $t))))
-                (local.set $t (f32x4.sub (v128.load offset=32 (i32.add (local.get $rows) (local.get $i))) (v128.load offset=32 (i32.add (local.get $c) (local.get $i)))))
-                (local.set $a2 (f32x4.add (local.get $a2) (f32x4.mul (local.get $t) (local.get $t))))
-                (local.set $t (f32x4.sub (v128.load offset=48 (i32.add (local.get $rows) (local.get $i))) (v128.load offset=48 (i32.add (local.get $c) (local.get $i)))))
-                (local.set $a3 (f32x4.add (local.get $a3) (f32x4.mul (local.get $t) (local.get $t))))
-                (local.set $i (i32.add (local.get $i) (i32.const 64)))
-                (br $m_loop)))
-            (block $t_done
-              (loop $t_loop
-                (br_if $t_done (i32.ge_u (local.get $i) (local.get $rowBytes)))
-                (local.set $t (f32x4.sub (v128.load (i32.add (local.get $rows) (local.get $i))) (v128.load (i32.add (local.get $c) (local.get $i)))))
-                (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $t) (local.get $t))))
-                (local.set $i (i32.add (local.get $i) (i32.const 16)))
-                (br $t_loop)))
-            (local.set $a0 (f32x4.add (f32x4.add (local.get $a0) (local.get $a1)) (f32x4.add (local.get $a2) (local.get $a3))))
-            (f32.store (local.get $out)
-              (f32.add
-                (f32.add (f32x4.extract_lane 0 (local.get $a0)) (f32x4.extract_lane 1 (local.get $a0)))
-                (f32.add (f32x4.extract_lane 2 (local.get $a0)) (f32x4.extract_lane 3 (local.get $a0)))))
+            (f32.store (local.get $out) (call $dist (local.get $rows) (local.get $c) (local.get $rowBytes)))
             (local.set $out (i32.add (local.get $out) (i32.const 4)))
             (local.set $c (i32.add (local.get $c) (local.get $rowBytes)))
             (local.set $j (i32.add (local.get $j) (i32.const 1)))
             (br $cents_loop)))
         (local.set $rows (i32.add (local.get $rows) (local.get $rowBytes)))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $rows_loop))))
+  ;; sqdistAt(rows, idx, nIdx, cents, k, stride, out): out[t*k + j] = dist(rows[idx[t]], cents[j]) for t < nIdx, j < k;
+  ;; `idx` holds nIdx int32 row numbers.
+  (func (export "sqdistAt") (param $rows i32) (param $idx i32) (param $nIdx i32) (param $cents i32) (param $k i32) (param $stride i32) (param $out i32)
+    (local $t i32) (local $j i32) (local $rowBytes i32) (local $row i32) (local $c i32)
+    (local.set $rowBytes (i32.shl (local.get $stride) (i32.const 2)))
+    (block $rows_done
+      (loop $rows_loop
+        (br_if $rows_done (i32.ge_u (local.get $t) (local.get $nIdx)))
+        (local.set $row (i32.add (local.get $rows) (i32.mul (i32.load (local.get $idx)) (local.get $rowBytes))))
+        (local.set $c (local.get $cents))
+        (local.set $j (i32.const 0))
+        (block $cents_done
+          (loop $cents_loop
+            (br_if $cents_done (i32.ge_u (local.get $j) (local.get $k)))
+            (f32.store (local.get $out) (call $dist (local.get $row) (local.get $c) (local.get $rowBytes)))
+            (local.set $out (i32.add (local.get $out) (i32.const 4)))
+            (local.set $c (i32.add (local.get $c) (local.get $rowBytes)))
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (br $cents_loop)))
+        (local.set $idx (i32.add (local.get $idx) (i32.const 4)))
+        (local.set $t (i32.add (local.get $t) (i32.const 1)))
+        (br $rows_loop))))
+  ;; sqdistOwn(rows, idx, nIdx, cents, assign, stride, out): out[t] = dist(rows[idx[t]], cents[assign[idx[t]]]).
+  (func (export "sqdistOwn") (param $rows i32) (param $idx i32) (param $nIdx i32) (param $cents i32) (param $assign i32) (param $stride i32) (param $out i32)
+    (local $t i32) (local $rowBytes i32) (local $row i32)
+    (local.set $rowBytes (i32.shl (local.get $stride) (i32.const 2)))
+    (block $rows_done
+      (loop $rows_loop
+        (br_if $rows_done (i32.ge_u (local.get $t) (local.get $nIdx)))
+        (local.set $row (i32.load (local.get $idx)))
+        (f32.store (local.get $out)
+          (call $dist
+            (i32.add (local.get $rows) (i32.mul (local.get $row) (local.get $rowBytes)))
+            (i32.add (local.get $cents) (i32.mul (i32.load (i32.add (local.get $assign) (i32.shl (local.get $row) (i32.const 2)))) (local.get $rowBytes)))
+            (local.get $rowBytes)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $idx (i32.add (local.get $idx) (i32.const 4)))
+        (local.set $t (i32.add (local.get $t) (i32.const 1)))
         (br $rows_loop))))
   ;; accumulate(rows, n, stride, assign, sums): for r < n in order, sums[assign[r]][i] += float64(rows[r][i]); `assign`
   ;; holds n int32 cluster ids, `sums` k × stride float64. Each coordinate is summed in row order, as a scalar loop does.

@@ -4,6 +4,10 @@ import { KMEANS_KERNEL_WASM_BASE64 } from './kmeans-kernel-wasm.js';
 
 /** `out[r*k + j] = Σ (rows[r] − cents[j])²` in float32 for `r < nRows`, `j < k` (byte offsets, `stride` in floats). */
 export type SquaredDistances = (rows: number, nRows: number, cents: number, k: number, stride: number, out: number) => void;
+/** Like SquaredDistances for the rows numbered by the `nIdx` int32 at `idx`: `out[t*k + j]` for row `idx[t]`. */
+export type SquaredDistancesAt = (rows: number, idx: number, nIdx: number, cents: number, k: number, stride: number, out: number) => void;
+/** `out[t]` = the float32 squared distance of row `idx[t]` to its own centroid `cents[assign[idx[t]]]`. */
+export type SquaredDistancesOwn = (rows: number, idx: number, nIdx: number, cents: number, assign: number, stride: number, out: number) => void;
 /** `sums[assign[r]] += rows[r]` in float64, rows in order (byte offsets; `assign` int32, `sums` k × stride float64). */
 export type Accumulate = (rows: number, n: number, stride: number, assign: number, sums: number) => void;
 
@@ -30,8 +34,12 @@ export interface KMeansKernel {
   /** max(rows, KMEANS_BLOCK_ROWS × k) float32 values. */
   readonly outAt: number;
   readonly assignAt: number;
+  /** `rows` int32 row numbers for sqdistAt / sqdistOwn. */
+  readonly idxAt: number;
   readonly sumsAt: number;
   readonly sqdist: SquaredDistances;
+  readonly sqdistAt: SquaredDistancesAt;
+  readonly sqdistOwn: SquaredDistancesOwn;
   readonly accumulate: Accumulate;
   readonly inertia: Inertia;
 }
@@ -54,17 +62,18 @@ export function loadKMeansKernel(matrix: VectorMatrix, k: number, prefer: 'auto'
   const centroidsAt = align16(rows * stride * 4);
   const outAt = centroidsAt + align16(k * stride * 4);
   const assignAt = outAt + align16(Math.max(rows, KMEANS_BLOCK_ROWS * k) * 4);
-  const sumsAt = assignAt + align16(rows * 4);
+  const idxAt = assignAt + align16(rows * 4);
+  const sumsAt = idxAt + align16(rows * 4);
   const bytes = sumsAt + k * stride * 8;
   const module = prefer === 'js' ? null : getKMeansKernelModule();
   if (!module && prefer === 'wasm') throw new FactkitError('unsupported', 'WebAssembly SIMD is not available in this runtime');
   let buffer: ArrayBuffer;
-  let routines: { kind: 'wasm-simd' | 'js'; sqdist: SquaredDistances; accumulate: Accumulate; inertia: Inertia } | undefined;
+  let routines: ({ kind: 'wasm-simd' | 'js' } & Routines) | undefined;
   if (module) {
     const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
-    const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as { sqdist: SquaredDistances; accumulate: Accumulate; inertia: Inertia };
+    const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Routines;
     buffer = memory.buffer;
-    routines = { kind: 'wasm-simd', sqdist: exports.sqdist, accumulate: exports.accumulate, inertia: exports.inertia };
+    routines = { kind: 'wasm-simd', sqdist: exports.sqdist, sqdistAt: exports.sqdistAt, sqdistOwn: exports.sqdistOwn, accumulate: exports.accumulate, inertia: exports.inertia };
   } else {
     buffer = new ArrayBuffer(Math.max(16, align16(bytes)));
   }
@@ -74,22 +83,40 @@ export function loadKMeansKernel(matrix: VectorMatrix, k: number, prefer: 'auto'
   if (stride === d) f32.set(data, rowsAt / 4);
   else for (let row = 0; row < rows; row++) f32.set(data.subarray(row * d, (row + 1) * d), rowsAt / 4 + row * stride);
   routines ??= { kind: 'js', ...javascriptRoutines(f32, f64, i32) };
-  return { ...routines, rows, stride, k, f32, f64, i32, rowsAt, centroidsAt, outAt, assignAt, sumsAt };
+  return { ...routines, rows, stride, k, f32, f64, i32, rowsAt, centroidsAt, outAt, assignAt, idxAt, sumsAt };
+}
+
+interface Routines {
+  readonly sqdist: SquaredDistances;
+  readonly sqdistAt: SquaredDistancesAt;
+  readonly sqdistOwn: SquaredDistancesOwn;
+  readonly accumulate: Accumulate;
+  readonly inertia: Inertia;
 }
 
 /** The kernel's routines over the same memory layout in plain JavaScript (where WebAssembly SIMD is unavailable). */
-function javascriptRoutines(f32: Float32Array, f64: Float64Array, i32: Int32Array): { sqdist: SquaredDistances; accumulate: Accumulate; inertia: Inertia } {
+function javascriptRoutines(f32: Float32Array, f64: Float64Array, i32: Int32Array): Routines {
+  /** Float64 sum rounded to float32 when stored: within the float32 kernel's error bound. Arguments in floats. */
+  const dist = (m: number, c: number, stride: number): number => {
+    let sum = 0;
+    for (let i = 0; i < stride; i++) {
+      const difference = (f32[m + i] as number) - (f32[c + i] as number);
+      sum += difference * difference;
+    }
+    return sum;
+  };
   const sqdist: SquaredDistances = (rows, nRows, cents, k, stride, out) => {
     let o = out / 4;
-    for (let r = 0, m = rows / 4; r < nRows; r++, m += stride) {
-      for (let j = 0, c = cents / 4; j < k; j++, c += stride) {
-        let sum = 0;
-        for (let i = 0; i < stride; i++) {
-          const difference = (f32[m + i] as number) - (f32[c + i] as number);
-          sum += difference * difference;
-        }
-        f32[o++] = sum;
-      }
+    for (let r = 0; r < nRows; r++) for (let j = 0; j < k; j++) f32[o++] = dist(rows / 4 + r * stride, cents / 4 + j * stride, stride);
+  };
+  const sqdistAt: SquaredDistancesAt = (rows, idx, nIdx, cents, k, stride, out) => {
+    let o = out / 4;
+    for (let t = 0; t < nIdx; t++) for (let j = 0; j < k; j++) f32[o++] = dist(rows / 4 + (i32[idx / 4 + t] as number) * stride, cents / 4 + j * stride, stride);
+  };
+  const sqdistOwn: SquaredDistancesOwn = (rows, idx, nIdx, cents, assign, stride, out) => {
+    for (let t = 0; t < nIdx; t++) {
+      const row = i32[idx / 4 + t] as number;
+      f32[out / 4 + t] = dist(rows / 4 + row * stride, cents / 4 + (i32[assign / 4 + row] as number) * stride, stride);
     }
   };
   const accumulate: Accumulate = (rows, n, stride, assign, sums) => {
@@ -109,7 +136,7 @@ function javascriptRoutines(f32: Float32Array, f64: Float64Array, i32: Int32Arra
     }
     return total;
   };
-  return { sqdist, accumulate, inertia };
+  return { sqdist, sqdistAt, sqdistOwn, accumulate, inertia };
 }
 
 /**
