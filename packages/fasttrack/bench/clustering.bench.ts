@@ -1,7 +1,7 @@
 // k-means benchmark, fair to the reference: our `computeKMeans` vs the `ml-kmeans` package on the same data, from the
 // same k-means++ starting centres, with the same iteration cap and tolerance, interleaved, medians over repeats.
 //
-//   pnpm --filter @factkit/fasttrack bench     (BENCH_ROWS=20000 BENCH_DIMENSIONS=384 BENCH_REPEATS=3)
+//   pnpm --filter @factkit/fasttrack bench     (BENCH_ROWS=20000 BENCH_DIMENSIONS=384 BENCH_REPEATS=5)
 //
 // Fairness (issue 23 §2): ml-kmeans gets its best input form, plain `number[][]` rows built once outside the timed
 // region (a recursion split passes references to those rows, no copy); the starting centres are ours
@@ -12,6 +12,8 @@
 //     seeding and node bookkeeping are timed); the reference is the same recursion (same node ids, same per-split seeds
 //     via `splitSeed`, same k-means++ code) with every split's Lloyd run done by ml-kmeans. Seeding is identical code
 //     in both, so it is part of both times.
+// Both systems are warmed up (untimed) on the first 2,000 rows first. Each run's wall time and process CPU time are
+// recorded (both systems are single-threaded; on the shared machine CPU time varies far less than wall time).
 // Data: a seeded two-level Gaussian mixture (40 topics × 25 subtopics), unit-normalized like sentence embeddings.
 // Reports medians, every run, ratios, inertia of each result (single: sum of squared distances to the centroids;
 // recursion: of the leaves to their means), and `uptime` load before and after (the machine is shared).
@@ -27,7 +29,7 @@ import { buildClusterTree, computeInertia, computeKMeans, initializeKMeansPlusPl
 const here = dirname(fileURLToPath(import.meta.url));
 const rows = Number(process.env['BENCH_ROWS'] ?? 20_000);
 const dimensions = Number(process.env['BENCH_DIMENSIONS'] ?? 384);
-const repeats = Number(process.env['BENCH_REPEATS'] ?? 3);
+const repeats = Number(process.env['BENCH_REPEATS'] ?? 5);
 const only = process.env['BENCH_ONLY']; // 'single' | 'recursion' | undefined (both)
 const SEED = 42;
 const K = 10;
@@ -113,6 +115,16 @@ function leafInertia(matrix: VectorMatrix, leaves: readonly (readonly number[])[
   return total;
 }
 
+function startClock(): [number, NodeJS.CpuUsage] {
+  return [performance.now(), process.cpuUsage()];
+}
+
+/** Wall and CPU seconds since `startClock`. */
+function stopClock([wall, cpu]: [number, NodeJS.CpuUsage]): [number, number] {
+  const used = process.cpuUsage(cpu);
+  return [(performance.now() - wall) / 1000, (used.user + used.system) / 1e6];
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -121,6 +133,9 @@ function median(values: readonly number[]): number {
 
 interface Runs {
   seconds: number[];
+  /** Process CPU time (user + system) of each run: both systems run on one thread, and on a loaded machine CPU time
+   *  varies far less than wall time. */
+  cpuSeconds: number[];
   inertia: number;
   iterations?: number;
   leaves?: number;
@@ -135,43 +150,52 @@ function main(): void {
   const starts = initializeKMeansPlusPlus(matrix, { k: K, seed: SEED });
   const startArrays = toArrays(starts.centroids, starts.count, dimensions);
   const runs: Record<string, Runs> = {};
-  const record = (name: string, seconds: number, inertia: number, extra: { iterations?: number; leaves?: number }): void => {
-    const entry = (runs[name] ??= { seconds: [], inertia, ...extra });
+  const record = (name: string, [seconds, cpuSeconds]: [number, number], inertia: number, extra: { iterations?: number; leaves?: number }): void => {
+    const entry = (runs[name] ??= { seconds: [], cpuSeconds: [], inertia, ...extra });
     entry.seconds.push(seconds);
+    entry.cpuSeconds.push(cpuSeconds);
     if (Math.abs(entry.inertia - inertia) > 1e-9 * entry.inertia) throw new Error(`${name}: inertia changed between repeats`);
-    process.stdout.write(`${name}: ${seconds.toFixed(2)} s, inertia ${inertia.toFixed(3)}\n`);
+    process.stdout.write(`${name}: ${seconds.toFixed(2)} s (CPU ${cpuSeconds.toFixed(2)} s), inertia ${inertia.toFixed(3)}\n`);
   };
   const systems = {
     'single/ours': () => {
-      const started = performance.now();
+      const started = startClock();
       const result = computeKMeans(matrix, { k: starts.count, initialCentroids: starts.centroids, maxIterations: MAX_ITERATIONS, tolerance: TOLERANCE });
-      const seconds = (performance.now() - started) / 1000;
+      const seconds = stopClock(started);
       record('single/ours', seconds, result.inertia, { iterations: result.iterations });
     },
     'single/ml-kmeans': () => {
       const initialization = startArrays.map((row) => [...row]);
-      const started = performance.now();
+      const started = startClock();
       const result = mlKMeans(arrays, starts.count, { initialization, maxIterations: MAX_ITERATIONS, tolerance: TOLERANCE });
-      const seconds = (performance.now() - started) / 1000;
+      const seconds = stopClock(started);
       const centroids = new Float64Array(starts.count * dimensions);
       result.centroids.forEach((centroid, cluster) => centroids.set(centroid, cluster * dimensions));
       record('single/ml-kmeans', seconds, computeInertia(matrix, result.clusters, centroids), { iterations: result.iterations });
     },
     'recursion/ours': () => {
-      const started = performance.now();
+      const started = startClock();
       const tree = buildClusterTree(matrix, { k: K, maxLeafSize: LEAF, seed: SEED, maxIterations: MAX_ITERATIONS, tolerance: TOLERANCE });
-      const seconds = (performance.now() - started) / 1000;
+      const seconds = stopClock(started);
       const leaves = tree.leaves.map((leaf) => tree.nodes[leaf]?.members ?? []);
       record('recursion/ours', seconds, leafInertia(matrix, leaves), { leaves: leaves.length });
     },
     'recursion/ml-kmeans': () => {
-      const started = performance.now();
+      const started = startClock();
       const leaves = mlKMeansRecursion(matrix, arrays);
-      const seconds = (performance.now() - started) / 1000;
+      const seconds = stopClock(started);
       record('recursion/ml-kmeans', seconds, leafInertia(matrix, leaves), { leaves: leaves.length });
     },
   };
   const scenarios = (['single', 'recursion'] as const).filter((scenario) => !only || only === scenario);
+  // Warm-up, untimed: both systems once on the first 2,000 rows, so neither pays V8's tiering (JavaScript and
+  // WebAssembly) inside a timed run.
+  const warm = { rows: Math.min(rows, 2000), dimensions, data: matrix.data.subarray(0, Math.min(rows, 2000) * dimensions) };
+  const warmStarts = initializeKMeansPlusPlus(warm, { k: K, seed: SEED });
+  computeKMeans(warm, { k: warmStarts.count, initialCentroids: warmStarts.centroids });
+  mlKMeans(arrays.slice(0, warm.rows), warmStarts.count, { initialization: toArrays(warmStarts.centroids, warmStarts.count, dimensions) });
+  buildClusterTree(warm, { k: K, maxLeafSize: LEAF, seed: SEED });
+  mlKMeansRecursion(warm, arrays);
   for (let repeat = 0; repeat < repeats; repeat++) {
     for (const scenario of scenarios) {
       // Interleaved, and the order alternates so neither system always runs first on a busy machine.
@@ -191,8 +215,13 @@ function main(): void {
       oursInertia: ours.inertia,
       mlKMeansInertia: reference.inertia,
       inertiaRatio: ours.inertia / reference.inertia,
+      oursMedianCpuSeconds: median(ours.cpuSeconds),
+      mlKMeansMedianCpuSeconds: median(reference.cpuSeconds),
+      cpuSpeedup: median(reference.cpuSeconds) / median(ours.cpuSeconds),
       oursRunsSeconds: ours.seconds,
       mlKMeansRunsSeconds: reference.seconds,
+      oursRunsCpuSeconds: ours.cpuSeconds,
+      mlKMeansRunsCpuSeconds: reference.cpuSeconds,
       ...(scenario === 'single' ? { oursIterations: ours.iterations, mlKMeansIterations: reference.iterations } : { oursLeaves: ours.leaves, mlKMeansLeaves: reference.leaves }),
     };
   });
@@ -218,11 +247,11 @@ function main(): void {
     '',
     `Same k-means++ starts, maxIterations ${MAX_ITERATIONS}, tolerance ${TOLERANCE}; ml-kmeans reads number[][] built outside the timed region; interleaved, median of ${repeats} repeats. Data: ${summary.data}. Shared 2-core machine, load before: \`${loadBefore}\`; after: \`${loadAfter}\`. Node ${process.version}.`,
     '',
-    '| scenario | ours median s | ml-kmeans median s | speed-up | inertia ours | inertia ml-kmeans | inertia ratio | runs ours s | runs ml-kmeans s |',
-    '|---|---:|---:|---:|---:|---:|---:|---|---|',
+    '| scenario | ours median s | ml-kmeans median s | speed-up (wall) | ours CPU s | ml-kmeans CPU s | speed-up (CPU) | inertia ours | inertia ml-kmeans | inertia ratio | runs ours s | runs ml-kmeans s |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
     ...table.map(
       (entry) =>
-        `| ${entry.scenario} | ${entry.oursMedianSeconds.toFixed(2)} | ${entry.mlKMeansMedianSeconds.toFixed(2)} | **${entry.speedup.toFixed(2)}×** | ${entry.oursInertia.toFixed(2)} | ${entry.mlKMeansInertia.toFixed(2)} | ${entry.inertiaRatio.toFixed(4)} | ${entry.oursRunsSeconds.map((s) => s.toFixed(2)).join(', ')} | ${entry.mlKMeansRunsSeconds.map((s) => s.toFixed(2)).join(', ')} |`,
+        `| ${entry.scenario} | ${entry.oursMedianSeconds.toFixed(2)} | ${entry.mlKMeansMedianSeconds.toFixed(2)} | **${entry.speedup.toFixed(2)}×** | ${entry.oursMedianCpuSeconds.toFixed(2)} | ${entry.mlKMeansMedianCpuSeconds.toFixed(2)} | **${entry.cpuSpeedup.toFixed(2)}×** | ${entry.oursInertia.toFixed(2)} | ${entry.mlKMeansInertia.toFixed(2)} | ${entry.inertiaRatio.toFixed(4)} | ${entry.oursRunsSeconds.map((s) => s.toFixed(2)).join(', ')} | ${entry.mlKMeansRunsSeconds.map((s) => s.toFixed(2)).join(', ')} |`,
     ),
     '',
     ...table.map((entry) => ('oursIterations' in entry ? `single: ${entry.oursIterations} iterations (ours), ${entry.mlKMeansIterations} (ml-kmeans).` : `recursion: ${entry.oursLeaves} leaves (ours), ${entry.mlKMeansLeaves} (ml-kmeans).`)),

@@ -1,6 +1,7 @@
 import { assertPositiveInteger, InvalidArgumentError, throwIfAborted, type Progress } from '@factkit/core';
-import { computeKMeans, type KMeansEngine } from './compute-kmeans.js';
-import { selectRows, type VectorMatrix } from './vector-matrix.js';
+import { computeKMeansOnRows, type KMeansEngine } from './compute-kmeans.js';
+import type { KMeansWorkspace } from './kernel/load-kmeans-kernel.js';
+import type { VectorMatrix } from './vector-matrix.js';
 
 /** One node of the semantic tree. Leaves hold document rows; inner nodes hold children. */
 export interface ClusterNode {
@@ -81,9 +82,14 @@ function meanOf(matrix: VectorMatrix, rows: readonly number[]): Float32Array {
  * Splits `members` (rows of `matrix`) into groups: k-means with k' = min(k, |members|); empty clusters are dropped; when
  * k-means cannot separate the rows (they are all identical) they are cut, in row order, into chunks of ≤ maxLeafSize.
  */
-function splitMembers(matrix: VectorMatrix, members: readonly number[], options: Required<Pick<BuildClusterTreeOptions, 'k' | 'maxLeafSize' | 'engine' | 'maxIterations' | 'tolerance'>>, seed: number): number[][] {
-  const sub = selectRows(matrix, members);
-  const result = computeKMeans(sub, { k: Math.min(options.k, members.length), seed, engine: options.engine, maxIterations: options.maxIterations, tolerance: options.tolerance });
+function splitMembers(
+  matrix: VectorMatrix,
+  members: readonly number[],
+  options: Required<Pick<BuildClusterTreeOptions, 'k' | 'maxLeafSize' | 'engine' | 'maxIterations' | 'tolerance'>>,
+  seed: number,
+  workspace: KMeansWorkspace,
+): number[][] {
+  const result = computeKMeansOnRows(matrix, { k: Math.min(options.k, members.length), seed, engine: options.engine, maxIterations: options.maxIterations, tolerance: options.tolerance }, { rows: members, workspace });
   const groups: number[][] = Array.from({ length: result.k }, () => []);
   members.forEach((row, position) => (groups[result.assignments[position] as number] as number[]).push(row));
   const nonEmpty = groups.filter((group) => group.length > 0);
@@ -125,6 +131,7 @@ function splitDownward(
   abortSignal: AbortSignal | undefined,
 ): void {
   const stack = [start];
+  const workspace: KMeansWorkspace = {}; // one kernel memory for every split below `start`
   while (stack.length > 0) {
     throwIfAborted(abortSignal);
     const id = stack.pop() as number;
@@ -135,7 +142,7 @@ function splitDownward(
       onProgress?.({ completed: state.done, total: matrix.rows, splits: state.splits });
       continue;
     }
-    const groups = splitMembers(matrix, members, options, splitSeed(seed, id));
+    const groups = splitMembers(matrix, members, options, splitSeed(seed, id), workspace);
     state.splits++;
     delete node.members;
     const childIds: number[] = [];

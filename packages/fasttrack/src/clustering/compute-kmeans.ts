@@ -1,7 +1,7 @@
 import { assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import { kmeans as mlKMeans } from 'ml-kmeans';
 import { runLloydKernel } from '../internal/lloyd-kernel.js';
-import { kernelInertia, loadKMeansKernel } from './kernel/load-kmeans-kernel.js';
+import { type KMeansWorkspace, kernelInertia, loadKMeansKernel } from './kernel/load-kmeans-kernel.js';
 import { seedKMeansPlusPlus } from './kmeans-plus-plus.js';
 import type { VectorMatrix } from './vector-matrix.js';
 
@@ -46,25 +46,38 @@ export interface KMeansResult {
  * @throws InvalidArgumentError for an empty matrix, a bad `k`, `maxIterations`, `tolerance` or `initialCentroids`.
  */
 export function computeKMeans(matrix: VectorMatrix, options: KMeansOptions): KMeansResult {
+  return computeKMeansOnRows(matrix, options);
+}
+
+/**
+ * computeKMeans on the rows `selection.rows` of `matrix` (all rows when absent; row i of the result is `rows[i]`),
+ * in kernel memory taken from `selection.workspace` (buildClusterTree keeps one for all its splits).
+ */
+export function computeKMeansOnRows(matrix: VectorMatrix, options: KMeansOptions, selection: { rows?: ArrayLike<number>; workspace?: KMeansWorkspace } = {}): KMeansResult {
   const { seed = 0, engine = 'lloyd', maxIterations = 100, tolerance = 1e-6 } = options;
   const where = 'computeKMeans';
+  const n = selection.rows ? selection.rows.length : matrix.rows;
   assertPositiveInteger('k', options.k, where);
-  if (matrix.rows === 0) throw new InvalidArgumentError({ where, argument: 'matrix', message: 'must have at least one row' });
+  if (n === 0) throw new InvalidArgumentError({ where, argument: 'matrix', message: 'must have at least one row' });
   assertPositiveInteger('maxIterations', maxIterations, where);
   assertNonNegativeNumber('tolerance', tolerance, where);
   if (engine !== 'lloyd' && engine !== 'ml-kmeans') throw new InvalidArgumentError({ where, argument: 'engine', message: `must be 'lloyd' or 'ml-kmeans' (got ${String(engine)})` });
   const d = matrix.dimensions;
   let start: Float64Array;
   let k: number;
-  // The rows go into kernel memory once, for the seeding, our Lloyd iterations and the inertia.
-  const kernel = loadKMeansKernel(matrix, options.initialCentroids ? options.k : Math.min(options.k, matrix.rows));
   if (options.initialCentroids) {
     start = options.initialCentroids;
     k = options.k;
     if (start.length !== k * d) throw new InvalidArgumentError({ where, argument: 'initialCentroids', message: `must hold k × dimensions = ${k * d} values (got ${start.length})` });
-    if (k > matrix.rows && engine === 'ml-kmeans') throw new InvalidArgumentError({ where, argument: 'k', message: `must be <= the number of rows for ml-kmeans (${matrix.rows})` });
+    if (k > n && engine === 'ml-kmeans') throw new InvalidArgumentError({ where, argument: 'k', message: `must be <= the number of rows for ml-kmeans (${n})` });
+  }
+  // The rows go into kernel memory once, for the seeding, our Lloyd iterations and the inertia.
+  const kernel = loadKMeansKernel(matrix, options.initialCentroids ? options.k : Math.min(options.k, n), { ...(selection.rows ? { rows: selection.rows } : {}), ...(selection.workspace ? { workspace: selection.workspace } : {}) });
+  if (options.initialCentroids) {
+    start = options.initialCentroids;
+    k = options.k;
   } else {
-    const seeded = seedKMeansPlusPlus(kernel, matrix, { k: Math.min(options.k, matrix.rows), seed });
+    const seeded = seedKMeansPlusPlus(kernel, { k: Math.min(options.k, n), seed });
     start = seeded.centroids;
     k = seeded.count;
   }
@@ -73,10 +86,13 @@ export function computeKMeans(matrix: VectorMatrix, options: KMeansOptions): KMe
   let iterations: number;
   let converged: boolean;
   if (engine === 'lloyd') {
-    ({ assignments, centroids, iterations, converged } = runLloydKernel(kernel, matrix, start, k, maxIterations, tolerance));
+    ({ assignments, centroids, iterations, converged } = runLloydKernel(kernel, start, k, maxIterations, tolerance));
   } else {
-    const rows: number[][] = new Array(matrix.rows);
-    for (let row = 0; row < matrix.rows; row++) rows[row] = Array.from(matrix.data.subarray(row * d, (row + 1) * d));
+    const rows: number[][] = new Array(n);
+    for (let row = 0; row < n; row++) {
+      const from = selection.rows ? (selection.rows[row] as number) : row;
+      rows[row] = Array.from(matrix.data.subarray(from * d, (from + 1) * d));
+    }
     const initialization: number[][] = [];
     for (let cluster = 0; cluster < k; cluster++) initialization.push(Array.from(start.subarray(cluster * d, (cluster + 1) * d)));
     const result = mlKMeans(rows, k, { initialization, maxIterations, tolerance });
@@ -86,7 +102,7 @@ export function computeKMeans(matrix: VectorMatrix, options: KMeansOptions): KMe
     iterations = result.iterations;
     converged = result.converged;
   }
-  return { assignments, centroids, k, sizes: countSizes(assignments, k), iterations, converged, inertia: kernelInertia(kernel, d, assignments, centroids) };
+  return { assignments, centroids, k, sizes: countSizes(assignments, k), iterations, converged, inertia: kernelInertia(kernel, assignments, centroids) };
 }
 
 function countSizes(assignments: Int32Array, k: number): number[] {
@@ -110,5 +126,5 @@ export function computeInertia(matrix: VectorMatrix, assignments: ArrayLike<numb
     const cluster = assignments[row] as number;
     if (!(Number.isInteger(cluster) && cluster >= 0 && cluster < k)) throw new InvalidArgumentError({ where, argument: `assignments[${row}]`, message: `must be a cluster in 0..${k - 1} (got ${String(cluster)})` });
   }
-  return kernelInertia(loadKMeansKernel(matrix, k), d, assignments, centroids);
+  return kernelInertia(loadKMeansKernel(matrix, k), assignments, centroids);
 }

@@ -24,17 +24,17 @@ export function initializeKMeansPlusPlus(matrix: VectorMatrix, options: KMeansPl
   const where = 'initializeKMeansPlusPlus';
   assertPositiveInteger('k', options.k, where);
   if (matrix.rows === 0) throw new InvalidArgumentError({ where, argument: 'matrix', message: 'must have at least one row' });
-  return seedKMeansPlusPlus(loadKMeansKernel(matrix, Math.max(1, Math.min(options.k, options.localTrials ?? 2 + Math.floor(Math.log(options.k))))), matrix, options);
+  return seedKMeansPlusPlus(loadKMeansKernel(matrix, Math.max(1, Math.min(options.k, options.localTrials ?? 2 + Math.floor(Math.log(options.k))))), options);
 }
 
 /**
- * initializeKMeansPlusPlus on a matrix already in kernel memory (computeKMeans loads it once for seeding and Lloyd).
+ * initializeKMeansPlusPlus on rows already in kernel memory (computeKMeans loads it once for seeding and Lloyd).
  * Squared distances come from the kernel in float32 (SIMD); potentials are float64 sums of them.
  */
-export function seedKMeansPlusPlus(kernel: KMeansKernel, matrix: VectorMatrix, options: KMeansPlusPlusOptions): { centroids: Float64Array; count: number; rows: number[] } {
+export function seedKMeansPlusPlus(kernel: KMeansKernel, options: KMeansPlusPlusOptions): { centroids: Float64Array; count: number; rows: number[] } {
   const { k, seed = 0 } = options;
   const where = 'initializeKMeansPlusPlus';
-  const { rows: n, dimensions: d, data } = matrix;
+  const { rows: n, dimensions: d } = kernel;
   const localTrials = options.localTrials ?? 2 + Math.floor(Math.log(k));
   assertPositiveInteger('localTrials', localTrials, where);
   const random = createSeededRandom(seed);
@@ -85,7 +85,7 @@ export function seedKMeansPlusPlus(kernel: KMeansKernel, matrix: VectorMatrix, o
   }
   const centroids = new Float64Array(chosen.length * d);
   chosen.forEach((row, index) => {
-    for (let column = 0; column < d; column++) centroids[index * d + column] = data[row * d + column] as number;
+    for (let column = 0; column < d; column++) centroids[index * d + column] = kernel.f32[kernel.rowsAt / 4 + row * kernel.stride + column] as number;
   });
   return { centroids, count: chosen.length, rows: chosen };
 }

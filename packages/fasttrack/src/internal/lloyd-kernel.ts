@@ -1,5 +1,4 @@
 import { KMEANS_BLOCK_ROWS, type KMeansKernel } from '../clustering/kernel/load-kmeans-kernel.js';
-import type { VectorMatrix } from '../clustering/vector-matrix.js';
 
 export interface LloydKernelResult {
   /** Cluster of each row, as assigned in the last iteration (against the centroids it started from, like ml-kmeans). */
@@ -27,11 +26,10 @@ export interface LloydKernelResult {
  * - centroids are float64 sums of the rows in row order (the kernel sums each coordinate in order, as ml-kmeans does)
  *   divided once; an empty cluster keeps its previous centroid; it stops when every centroid moved by at most
  *   `tolerance` (squared) or after `maxIterations`.
- * `kernel` holds `matrix`'s rows and room for at least `k` centroids.
+ * `kernel` holds the rows and room for at least `k` centroids.
  */
-export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initial: Float64Array, k: number, maxIterations: number, tolerance: number): LloydKernelResult {
-  const { rows: n, dimensions: d, data } = matrix;
-  const { stride, f32, f64, i32, rowsAt, centroidsAt, outAt, assignAt, sumsAt } = kernel;
+export function runLloydKernel(kernel: KMeansKernel, initial: Float64Array, k: number, maxIterations: number, tolerance: number): LloydKernelResult {
+  const { rows: n, dimensions: d, stride, f32, f64, i32, rowsAt, centroidsAt, outAt, assignAt, sumsAt } = kernel;
   const rowBytes = stride * 4;
   const out = outAt / 4;
   const assigned = assignAt / 4;
@@ -46,6 +44,7 @@ export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initi
   const halfNearest = new Float64Array(k);
   const moved = new Float64Array(k);
   const index = kernel.idxAt / 4;
+  const roots = new Float64Array(k);
   const RELATIVE = 1e-9;
   const DELTA = (d / 8 + 16) * 2 ** -24;
   const widen = 1 / (1 - DELTA);
@@ -75,7 +74,7 @@ export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initi
   const exactDistance = (row: number, cluster: number): number => {
     let sum = 0;
     for (let column = 0; column < d; column++) {
-      const difference = (data[row * d + column] as number) - (centroids[cluster * d + column] as number);
+      const difference = (f32[rowsAt / 4 + row * stride + column] as number) - (centroids[cluster * d + column] as number);
       sum += difference * difference;
     }
     return sum;
@@ -87,7 +86,7 @@ export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initi
     let nearestDistance = Infinity;
     for (let cluster = 0; cluster < k; cluster++) {
       const distance = Math.sqrt(f32[base + cluster] as number);
-      lower[row * k + cluster] = (distance - slack) * narrow;
+      roots[cluster] = distance;
       if (distance < nearestDistance) {
         nearestDistance = distance;
         nearest = cluster;
@@ -96,7 +95,11 @@ export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initi
     // Every centroid whose float64 distance may be ≤ the float64 minimum is a candidate.
     const reach = (nearestDistance + slack) * widen;
     let candidates = 0;
-    for (let cluster = 0; cluster < k; cluster++) if ((lower[row * k + cluster] as number) <= reach) candidates++;
+    for (let cluster = 0; cluster < k; cluster++) {
+      const bound = ((roots[cluster] as number) - slack) * narrow;
+      lower[row * k + cluster] = bound;
+      if (bound <= reach) candidates++;
+    }
     if (candidates > 1) {
       resolutions++;
       let best = Infinity;
@@ -110,7 +113,7 @@ export function runLloydKernel(kernel: KMeansKernel, matrix: VectorMatrix, initi
       }
     }
     i32[assigned + row] = nearest;
-    upper[row] = (Math.sqrt(f32[base + nearest] as number) + slack) * widen;
+    upper[row] = ((roots[nearest] as number) + slack) * widen;
   };
 
   /** The larger of two lower bounds on the distance of `row` to any centroid but its own. */

@@ -3,10 +3,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assembleKMeansKernel } from '../../../scripts/assemble-kmeans-kernel.js';
 import { runLloydKernel } from '../../internal/lloyd-kernel.js';
-import { computeKMeans } from '../compute-kmeans.js';
-import { packVectors, type VectorMatrix } from '../vector-matrix.js';
+import { computeKMeans, computeKMeansOnRows } from '../compute-kmeans.js';
+import { packVectors, selectRows, type VectorMatrix } from '../vector-matrix.js';
 import { KMEANS_KERNEL_WASM_BASE64 } from './kmeans-kernel-wasm.js';
-import { getKMeansKernelModule, kernelInertia, loadKMeansKernel } from './load-kmeans-kernel.js';
+import { getKMeansKernelModule, type KMeansWorkspace, kernelInertia, loadKMeansKernel } from './load-kmeans-kernel.js';
 
 /**
  * Plain Lloyd, written from the definition: float64 squared distances summed left to right, the first strictly nearest
@@ -74,8 +74,8 @@ describe('k-means kernel', () => {
   it('the WebAssembly routines agree with their JavaScript fallback, rows padded to a multiple of four', () => {
     for (const dimensions of [1, 7, 21, 64]) {
       const matrix = randomMatrix(dimensions, 37, dimensions, false);
-      const wasm = loadKMeansKernel(matrix, 5, 'wasm');
-      const js = loadKMeansKernel(matrix, 5, 'js');
+      const wasm = loadKMeansKernel(matrix, 5, { prefer: 'wasm' });
+      const js = loadKMeansKernel(matrix, 5, { prefer: 'js' });
       expect(wasm.kind).toBe('wasm-simd');
       expect(js.kind).toBe('js');
       for (const kernel of [wasm, js]) {
@@ -117,8 +117,8 @@ describe('k-means kernel', () => {
       const assignments = Array.from({ length: 37 }, (_, row) => (row * 3) % 5);
       let inertia = 0;
       for (let row = 0; row < 37; row++) for (let column = 0; column < dimensions; column++) inertia += ((matrix.data[row * dimensions + column] as number) - (centroids[(assignments[row] as number) * dimensions + column] as number)) ** 2;
-      expect(kernelInertia(wasm, dimensions, assignments, centroids)).toBeCloseTo(inertia, 9);
-      expect(kernelInertia(js, dimensions, assignments, centroids)).toBeCloseTo(inertia, 9);
+      expect(kernelInertia(wasm, assignments, centroids)).toBeCloseTo(inertia, 9);
+      expect(kernelInertia(js, assignments, centroids)).toBeCloseTo(inertia, 9);
     }
   });
 
@@ -142,14 +142,14 @@ describe('k-means kernel', () => {
     ] as const) {
       const matrix = packVectors([[1]]);
       const kernel = loadKMeansKernel(matrix, 2);
-      const result = runLloydKernel(kernel, matrix, start, 2, 1, 0);
+      const result = runLloydKernel(kernel, start, 2, 1, 0);
       expect(result.assignments[0]).toBe(expected);
       expect(result.exactResolutions).toBe(1);
     }
     // Two centroids 1e-9 apart (identical in float32): the float64-nearer one wins, as in the reference.
     const matrix = packVectors([[0.25], [0.75]]);
     for (const start of [Float64Array.of(0.5 + 1e-9, 0.5), Float64Array.of(0.5, 0.5 + 1e-9)]) {
-      const ours = runLloydKernel(loadKMeansKernel(matrix, 2), matrix, start, 2, 1, 0);
+      const ours = runLloydKernel(loadKMeansKernel(matrix, 2), start, 2, 1, 0);
       const reference = referenceLloyd(matrix, start, 2, 1, 0);
       expect(Array.from(ours.assignments)).toEqual(Array.from(reference.assignments));
       expect(new Set(ours.assignments).size).toBe(2);
@@ -175,17 +175,38 @@ describe('k-means kernel', () => {
             start.set(matrix.data.subarray(row * dimensions, (row + 1) * dimensions), cluster * dimensions);
           }
           const reference = referenceLloyd(matrix, start, k, 50, 1e-6);
-          const kernel = loadKMeansKernel(matrix, k, prefer);
-          const ours = runLloydKernel(kernel, matrix, start, k, 50, 1e-6);
+          const kernel = loadKMeansKernel(matrix, k, { prefer });
+          const ours = runLloydKernel(kernel, start, k, 50, 1e-6);
           expect(Array.from(ours.assignments)).toEqual(Array.from(reference.assignments));
           expect(Array.from(ours.centroids)).toEqual(Array.from(reference.centroids));
           expect(ours.iterations).toBe(reference.iterations);
           expect(ours.converged).toBe(reference.converged);
-          const inertia = kernelInertia(kernel, dimensions, ours.assignments, ours.centroids);
+          const inertia = kernelInertia(kernel, ours.assignments, ours.centroids);
           expect(Math.abs(inertia - reference.inertia)).toBeLessThanOrEqual(1e-9 * Math.max(1, reference.inertia));
         },
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('a reused workspace (stale memory, other widths and padding) gives what fresh memory gives on the selected rows', () => {
+    for (const prefer of ['auto', 'js'] as const) {
+      const workspace: KMeansWorkspace = {};
+      const wide = randomMatrix(5, 200, 9, false);
+      const narrow = randomMatrix(6, 120, 6, false);
+      const rows = Array.from({ length: 60 }, (_, index) => (index * 7) % 120);
+      for (const [matrix, selected] of [
+        [wide, Array.from({ length: 200 }, (_, row) => row)],
+        [narrow, rows],
+        [wide, rows],
+      ] as const) {
+        const reused = computeKMeansOnRows(matrix, { k: 4, seed: 3 }, { rows: selected, workspace });
+        const fresh = computeKMeans(selectRows(matrix, selected), { k: 4, seed: 3 });
+        expect(Array.from(reused.assignments)).toEqual(Array.from(fresh.assignments));
+        expect(Array.from(reused.centroids)).toEqual(Array.from(fresh.centroids));
+        expect(reused.inertia).toBe(fresh.inertia);
+      }
+      expect(prefer === 'js' || workspace.memory !== undefined).toBe(true);
+    }
   });
 });

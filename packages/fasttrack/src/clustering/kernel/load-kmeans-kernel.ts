@@ -24,6 +24,7 @@ export const KMEANS_BLOCK_ROWS = 1024;
 export interface KMeansKernel {
   readonly kind: 'wasm-simd' | 'js';
   readonly rows: number;
+  readonly dimensions: number;
   readonly stride: number;
   readonly k: number;
   readonly f32: Float32Array;
@@ -50,13 +51,33 @@ export const getKMeansKernelModule: () => WebAssembly.Module | null = compileOnc
 const align16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
 
 /**
+ * Kernel memory kept across k-means runs (buildClusterTree's splits), grown as needed, so each split neither allocates
+ * nor page-faults fresh memory. Memory is not cleared between uses: everything the kernel reads is written first.
+ */
+export interface KMeansWorkspace {
+  memory?: WebAssembly.Memory;
+  buffer?: ArrayBuffer;
+}
+
+export interface LoadKMeansKernelOptions {
+  /** Load only these rows of the matrix, in this order (row i of the kernel is matrix row `rows[i]`). */
+  readonly rows?: ArrayLike<number>;
+  readonly workspace?: KMeansWorkspace;
+  /** @default 'auto' */
+  readonly prefer?: 'auto' | 'wasm' | 'js';
+}
+
+/**
  * Copies `matrix` into fresh kernel memory with room for `k` centroids and binds the routines: WebAssembly SIMD when
  * the engine has it (`prefer` 'auto' or 'wasm'), else the same routines in plain JavaScript (float64 sums rounded to
  * float32, within the error bound the Lloyd kernel allows for).
  * @throws FactkitError 'unsupported' when `prefer` is 'wasm' and WebAssembly SIMD is unavailable.
  */
-export function loadKMeansKernel(matrix: VectorMatrix, k: number, prefer: 'auto' | 'wasm' | 'js' = 'auto'): KMeansKernel {
-  const { rows, dimensions: d, data } = matrix;
+export function loadKMeansKernel(matrix: VectorMatrix, k: number, options: LoadKMeansKernelOptions = {}): KMeansKernel {
+  const { prefer = 'auto', workspace = {} } = options;
+  const { dimensions: d, data } = matrix;
+  const selected = options.rows;
+  const rows = selected ? selected.length : matrix.rows;
   const stride = Math.ceil(d / 4) * 4;
   const rowsAt = 0;
   const centroidsAt = align16(rows * stride * 4);
@@ -70,20 +91,31 @@ export function loadKMeansKernel(matrix: VectorMatrix, k: number, prefer: 'auto'
   let buffer: ArrayBuffer;
   let routines: ({ kind: 'wasm-simd' | 'js' } & Routines) | undefined;
   if (module) {
-    const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+    const pages = Math.max(1, Math.ceil(bytes / 65536));
+    workspace.memory ??= new WebAssembly.Memory({ initial: pages });
+    const memory = workspace.memory;
+    if (memory.buffer.byteLength < pages * 65536) memory.grow(pages - memory.buffer.byteLength / 65536);
     const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Routines;
     buffer = memory.buffer;
     routines = { kind: 'wasm-simd', sqdist: exports.sqdist, sqdistAt: exports.sqdistAt, sqdistOwn: exports.sqdistOwn, accumulate: exports.accumulate, inertia: exports.inertia };
   } else {
-    buffer = new ArrayBuffer(Math.max(16, align16(bytes)));
+    if (!workspace.buffer || workspace.buffer.byteLength < bytes) workspace.buffer = new ArrayBuffer(Math.max(16, align16(bytes)));
+    buffer = workspace.buffer;
   }
   const f32 = new Float32Array(buffer);
   const f64 = new Float64Array(buffer);
   const i32 = new Int32Array(buffer);
-  if (stride === d) f32.set(data, rowsAt / 4);
-  else for (let row = 0; row < rows; row++) f32.set(data.subarray(row * d, (row + 1) * d), rowsAt / 4 + row * stride);
+  if (stride === d && !selected) f32.set(data, rowsAt / 4);
+  else {
+    for (let row = 0; row < rows; row++) {
+      const from = selected ? (selected[row] as number) : row;
+      f32.set(data.subarray(from * d, (from + 1) * d), rowsAt / 4 + row * stride);
+      if (stride !== d) f32.fill(0, rowsAt / 4 + row * stride + d, rowsAt / 4 + (row + 1) * stride);
+    }
+  }
+  f32.fill(0, centroidsAt / 4, (centroidsAt + k * stride * 4) / 4); // the padding of every centroid stays zero
   routines ??= { kind: 'js', ...javascriptRoutines(f32, f64, i32) };
-  return { ...routines, rows, stride, k, f32, f64, i32, rowsAt, centroidsAt, outAt, assignAt, idxAt, sumsAt };
+  return { ...routines, rows, dimensions: d, stride, k, f32, f64, i32, rowsAt, centroidsAt, outAt, assignAt, idxAt, sumsAt };
 }
 
 interface Routines {
@@ -143,8 +175,8 @@ function javascriptRoutines(f32: Float32Array, f64: Float64Array, i32: Int32Arra
  * Sum over the kernel's rows of the float64 squared distance to their centroid (`centroids` k × dimensions float64,
  * row-major, at most `kernel.k` of them). Writes the assignments and centroids into kernel memory.
  */
-export function kernelInertia(kernel: KMeansKernel, dimensions: number, assignments: ArrayLike<number>, centroids: Float64Array): number {
-  const { stride, f64, i32, sumsAt, assignAt } = kernel;
+export function kernelInertia(kernel: KMeansKernel, assignments: ArrayLike<number>, centroids: Float64Array): number {
+  const { stride, f64, i32, sumsAt, assignAt, dimensions } = kernel;
   const count = centroids.length / dimensions;
   f64.fill(0, sumsAt / 8, sumsAt / 8 + kernel.k * stride);
   for (let cluster = 0; cluster < count; cluster++) f64.set(centroids.subarray(cluster * dimensions, (cluster + 1) * dimensions), sumsAt / 8 + cluster * stride);
