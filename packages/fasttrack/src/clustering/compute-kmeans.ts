@@ -16,7 +16,8 @@ export interface KMeansOptions {
   /** Starting centroids (`k × dimensions`, row-major) instead of k-means++; both engines then start from them. */
   readonly initialCentroids?: Float64Array;
   /**
-   * `'lloyd'`: our typed-array kernel (Hamerly bounds, same assignments as ml-kmeans from the same start);
+   * `'lloyd'`: our kernel (WebAssembly SIMD float32 distances, Elkan bounds; same assignments, centroids and
+   * iterations as ml-kmeans from the same start);
    * `'ml-kmeans'`: the `ml-kmeans` package itself (the reference). @default 'lloyd'
    */
   readonly engine?: KMeansEngine;
