@@ -15,17 +15,17 @@ export interface LloydKernelResult {
 
 /**
  * Lloyd's k-means on float32 rows with the distance work in the k-means kernel (WebAssembly SIMD, float32, batched)
- * and Elkan's bounds (an upper bound to the own centroid, a lower bound to every centroid, half the distances between
- * centroids) to skip rows, and centroids, that cannot change a row's assignment. Each iteration after the first:
- * (1) rows whose bounds leave their centroid in doubt, (2) their own-centroid distance in one batch, which tightens the
- * upper bound, (3) for rows still in doubt, the centroids the bounds cannot rule out, as (row, centroid) pairs in
- * batches. It reproduces ml-kmeans step for step, as the float64 kernel before it did:
+ * and Elkan's lower bounds (one per row and centroid) plus half the distance to the nearest other centroid, to skip
+ * rows whose assignment cannot change. Each iteration after the first: (1) the rows whose bounds leave their centroid in
+ * doubt, (2) their own-centroid distance in one batch, which tightens the upper bound, (3) all k distances, in one
+ * batch, for the rows still in doubt. (Measuring only the centroids the per-pair bounds cannot rule out, as (row,
+ * centroid) pairs, did fewer distances but took more CPU time on the benchmark.) It reproduces ml-kmeans step for step:
  * - a float32 distance is within a proven bound of the float64 one (relative `(d/8 + 16)·2⁻²⁴`, at least twice the
  *   summation error of the kernel's sixteen partial sums, plus `2⁻²³·max‖c‖` for rounding the centroids to float32);
  *   a row goes to the nearest float32 centroid only when no other centroid can be as near within those bounds, else
  *   the few candidates are compared by ml-kmeans' own float64 sums (left to right), the first strictly smallest wins;
- * - the bounds are float32 distances widened by the same error bound, so a skipped row or centroid is one that cannot
- *   be the float64 nearest (with a 1e-9 relative margin for float64 rounding, as before);
+ * - the bounds are float32 distances widened by the same error bound, so a skipped row is one whose float64 nearest
+ *   centroid cannot have changed (with a 1e-9 relative margin for float64 rounding, as before);
  * - centroids are float64 sums of the rows in row order (the kernel sums each coordinate in order, as ml-kmeans does)
  *   divided once; an empty cluster keeps its previous centroid; it stops when every centroid moved by at most
  *   `tolerance` (squared) or after `maxIterations`.
@@ -47,17 +47,7 @@ export function runLloydKernel(kernel: KMeansKernel, initial: Float64Array, k: n
   const halfNearest = new Float64Array(k);
   const moved = new Float64Array(k);
   const index = kernel.idxAt / 4;
-  const pairs = kernel.pairsAt / 4;
   const roots = new Float64Array(k);
-  /** Half the distance between each pair of centroids, `k × k`. */
-  const halfGap = new Float64Array(k * k);
-  /** Per row being settled: which centroids have a float32 squared distance (`measured`) and its value (`squared`). */
-  const measured = new Uint8Array(k);
-  const squared = new Float64Array(k);
-  /** Float32 squared distance of each row to its own centroid, from step 2 of an iteration. */
-  const ownSquared = new Float64Array(n);
-  /** Per row of a step-3 block: how many pairs it has. */
-  const pairCounts = new Int32Array(KMEANS_BLOCK_ROWS);
   const RELATIVE = 1e-9;
   const DELTA = (d / 8 + 16) * 2 ** -24;
   const widen = 1 / (1 - DELTA);
@@ -93,16 +83,12 @@ export function runLloydKernel(kernel: KMeansKernel, initial: Float64Array, k: n
     return sum;
   };
 
-  /**
-   * Assigns `row` among the centroids with a float32 squared distance in `squared` (those marked in `measured`; every
-   * other centroid is provably farther) and records their lower bounds and the row's upper bound.
-   */
-  const settle = (row: number): void => {
+  /** Assigns `row` from its k float32 squared distances at f32[base..base+k) and sets its bounds. */
+  const settle = (row: number, base: number): void => {
     let nearest = 0;
     let nearestDistance = Infinity;
     for (let cluster = 0; cluster < k; cluster++) {
-      if (!measured[cluster]) continue;
-      const distance = Math.sqrt(squared[cluster] as number);
+      const distance = Math.sqrt(f32[base + cluster] as number);
       roots[cluster] = distance;
       if (distance < nearestDistance) {
         nearestDistance = distance;
@@ -113,7 +99,6 @@ export function runLloydKernel(kernel: KMeansKernel, initial: Float64Array, k: n
     const reach = (nearestDistance + slack) * widen;
     let candidates = 0;
     for (let cluster = 0; cluster < k; cluster++) {
-      if (!measured[cluster]) continue;
       const bound = ((roots[cluster] as number) - slack) * narrow;
       lower[row * k + cluster] = bound;
       if (bound <= reach) candidates++;
@@ -122,7 +107,7 @@ export function runLloydKernel(kernel: KMeansKernel, initial: Float64Array, k: n
       resolutions++;
       let best = Infinity;
       for (let cluster = 0; cluster < k; cluster++) {
-        if (!measured[cluster] || (lower[row * k + cluster] as number) > reach) continue;
+        if ((lower[row * k + cluster] as number) > reach) continue;
         const distance = exactDistance(row, cluster);
         if (distance < best) {
           best = distance;
@@ -150,11 +135,7 @@ export function runLloydKernel(kernel: KMeansKernel, initial: Float64Array, k: n
         const count = Math.min(KMEANS_BLOCK_ROWS, n - start);
         kernel.sqdist(rowsAt + start * rowBytes, count, centroidsAt, k, stride, outAt);
         evaluations += count * k;
-        measured.fill(1);
-        for (let offset = 0; offset < count; offset++) {
-          for (let cluster = 0; cluster < k; cluster++) squared[cluster] = f32[out + offset * k + cluster] as number;
-          settle(start + offset);
-        }
+        for (let offset = 0; offset < count; offset++) settle(start + offset, out + offset * k);
       }
     } else {
       for (let a = 0; a < k; a++) {
@@ -167,7 +148,6 @@ export function runLloydKernel(kernel: KMeansKernel, initial: Float64Array, k: n
             sum += difference * difference;
           }
           const half = Math.sqrt(sum) / 2;
-          halfGap[a * k + b] = half;
           if (half < nearest) nearest = half;
         }
         halfNearest[a] = nearest;
@@ -189,8 +169,7 @@ export function runLloydKernel(kernel: KMeansKernel, initial: Float64Array, k: n
         for (let offset = 0; offset < count; offset++) {
           const row = i32[index + start + offset] as number;
           const own = i32[assigned + row] as number;
-          ownSquared[row] = f32[out + offset] as number;
-          const root = Math.sqrt(ownSquared[row] as number);
+          const root = Math.sqrt(f32[out + offset] as number);
           const distance = (root + slack) * widen;
           upper[row] = distance;
           lower[row * k + own] = (root - slack) * narrow;
@@ -198,49 +177,13 @@ export function runLloydKernel(kernel: KMeansKernel, initial: Float64Array, k: n
           if (!(distance + RELATIVE * (distance + bound) < bound)) i32[index + undecided++] = row;
         }
       }
-      // 3. For the rows still in doubt, the centroids that Elkan's bounds (own lower bound, half the distance between
-      //    the two centroids) cannot rule out, as (row, centroid) pairs in batches; then each row is settled.
-      let first = 0;
-      let rowsInBlock = 0;
-      let pairsInBlock = 0;
-      const flush = (): void => {
-        kernel.sqdistPairs(rowsAt, kernel.pairsAt, pairsInBlock, centroidsAt, stride, outAt);
-        evaluations += pairsInBlock;
-        for (let member = 0, pair = 0; member < rowsInBlock; member++) {
-          const row = i32[index + first + member] as number;
-          const own = i32[assigned + row] as number;
-          measured.fill(0);
-          measured[own] = 1;
-          squared[own] = ownSquared[row] as number;
-          for (let end = pair + (pairCounts[member] as number); pair < end; pair++) {
-            const cluster = i32[pairs + 2 * pair + 1] as number;
-            measured[cluster] = 1;
-            squared[cluster] = f32[out + pair] as number;
-          }
-          settle(row);
-        }
-        first += rowsInBlock;
-        rowsInBlock = 0;
-        pairsInBlock = 0;
-      };
-      for (let position = 0; position < undecided; position++) {
-        if (rowsInBlock === KMEANS_BLOCK_ROWS || pairsInBlock + k > KMEANS_BLOCK_ROWS * k) flush();
-        const row = i32[index + position] as number;
-        const own = i32[assigned + row] as number;
-        const distance = upper[row] as number;
-        let count = 0;
-        for (let cluster = 0; cluster < k; cluster++) {
-          if (cluster === own) continue;
-          const bound = Math.max(lower[row * k + cluster] as number, halfGap[own * k + cluster] as number);
-          if (distance + RELATIVE * (distance + bound) < bound) continue;
-          i32[pairs + 2 * pairsInBlock] = row;
-          i32[pairs + 2 * pairsInBlock + 1] = cluster;
-          pairsInBlock++;
-          count++;
-        }
-        pairCounts[rowsInBlock++] = count;
+      // 3. Every centroid for the rows still in doubt (batched).
+      for (let start = 0; start < undecided; start += KMEANS_BLOCK_ROWS) {
+        const count = Math.min(KMEANS_BLOCK_ROWS, undecided - start);
+        kernel.sqdistAt(rowsAt, kernel.idxAt + start * 4, count, centroidsAt, k, stride, outAt);
+        evaluations += count * k;
+        for (let offset = 0; offset < count; offset++) settle(i32[index + start + offset] as number, out + offset * k);
       }
-      if (rowsInBlock > 0) flush();
     }
     // Update: float64 sums in row order, divided once; an empty cluster keeps its centroid (as ml-kmeans does).
     f64.fill(0, sums, sums + k * stride);

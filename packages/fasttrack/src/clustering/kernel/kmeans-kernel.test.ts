@@ -87,18 +87,18 @@ describe('k-means kernel', () => {
       distances(wasm, 37 * 5).forEach((value, index) => expect(value).toBeCloseTo(expected[index] as number, 5));
       // Row 7 is centroid 1: distance exactly 0 on both paths.
       expect(wasm.f32[wasm.outAt / 4 + 7 * 5 + 1]).toBe(0);
-      // The own-centroid and pair variants read the rows (and centroids) they are given.
+      // Indexed and own-centroid variants read the rows named in idx.
       for (const kernel of [wasm, js]) {
         kernel.i32.set([36, 0, 7], kernel.idxAt / 4);
         kernel.i32.set(
           Array.from({ length: 37 }, (_, row) => row % 5),
           kernel.assignAt / 4,
         );
-        kernel.i32.set([36, 4, 0, 0, 7, 1, 7, 3], kernel.pairsAt / 4);
-        kernel.sqdistPairs(kernel.rowsAt, kernel.pairsAt, 4, kernel.centroidsAt, kernel.stride, kernel.outAt);
       }
-      expect(distances(js, 4)).toEqual([expected[36 * 5 + 4], expected[0], 0, expected[7 * 5 + 3]]);
-      distances(wasm, 4).forEach((value, index) => expect(value).toBeCloseTo(distances(js, 4)[index] as number, 5));
+      for (const kernel of [wasm, js]) kernel.sqdistAt(kernel.rowsAt, kernel.idxAt, 3, kernel.centroidsAt, 5, kernel.stride, kernel.outAt);
+      const at = distances(js, 15);
+      distances(wasm, 15).forEach((value, index) => expect(value).toBeCloseTo(at[index] as number, 5));
+      expect(at.slice(0, 5)).toEqual(expected.slice(36 * 5, 37 * 5));
       for (const kernel of [wasm, js]) kernel.sqdistOwn(kernel.rowsAt, kernel.idxAt, 3, kernel.centroidsAt, kernel.assignAt, kernel.stride, kernel.outAt);
       expect(distances(js, 3)).toEqual([expected[36 * 5 + 1], expected[0], expected[7 * 5 + 2]]);
       distances(wasm, 3).forEach((value, index) => expect(value).toBeCloseTo(distances(js, 3)[index] as number, 5));

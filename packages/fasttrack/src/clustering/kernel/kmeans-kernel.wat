@@ -54,6 +54,28 @@
         (local.set $rows (i32.add (local.get $rows) (local.get $rowBytes)))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $rows_loop))))
+  ;; sqdistAt(rows, idx, nIdx, cents, k, stride, out): out[t*k + j] = dist(rows[idx[t]], cents[j]) for t < nIdx, j < k;
+  ;; `idx` holds nIdx int32 row numbers.
+  (func (export "sqdistAt") (param $rows i32) (param $idx i32) (param $nIdx i32) (param $cents i32) (param $k i32) (param $stride i32) (param $out i32)
+    (local $t i32) (local $j i32) (local $rowBytes i32) (local $row i32) (local $c i32)
+    (local.set $rowBytes (i32.shl (local.get $stride) (i32.const 2)))
+    (block $rows_done
+      (loop $rows_loop
+        (br_if $rows_done (i32.ge_u (local.get $t) (local.get $nIdx)))
+        (local.set $row (i32.add (local.get $rows) (i32.mul (i32.load (local.get $idx)) (local.get $rowBytes))))
+        (local.set $c (local.get $cents))
+        (local.set $j (i32.const 0))
+        (block $cents_done
+          (loop $cents_loop
+            (br_if $cents_done (i32.ge_u (local.get $j) (local.get $k)))
+            (f32.store (local.get $out) (call $dist (local.get $row) (local.get $c) (local.get $rowBytes)))
+            (local.set $out (i32.add (local.get $out) (i32.const 4)))
+            (local.set $c (i32.add (local.get $c) (local.get $rowBytes)))
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (br $cents_loop)))
+        (local.set $idx (i32.add (local.get $idx) (i32.const 4)))
+        (local.set $t (i32.add (local.get $t) (i32.const 1)))
+        (br $rows_loop))))
   ;; sqdistOwn(rows, idx, nIdx, cents, assign, stride, out): out[t] = dist(rows[idx[t]], cents[assign[idx[t]]]).
   (func (export "sqdistOwn") (param $rows i32) (param $idx i32) (param $nIdx i32) (param $cents i32) (param $assign i32) (param $stride i32) (param $out i32)
     (local $t i32) (local $rowBytes i32) (local $row i32)
@@ -71,23 +93,6 @@
         (local.set $idx (i32.add (local.get $idx) (i32.const 4)))
         (local.set $t (i32.add (local.get $t) (i32.const 1)))
         (br $rows_loop))))
-  ;; sqdistPairs(rows, pairs, nPairs, cents, stride, out): out[t] = dist(rows[pairs[2t]], cents[pairs[2t+1]]); `pairs`
-  ;; holds nPairs (row, centroid) int32 pairs.
-  (func (export "sqdistPairs") (param $rows i32) (param $pairs i32) (param $nPairs i32) (param $cents i32) (param $stride i32) (param $out i32)
-    (local $t i32) (local $rowBytes i32)
-    (local.set $rowBytes (i32.shl (local.get $stride) (i32.const 2)))
-    (block $done
-      (loop $pairs_loop
-        (br_if $done (i32.ge_u (local.get $t) (local.get $nPairs)))
-        (f32.store (local.get $out)
-          (call $dist
-            (i32.add (local.get $rows) (i32.mul (i32.load (local.get $pairs)) (local.get $rowBytes)))
-            (i32.add (local.get $cents) (i32.mul (i32.load offset=4 (local.get $pairs)) (local.get $rowBytes)))
-            (local.get $rowBytes)))
-        (local.set $out (i32.add (local.get $out) (i32.const 4)))
-        (local.set $pairs (i32.add (local.get $pairs) (i32.const 8)))
-        (local.set $t (i32.add (local.get $t) (i32.const 1)))
-        (br $pairs_loop))))
   ;; accumulate(rows, n, stride, assign, sums): for r < n in order, sums[assign[r]][i] += float64(rows[r][i]); `assign`
   ;; holds n int32 cluster ids, `sums` k × stride float64. Each coordinate is summed in row order, as a scalar loop does.
   (func (export "accumulate") (param $rows i32) (param $n i32) (param $stride i32) (param $assign i32) (param $sums i32)

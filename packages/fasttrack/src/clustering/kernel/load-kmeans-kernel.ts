@@ -4,10 +4,10 @@ import { KMEANS_KERNEL_WASM_BASE64 } from './kmeans-kernel-wasm.js';
 
 /** `out[r*k + j] = Σ (rows[r] − cents[j])²` in float32 for `r < nRows`, `j < k` (byte offsets, `stride` in floats). */
 export type SquaredDistances = (rows: number, nRows: number, cents: number, k: number, stride: number, out: number) => void;
+/** Like SquaredDistances for the rows numbered by the `nIdx` int32 at `idx`: `out[t*k + j]` for row `idx[t]`. */
+export type SquaredDistancesAt = (rows: number, idx: number, nIdx: number, cents: number, k: number, stride: number, out: number) => void;
 /** `out[t]` = the float32 squared distance of row `idx[t]` to its own centroid `cents[assign[idx[t]]]`. */
 export type SquaredDistancesOwn = (rows: number, idx: number, nIdx: number, cents: number, assign: number, stride: number, out: number) => void;
-/** `out[t]` = the float32 squared distance of row `pairs[2t]` to centroid `pairs[2t + 1]` (int32 pairs). */
-export type SquaredDistancesPairs = (rows: number, pairs: number, nPairs: number, cents: number, stride: number, out: number) => void;
 /** `sums[assign[r]] += rows[r]` in float64, rows in order (byte offsets; `assign` int32, `sums` k × stride float64). */
 export type Accumulate = (rows: number, n: number, stride: number, assign: number, sums: number) => void;
 
@@ -35,14 +35,12 @@ export interface KMeansKernel {
   /** max(rows, KMEANS_BLOCK_ROWS × k) float32 values. */
   readonly outAt: number;
   readonly assignAt: number;
-  /** `rows` int32 row numbers for sqdistOwn. */
+  /** `rows` int32 row numbers for sqdistAt / sqdistOwn. */
   readonly idxAt: number;
-  /** KMEANS_BLOCK_ROWS × k (row, centroid) int32 pairs for sqdistPairs. */
-  readonly pairsAt: number;
   readonly sumsAt: number;
   readonly sqdist: SquaredDistances;
+  readonly sqdistAt: SquaredDistancesAt;
   readonly sqdistOwn: SquaredDistancesOwn;
-  readonly sqdistPairs: SquaredDistancesPairs;
   readonly accumulate: Accumulate;
   readonly inertia: Inertia;
 }
@@ -86,8 +84,7 @@ export function loadKMeansKernel(matrix: VectorMatrix, k: number, options: LoadK
   const outAt = centroidsAt + align16(k * stride * 4);
   const assignAt = outAt + align16(Math.max(rows, KMEANS_BLOCK_ROWS * k) * 4);
   const idxAt = assignAt + align16(rows * 4);
-  const pairsAt = idxAt + align16(rows * 4);
-  const sumsAt = pairsAt + align16(KMEANS_BLOCK_ROWS * k * 8);
+  const sumsAt = idxAt + align16(rows * 4);
   const bytes = sumsAt + k * stride * 8;
   const module = prefer === 'js' ? null : getKMeansKernelModule();
   if (!module && prefer === 'wasm') throw new FactkitError('unsupported', 'WebAssembly SIMD is not available in this runtime');
@@ -100,7 +97,7 @@ export function loadKMeansKernel(matrix: VectorMatrix, k: number, options: LoadK
     if (memory.buffer.byteLength < pages * 65536) memory.grow(pages - memory.buffer.byteLength / 65536);
     const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Routines;
     buffer = memory.buffer;
-    routines = { kind: 'wasm-simd', sqdist: exports.sqdist, sqdistOwn: exports.sqdistOwn, sqdistPairs: exports.sqdistPairs, accumulate: exports.accumulate, inertia: exports.inertia };
+    routines = { kind: 'wasm-simd', sqdist: exports.sqdist, sqdistAt: exports.sqdistAt, sqdistOwn: exports.sqdistOwn, accumulate: exports.accumulate, inertia: exports.inertia };
   } else {
     if (!workspace.buffer || workspace.buffer.byteLength < bytes) workspace.buffer = new ArrayBuffer(Math.max(16, align16(bytes)));
     buffer = workspace.buffer;
@@ -118,13 +115,13 @@ export function loadKMeansKernel(matrix: VectorMatrix, k: number, options: LoadK
   }
   f32.fill(0, centroidsAt / 4, (centroidsAt + k * stride * 4) / 4); // the padding of every centroid stays zero
   routines ??= { kind: 'js', ...javascriptRoutines(f32, f64, i32) };
-  return { ...routines, rows, dimensions: d, stride, k, f32, f64, i32, rowsAt, centroidsAt, outAt, assignAt, idxAt, pairsAt, sumsAt };
+  return { ...routines, rows, dimensions: d, stride, k, f32, f64, i32, rowsAt, centroidsAt, outAt, assignAt, idxAt, sumsAt };
 }
 
 interface Routines {
   readonly sqdist: SquaredDistances;
+  readonly sqdistAt: SquaredDistancesAt;
   readonly sqdistOwn: SquaredDistancesOwn;
-  readonly sqdistPairs: SquaredDistancesPairs;
   readonly accumulate: Accumulate;
   readonly inertia: Inertia;
 }
@@ -144,14 +141,15 @@ function javascriptRoutines(f32: Float32Array, f64: Float64Array, i32: Int32Arra
     let o = out / 4;
     for (let r = 0; r < nRows; r++) for (let j = 0; j < k; j++) f32[o++] = dist(rows / 4 + r * stride, cents / 4 + j * stride, stride);
   };
+  const sqdistAt: SquaredDistancesAt = (rows, idx, nIdx, cents, k, stride, out) => {
+    let o = out / 4;
+    for (let t = 0; t < nIdx; t++) for (let j = 0; j < k; j++) f32[o++] = dist(rows / 4 + (i32[idx / 4 + t] as number) * stride, cents / 4 + j * stride, stride);
+  };
   const sqdistOwn: SquaredDistancesOwn = (rows, idx, nIdx, cents, assign, stride, out) => {
     for (let t = 0; t < nIdx; t++) {
       const row = i32[idx / 4 + t] as number;
       f32[out / 4 + t] = dist(rows / 4 + row * stride, cents / 4 + (i32[assign / 4 + row] as number) * stride, stride);
     }
-  };
-  const sqdistPairs: SquaredDistancesPairs = (rows, pairs, nPairs, cents, stride, out) => {
-    for (let t = 0; t < nPairs; t++) f32[out / 4 + t] = dist(rows / 4 + (i32[pairs / 4 + 2 * t] as number) * stride, cents / 4 + (i32[pairs / 4 + 2 * t + 1] as number) * stride, stride);
   };
   const accumulate: Accumulate = (rows, n, stride, assign, sums) => {
     for (let r = 0, m = rows / 4; r < n; r++, m += stride) {
@@ -170,7 +168,7 @@ function javascriptRoutines(f32: Float32Array, f64: Float64Array, i32: Int32Arra
     }
     return total;
   };
-  return { sqdist, sqdistOwn, sqdistPairs, accumulate, inertia };
+  return { sqdist, sqdistAt, sqdistOwn, accumulate, inertia };
 }
 
 /**
