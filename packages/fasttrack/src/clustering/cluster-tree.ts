@@ -88,15 +88,25 @@ function splitMembers(
   options: Required<Pick<BuildClusterTreeOptions, 'k' | 'maxLeafSize' | 'engine' | 'maxIterations' | 'tolerance'>>,
   seed: number,
   workspace: KMeansWorkspace,
-): number[][] {
+): { groups: number[][]; centroids: (Float32Array | undefined)[] } {
   const result = computeKMeansOnRows(matrix, { k: Math.min(options.k, members.length), seed, engine: options.engine, maxIterations: options.maxIterations, tolerance: options.tolerance }, { rows: members, workspace });
   const groups: number[][] = Array.from({ length: result.k }, () => []);
   members.forEach((row, position) => (groups[result.assignments[position] as number] as number[]).push(row));
-  const nonEmpty = groups.filter((group) => group.length > 0);
-  if (nonEmpty.length >= 2) return nonEmpty;
+  const clusters = groups.flatMap((group, cluster) => (group.length > 0 ? [cluster] : []));
+  if (clusters.length >= 2) {
+    // A k-means centroid is the float64 mean of its rows summed in member order; with ascending members that is the
+    // order meanOf sums in, so it is the node's centroid exactly (no second pass over the rows).
+    let ascending = true;
+    for (let index = 1; index < members.length && ascending; index++) ascending = (members[index - 1] as number) < (members[index] as number);
+    const d = matrix.dimensions;
+    return {
+      groups: clusters.map((cluster) => groups[cluster] as number[]),
+      centroids: clusters.map((cluster) => (ascending ? Float32Array.from(result.centroids.subarray(cluster * d, (cluster + 1) * d)) : undefined)),
+    };
+  }
   const chunks: number[][] = [];
   for (let start = 0; start < members.length; start += options.maxLeafSize) chunks.push(members.slice(start, start + options.maxLeafSize));
-  return chunks;
+  return { groups: chunks, centroids: chunks.map(() => undefined) };
 }
 
 /**
@@ -142,13 +152,13 @@ function splitDownward(
       onProgress?.({ completed: state.done, total: matrix.rows, splits: state.splits });
       continue;
     }
-    const groups = splitMembers(matrix, members, options, splitSeed(seed, id), workspace);
+    const { groups, centroids } = splitMembers(matrix, members, options, splitSeed(seed, id), workspace);
     state.splits++;
     delete node.members;
     const childIds: number[] = [];
     groups.forEach((group, position) => {
       const childId = nodes.length;
-      nodes.push({ id: childId, parent: id, path: [...node.path, position], children: [], size: group.length, centroid: meanOf(matrix, group), members: group.sort((a, b) => a - b) });
+      nodes.push({ id: childId, parent: id, path: [...node.path, position], children: [], size: group.length, centroid: centroids[position] ?? meanOf(matrix, group), members: group.sort((a, b) => a - b) });
       childIds.push(childId);
     });
     node.children = childIds;

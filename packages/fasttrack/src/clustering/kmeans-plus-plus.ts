@@ -39,18 +39,26 @@ export function seedKMeansPlusPlus(kernel: KMeansKernel, options: KMeansPlusPlus
   assertPositiveInteger('localTrials', localTrials, where);
   const random = createSeededRandom(seed);
   const chosen: number[] = [Math.min(n - 1, Math.floor(random() * n))];
-  const { f32, stride, rowsAt, centroidsAt, outAt } = kernel;
+  const { f32, i32, stride, rowsAt, centroidsAt, outAt } = kernel;
   const out = outAt / 4;
   const rowBytes = stride * 4;
   let closest: Float64Array = new Float64Array(n);
   kernel.sqdist(rowsAt, n, rowsAt + (chosen[0] as number) * rowBytes, 1, stride, outAt);
   for (let row = 0; row < n; row++) closest[row] = f32[out + row] as number;
   // The trials of one round all draw from the same distribution, so they are drawn first and their distances computed
-  // in one pass over the rows (each row read once for up to kernel.k candidates).
+  // in one pass over the rows (each row read once for up to kernel.k candidates). A row is measured only when some
+  // candidate may be nearer than its nearest chosen centre: by the triangle inequality a candidate at distance g from
+  // that centre is no nearer when g ≥ 2·√closest; with a 0.1% margin (far above float32 error) the skipped row's value
+  // is its closest distance exactly, as measuring it would give, so the seeding is the same with or without skipping.
   const group = Math.min(localTrials, kernel.k);
   let trialDistances: Float64Array[] = Array.from({ length: localTrials }, () => new Float64Array(n));
   const candidates = new Array<number>(localTrials);
   const potentials = new Float64Array(localTrials);
+  /** Index (into `chosen`) of each row's nearest chosen centre, the one `closest` measures. */
+  const nearest = new Int32Array(n);
+  const nearestGap = new Float64Array(Math.min(k, n));
+  const SKIP = 4 * (1 + 1e-3) ** 2;
+  const index = kernel.idxAt / 4;
   while (chosen.length < Math.min(k, n)) {
     let potential = 0;
     for (let row = 0; row < n; row++) potential += closest[row] as number;
@@ -60,15 +68,35 @@ export function seedKMeansPlusPlus(kernel: KMeansKernel, options: KMeansPlusPlus
     for (let first = 0; first < localTrials; first += group) {
       const size = Math.min(group, localTrials - first);
       for (let t = 0; t < size; t++) f32.copyWithin(centroidsAt / 4 + t * stride, rowsAt / 4 + (candidates[first + t] as number) * stride, rowsAt / 4 + ((candidates[first + t] as number) + 1) * stride);
+      // Squared distance from each chosen centre to the nearest candidate of this group.
+      for (let centre = 0; centre < chosen.length; centre++) {
+        let gap = Infinity;
+        for (let t = 0; t < size; t++) {
+          let sum = 0;
+          for (let column = 0, a = rowsAt / 4 + (chosen[centre] as number) * stride, b = centroidsAt / 4 + t * stride; column < d; column++) {
+            const difference = (f32[a + column] as number) - (f32[b + column] as number);
+            sum += difference * difference;
+          }
+          if (sum < gap) gap = sum;
+        }
+        nearestGap[centre] = gap;
+      }
       for (let start = 0; start < n; start += KMEANS_BLOCK_ROWS) {
         const count = Math.min(KMEANS_BLOCK_ROWS, n - start);
-        kernel.sqdist(rowsAt + start * rowBytes, count, centroidsAt, size, stride, outAt);
+        let measuredRows = 0;
+        for (let row = start; row < start + count; row++) {
+          if (!((nearestGap[nearest[row] as number] as number) >= SKIP * (closest[row] as number))) i32[index + measuredRows++] = row;
+        }
+        if (measuredRows > 0) kernel.sqdistAt(rowsAt, kernel.idxAt, measuredRows, centroidsAt, size, stride, outAt);
         for (let t = 0; t < size; t++) {
           const distances = trialDistances[first + t] as Float64Array;
           let sum = 0;
-          for (let offset = 0; offset < count; offset++) {
-            const row = start + offset;
-            const value = Math.min(closest[row] as number, f32[out + offset * size + t] as number);
+          for (let row = start, position = 0; row < start + count; row++) {
+            let value = closest[row] as number;
+            if (position < measuredRows && i32[index + position] === row) {
+              value = Math.min(value, f32[out + position * size + t] as number);
+              position++;
+            }
             distances[row] = value;
             sum += value;
           }
@@ -81,6 +109,7 @@ export function seedKMeansPlusPlus(kernel: KMeansKernel, options: KMeansPlusPlus
     chosen.push(candidates[best] as number);
     const previous = closest;
     closest = trialDistances[best] as Float64Array;
+    for (let row = 0; row < n; row++) if ((closest[row] as number) < (previous[row] as number)) nearest[row] = chosen.length - 1;
     trialDistances = trialDistances.map((distances, trial) => (trial === best ? previous : distances));
   }
   const centroids = new Float64Array(chosen.length * d);
