@@ -124,7 +124,7 @@ export function runLloydKernel(kernel: KMeansKernel, initial: Float64Array, k: n
     const nearest = halfNearest[own] as number;
     let others = Infinity;
     for (let cluster = 0; cluster < k; cluster++) if (cluster !== own && (lower[row * k + cluster] as number) < others) others = lower[row * k + cluster] as number;
-    return others > nearest ? others : nearest;
+    return Math.max(others, nearest);
   };
 
   while (!converged && iterations < maxIterations) {
