@@ -209,4 +209,14 @@ describe('k-means kernel', () => {
       expect(prefer === 'js' || workspace.memory !== undefined).toBe(true);
     }
   });
+
+  it('falls back to the JavaScript routines when kernel memory cannot grow, unless WebAssembly was required', () => {
+    const matrix = randomMatrix(9, 200, 100, false); // 80 kB of rows: more than one 64 kB page
+    const capped = (): KMeansWorkspace => ({ memory: new WebAssembly.Memory({ initial: 1, maximum: 1 }) });
+    const kernel = loadKMeansKernel(matrix, 3, { workspace: capped() });
+    expect(kernel.kind).toBe('js');
+    expect(() => loadKMeansKernel(matrix, 3, { workspace: capped(), prefer: 'wasm' })).toThrow(RangeError);
+    const reused = computeKMeansOnRows(matrix, { k: 3, seed: 1 }, { workspace: capped() });
+    expect(Array.from(reused.assignments)).toEqual(Array.from(computeKMeans(matrix, { k: 3, seed: 1 }).assignments));
+  });
 });

@@ -88,17 +88,23 @@ export function loadKMeansKernel(matrix: VectorMatrix, k: number, options: LoadK
   const bytes = sumsAt + k * stride * 8;
   const module = prefer === 'js' ? null : getKMeansKernelModule();
   if (!module && prefer === 'wasm') throw new FactkitError('unsupported', 'WebAssembly SIMD is not available in this runtime');
-  let buffer: ArrayBuffer;
+  let buffer: ArrayBuffer | undefined;
   let routines: ({ kind: 'wasm-simd' | 'js' } & Routines) | undefined;
   if (module) {
-    const pages = Math.max(1, Math.ceil(bytes / 65536));
-    workspace.memory ??= new WebAssembly.Memory({ initial: pages });
-    const memory = workspace.memory;
-    if (memory.buffer.byteLength < pages * 65536) memory.grow(pages - memory.buffer.byteLength / 65536);
-    const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Routines;
-    buffer = memory.buffer;
-    routines = { kind: 'wasm-simd', sqdist: exports.sqdist, sqdistAt: exports.sqdistAt, sqdistOwn: exports.sqdistOwn, accumulate: exports.accumulate, inertia: exports.inertia };
-  } else {
+    try {
+      const pages = Math.max(1, Math.ceil(bytes / 65536));
+      workspace.memory ??= new WebAssembly.Memory({ initial: pages });
+      const memory = workspace.memory;
+      if (memory.buffer.byteLength < pages * 65536) memory.grow(pages - memory.buffer.byteLength / 65536);
+      const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Routines;
+      buffer = memory.buffer;
+      routines = { kind: 'wasm-simd', sqdist: exports.sqdist, sqdistAt: exports.sqdistAt, sqdistOwn: exports.sqdistOwn, accumulate: exports.accumulate, inertia: exports.inertia };
+    } catch (error) {
+      // More than WebAssembly's 4 GiB of memory (or none to be had): the JavaScript routines, unless 'wasm' was asked.
+      if (prefer === 'wasm') throw error;
+    }
+  }
+  if (!buffer) {
     if (!workspace.buffer || workspace.buffer.byteLength < bytes) workspace.buffer = new ArrayBuffer(Math.max(16, align16(bytes)));
     buffer = workspace.buffer;
   }
