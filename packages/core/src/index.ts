@@ -70,6 +70,7 @@ export { cosineSimilarity, dotProduct, l2Norm, normalizeL2 } from './vector/vect
 
 // Randomness
 export { createSeededRandom } from './random/seeded-random.js';
+export { compileOnce, decodeBase64 } from './wasm/wasm-module.js';
 
 // Prompts
 export type { PromptTemplate, PromptTemplateOptions } from './prompt/prompt-template.js';

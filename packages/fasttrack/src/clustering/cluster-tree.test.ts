@@ -29,11 +29,31 @@ function checkTree(tree: ClusterTree, rows: number, maxLeafSize: number): void {
   }
 }
 
+/** Every node's centroid is the float32 of the float64 mean of the rows under it, summed in ascending row order. */
+function checkCentroids(tree: ClusterTree, matrix: VectorMatrix): void {
+  const under = (id: number): number[] => {
+    const node = tree.nodes[id];
+    return node?.members ? [...node.members] : (node?.children ?? []).flatMap(under);
+  };
+  const d = matrix.dimensions;
+  for (const node of tree.nodes) {
+    const rows = under(node.id).sort((a, b) => a - b);
+    const expected = new Float32Array(d);
+    for (let column = 0; column < d; column++) {
+      let sum = 0;
+      for (const row of rows) sum += matrix.data[row * d + column] as number;
+      expected[column] = sum / rows.length;
+    }
+    expect(Array.from(node.centroid)).toEqual(Array.from(expected));
+  }
+}
+
 describe('buildClusterTree', () => {
   it('splits recursively until every leaf holds at most c documents, deterministically for a seed', () => {
     const matrix = randomMatrix(1, 2500, 16);
     const tree = buildClusterTree(matrix, { k: 10, maxLeafSize: 100, seed: 5 });
     checkTree(tree, 2500, 100);
+    checkCentroids(tree, matrix);
     expect(tree.leaves.length).toBeGreaterThanOrEqual(25);
     const again = buildClusterTree(matrix, { k: 10, maxLeafSize: 100, seed: 5 });
     expect(again.nodes.map((node) => node.members ?? null)).toEqual(tree.nodes.map((node) => node.members ?? null));
@@ -55,7 +75,9 @@ describe('buildClusterTree', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 2, max: 12 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 1000 }), (rows, distinct, k, maxLeafSize, seed) => {
         const matrix = randomMatrix(seed, rows, 3, Math.min(rows, distinct));
-        checkTree(buildClusterTree(matrix, { k, maxLeafSize, seed }), rows, maxLeafSize);
+        const tree = buildClusterTree(matrix, { k, maxLeafSize, seed });
+        checkTree(tree, rows, maxLeafSize);
+        checkCentroids(tree, matrix);
       }),
       { numRuns: 60 },
     );

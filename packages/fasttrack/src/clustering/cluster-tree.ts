@@ -1,6 +1,7 @@
 import { assertPositiveInteger, InvalidArgumentError, throwIfAborted, type Progress } from '@factkit/core';
-import { computeKMeans, type KMeansEngine } from './compute-kmeans.js';
-import { selectRows, type VectorMatrix } from './vector-matrix.js';
+import { computeKMeansOnRows, type KMeansEngine } from './compute-kmeans.js';
+import type { KMeansWorkspace } from './kernel/load-kmeans-kernel.js';
+import type { VectorMatrix } from './vector-matrix.js';
 
 /** One node of the semantic tree. Leaves hold document rows; inner nodes hold children. */
 export interface ClusterNode {
@@ -81,16 +82,31 @@ function meanOf(matrix: VectorMatrix, rows: readonly number[]): Float32Array {
  * Splits `members` (rows of `matrix`) into groups: k-means with k' = min(k, |members|); empty clusters are dropped; when
  * k-means cannot separate the rows (they are all identical) they are cut, in row order, into chunks of ≤ maxLeafSize.
  */
-function splitMembers(matrix: VectorMatrix, members: readonly number[], options: Required<Pick<BuildClusterTreeOptions, 'k' | 'maxLeafSize' | 'engine' | 'maxIterations' | 'tolerance'>>, seed: number): number[][] {
-  const sub = selectRows(matrix, members);
-  const result = computeKMeans(sub, { k: Math.min(options.k, members.length), seed, engine: options.engine, maxIterations: options.maxIterations, tolerance: options.tolerance });
+function splitMembers(
+  matrix: VectorMatrix,
+  members: readonly number[],
+  options: Required<Pick<BuildClusterTreeOptions, 'k' | 'maxLeafSize' | 'engine' | 'maxIterations' | 'tolerance'>>,
+  seed: number,
+  workspace: KMeansWorkspace,
+): { groups: number[][]; centroids: (Float32Array | undefined)[] } {
+  const result = computeKMeansOnRows(matrix, { k: Math.min(options.k, members.length), seed, engine: options.engine, maxIterations: options.maxIterations, tolerance: options.tolerance }, { rows: members, workspace });
   const groups: number[][] = Array.from({ length: result.k }, () => []);
   members.forEach((row, position) => (groups[result.assignments[position] as number] as number[]).push(row));
-  const nonEmpty = groups.filter((group) => group.length > 0);
-  if (nonEmpty.length >= 2) return nonEmpty;
+  const clusters = groups.flatMap((group, cluster) => (group.length > 0 ? [cluster] : []));
+  if (clusters.length >= 2) {
+    // A k-means centroid is the float64 mean of its rows summed in member order; with ascending members that is the
+    // order meanOf sums in, so it is the node's centroid exactly (no second pass over the rows).
+    let ascending = true;
+    for (let index = 1; index < members.length && ascending; index++) ascending = (members[index - 1] as number) < (members[index] as number);
+    const d = matrix.dimensions;
+    return {
+      groups: clusters.map((cluster) => groups[cluster] as number[]),
+      centroids: clusters.map((cluster) => (ascending ? Float32Array.from(result.centroids.subarray(cluster * d, (cluster + 1) * d)) : undefined)),
+    };
+  }
   const chunks: number[][] = [];
   for (let start = 0; start < members.length; start += options.maxLeafSize) chunks.push(members.slice(start, start + options.maxLeafSize));
-  return chunks;
+  return { groups: chunks, centroids: chunks.map(() => undefined) };
 }
 
 /**
@@ -125,6 +141,7 @@ function splitDownward(
   abortSignal: AbortSignal | undefined,
 ): void {
   const stack = [start];
+  const workspace: KMeansWorkspace = {}; // one kernel memory for every split below `start`
   while (stack.length > 0) {
     throwIfAborted(abortSignal);
     const id = stack.pop() as number;
@@ -135,13 +152,13 @@ function splitDownward(
       onProgress?.({ completed: state.done, total: matrix.rows, splits: state.splits });
       continue;
     }
-    const groups = splitMembers(matrix, members, options, splitSeed(seed, id));
+    const { groups, centroids } = splitMembers(matrix, members, options, splitSeed(seed, id), workspace);
     state.splits++;
     delete node.members;
     const childIds: number[] = [];
     groups.forEach((group, position) => {
       const childId = nodes.length;
-      nodes.push({ id: childId, parent: id, path: [...node.path, position], children: [], size: group.length, centroid: meanOf(matrix, group), members: group.sort((a, b) => a - b) });
+      nodes.push({ id: childId, parent: id, path: [...node.path, position], children: [], size: group.length, centroid: centroids[position] ?? meanOf(matrix, group), members: group.sort((a, b) => a - b) });
       childIds.push(childId);
     });
     node.children = childIds;

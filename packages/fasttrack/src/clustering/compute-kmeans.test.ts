@@ -2,7 +2,7 @@ import { createSeededRandom, InvalidArgumentError } from '@factkit/core';
 import fc from 'fast-check';
 import { kmeans as mlKMeans } from 'ml-kmeans';
 import { describe, expect, it } from 'vitest';
-import { computeKMeans } from './compute-kmeans.js';
+import { computeInertia, computeKMeans } from './compute-kmeans.js';
 import { initializeKMeansPlusPlus } from './kmeans-plus-plus.js';
 import { packVectors, type VectorMatrix } from './vector-matrix.js';
 
@@ -101,6 +101,11 @@ describe('computeKMeans', () => {
     } catch (error) {
       expect(InvalidArgumentError.isInstance(error)).toBe(true);
     }
+    expect(() => computeInertia(matrix, [0, 1], new Float64Array(4))).toThrow(/"assignments"/);
+    expect(() => computeInertia(matrix, new Array(matrix.rows).fill(2), new Float64Array(4))).toThrow(/"assignments\[0\]"/);
+    expect(() => computeInertia(matrix, new Array(matrix.rows).fill(0), new Float64Array(3))).toThrow(/"centroids"/);
+    // Hand-checked: rows (0,0) and (3,4) around the centroid (0,0) → 0 + 25.
+    expect(computeInertia(packVectors([Float32Array.of(0, 0), Float32Array.of(3, 4)]), [0, 0], Float64Array.of(0, 0))).toBe(25);
     expect(() => packVectors([Float32Array.of(1, 2), Float32Array.of(1)])).toThrow(/vectors\[1\]/);
     expect(() => packVectors([Float32Array.of(1, Number.NaN)])).toThrow(/finite/);
   });

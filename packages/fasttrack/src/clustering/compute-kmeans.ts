@@ -1,7 +1,8 @@
 import { assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import { kmeans as mlKMeans } from 'ml-kmeans';
 import { runLloydKernel } from '../internal/lloyd-kernel.js';
-import { initializeKMeansPlusPlus } from './kmeans-plus-plus.js';
+import { type KMeansWorkspace, kernelInertia, loadKMeansKernel } from './kernel/load-kmeans-kernel.js';
+import { seedKMeansPlusPlus } from './kmeans-plus-plus.js';
 import type { VectorMatrix } from './vector-matrix.js';
 
 /** Which k-means implementation runs Lloyd's iterations. */
@@ -15,7 +16,8 @@ export interface KMeansOptions {
   /** Starting centroids (`k × dimensions`, row-major) instead of k-means++; both engines then start from them. */
   readonly initialCentroids?: Float64Array;
   /**
-   * `'lloyd'`: our typed-array kernel (Hamerly bounds, same assignments as ml-kmeans from the same start);
+   * `'lloyd'`: our kernel (WebAssembly SIMD float32 distances, Elkan bounds; same assignments, centroids and
+   * iterations as ml-kmeans from the same start);
    * `'ml-kmeans'`: the `ml-kmeans` package itself (the reference). @default 'lloyd'
    */
   readonly engine?: KMeansEngine;
@@ -45,10 +47,19 @@ export interface KMeansResult {
  * @throws InvalidArgumentError for an empty matrix, a bad `k`, `maxIterations`, `tolerance` or `initialCentroids`.
  */
 export function computeKMeans(matrix: VectorMatrix, options: KMeansOptions): KMeansResult {
+  return computeKMeansOnRows(matrix, options);
+}
+
+/**
+ * computeKMeans on the rows `selection.rows` of `matrix` (all rows when absent; row i of the result is `rows[i]`),
+ * in kernel memory taken from `selection.workspace` (buildClusterTree keeps one for all its splits).
+ */
+export function computeKMeansOnRows(matrix: VectorMatrix, options: KMeansOptions, selection: { rows?: ArrayLike<number>; workspace?: KMeansWorkspace } = {}): KMeansResult {
   const { seed = 0, engine = 'lloyd', maxIterations = 100, tolerance = 1e-6 } = options;
   const where = 'computeKMeans';
+  const n = selection.rows ? selection.rows.length : matrix.rows;
   assertPositiveInteger('k', options.k, where);
-  if (matrix.rows === 0) throw new InvalidArgumentError({ where, argument: 'matrix', message: 'must have at least one row' });
+  if (n === 0) throw new InvalidArgumentError({ where, argument: 'matrix', message: 'must have at least one row' });
   assertPositiveInteger('maxIterations', maxIterations, where);
   assertNonNegativeNumber('tolerance', tolerance, where);
   if (engine !== 'lloyd' && engine !== 'ml-kmeans') throw new InvalidArgumentError({ where, argument: 'engine', message: `must be 'lloyd' or 'ml-kmeans' (got ${String(engine)})` });
@@ -59,9 +70,15 @@ export function computeKMeans(matrix: VectorMatrix, options: KMeansOptions): KMe
     start = options.initialCentroids;
     k = options.k;
     if (start.length !== k * d) throw new InvalidArgumentError({ where, argument: 'initialCentroids', message: `must hold k × dimensions = ${k * d} values (got ${start.length})` });
-    if (k > matrix.rows && engine === 'ml-kmeans') throw new InvalidArgumentError({ where, argument: 'k', message: `must be <= the number of rows for ml-kmeans (${matrix.rows})` });
+    if (k > n && engine === 'ml-kmeans') throw new InvalidArgumentError({ where, argument: 'k', message: `must be <= the number of rows for ml-kmeans (${n})` });
+  }
+  // The rows go into kernel memory once, for the seeding, our Lloyd iterations and the inertia.
+  const kernel = loadKMeansKernel(matrix, options.initialCentroids ? options.k : Math.min(options.k, n), { ...(selection.rows ? { rows: selection.rows } : {}), ...(selection.workspace ? { workspace: selection.workspace } : {}) });
+  if (options.initialCentroids) {
+    start = options.initialCentroids;
+    k = options.k;
   } else {
-    const seeded = initializeKMeansPlusPlus(matrix, { k: Math.min(options.k, matrix.rows), seed });
+    const seeded = seedKMeansPlusPlus(kernel, { k: Math.min(options.k, n), seed });
     start = seeded.centroids;
     k = seeded.count;
   }
@@ -70,10 +87,13 @@ export function computeKMeans(matrix: VectorMatrix, options: KMeansOptions): KMe
   let iterations: number;
   let converged: boolean;
   if (engine === 'lloyd') {
-    ({ assignments, centroids, iterations, converged } = runLloydKernel(matrix, start, k, maxIterations, tolerance));
+    ({ assignments, centroids, iterations, converged } = runLloydKernel(kernel, start, k, maxIterations, tolerance));
   } else {
-    const rows: number[][] = new Array(matrix.rows);
-    for (let row = 0; row < matrix.rows; row++) rows[row] = Array.from(matrix.data.subarray(row * d, (row + 1) * d));
+    const rows: number[][] = new Array(n);
+    for (let row = 0; row < n; row++) {
+      const from = selection.rows ? (selection.rows[row] as number) : row;
+      rows[row] = Array.from(matrix.data.subarray(from * d, (from + 1) * d));
+    }
     const initialization: number[][] = [];
     for (let cluster = 0; cluster < k; cluster++) initialization.push(Array.from(start.subarray(cluster * d, (cluster + 1) * d)));
     const result = mlKMeans(rows, k, { initialization, maxIterations, tolerance });
@@ -83,7 +103,7 @@ export function computeKMeans(matrix: VectorMatrix, options: KMeansOptions): KMe
     iterations = result.iterations;
     converged = result.converged;
   }
-  return { assignments, centroids, k, sizes: countSizes(assignments, k), iterations, converged, inertia: computeInertia(matrix, assignments, centroids) };
+  return { assignments, centroids, k, sizes: countSizes(assignments, k), iterations, converged, inertia: kernelInertia(kernel, assignments, centroids) };
 }
 
 function countSizes(assignments: Int32Array, k: number): number[] {
@@ -92,16 +112,20 @@ function countSizes(assignments: Int32Array, k: number): number[] {
   return sizes;
 }
 
-/** Sum over rows of the squared distance to their assigned centroid (float64). */
+/**
+ * Sum over rows of the squared distance to their assigned centroid, in float64 (`centroids` k × dimensions, row-major;
+ * `assignments` one 0-based cluster per row).
+ * @throws InvalidArgumentError when the lengths do not fit the matrix or an assignment is not a centroid.
+ */
 export function computeInertia(matrix: VectorMatrix, assignments: ArrayLike<number>, centroids: Float64Array): number {
-  const { rows, dimensions: d, data } = matrix;
-  let total = 0;
-  for (let row = 0; row < rows; row++) {
-    const base = (assignments[row] as number) * d;
-    for (let column = 0; column < d; column++) {
-      const difference = (data[row * d + column] as number) - (centroids[base + column] as number);
-      total += difference * difference;
-    }
+  const where = 'computeInertia';
+  const d = matrix.dimensions;
+  if (assignments.length !== matrix.rows) throw new InvalidArgumentError({ where, argument: 'assignments', message: `must hold one cluster per row (${matrix.rows}, got ${assignments.length})` });
+  const k = centroids.length / d;
+  if (!Number.isInteger(k) || k < 1) throw new InvalidArgumentError({ where, argument: 'centroids', message: `must hold k × dimensions values for a whole k >= 1 (got ${centroids.length} for ${d} dimensions)` });
+  for (let row = 0; row < assignments.length; row++) {
+    const cluster = assignments[row] as number;
+    if (!(Number.isInteger(cluster) && cluster >= 0 && cluster < k)) throw new InvalidArgumentError({ where, argument: `assignments[${row}]`, message: `must be a cluster in 0..${k - 1} (got ${String(cluster)})` });
   }
-  return total;
+  return kernelInertia(loadKMeansKernel(matrix, k), assignments, centroids);
 }

@@ -1,4 +1,4 @@
-import type { VectorMatrix } from '../clustering/vector-matrix.js';
+import { KMEANS_BLOCK_ROWS, type KMeansKernel } from '../clustering/kernel/load-kmeans-kernel.js';
 
 export interface LloydKernelResult {
   /** Cluster of each row, as assigned in the last iteration (against the centroids it started from, like ml-kmeans). */
@@ -7,60 +7,137 @@ export interface LloydKernelResult {
   readonly centroids: Float64Array;
   readonly iterations: number;
   readonly converged: boolean;
-  /** Squared-distance evaluations done (a full Lloyd iteration costs rows × k). */
+  /** Row-to-centroid distances computed in float32 (a full Lloyd iteration costs rows × k). */
   readonly distanceEvaluations: number;
+  /** Rows whose nearest centroid the float32 distances could not decide, settled by exact float64 distances. */
+  readonly exactResolutions: number;
 }
 
 /**
- * Lloyd's k-means on a row-major float32 matrix with Hamerly's bounds (one upper bound to the own centroid, one lower
- * bound to the second nearest) to skip rows whose assignment cannot change, and partial-distance cut-offs in full
- * scans. It reproduces ml-kmeans step for step: the same float64 squared Euclidean sums in the same order, the first
- * strictly smallest distance wins ties, centroids are summed in row order and divided once, an empty cluster keeps its
- * previous centroid, and it stops when every centroid moved by at most `tolerance` (squared) or after `maxIterations`.
- * A bound skips a row only when it clears the other side by a relative margin of 1e-9 (far above float64 rounding of
- * these sums), so skipped rows are exactly the rows the full scan would leave where they are.
+ * Lloyd's k-means on float32 rows with the distance work in the k-means kernel (WebAssembly SIMD, float32, batched)
+ * and Elkan's lower bounds (one per row and centroid) plus half the distance to the nearest other centroid, to skip
+ * rows whose assignment cannot change. Each iteration after the first: (1) the rows whose bounds leave their centroid in
+ * doubt, (2) their own-centroid distance in one batch, which tightens the upper bound, (3) all k distances, in one
+ * batch, for the rows still in doubt. (Measuring only the centroids the per-pair bounds cannot rule out, as (row,
+ * centroid) pairs, did fewer distances but took more CPU time on the benchmark.) It reproduces ml-kmeans step for step:
+ * - a float32 distance is within a proven bound of the float64 one (relative `(d/8 + 16)·2⁻²⁴`, at least twice the
+ *   summation error of the kernel's sixteen partial sums, plus `2⁻²³·max‖c‖` for rounding the centroids to float32);
+ *   a row goes to the nearest float32 centroid only when no other centroid can be as near within those bounds, else
+ *   the few candidates are compared by ml-kmeans' own float64 sums (left to right), the first strictly smallest wins;
+ * - the bounds are float32 distances widened by the same error bound, so a skipped row is one whose float64 nearest
+ *   centroid cannot have changed (with a 1e-9 relative margin for float64 rounding, as before);
+ * - centroids are float64 sums of the rows in row order (the kernel sums each coordinate in order, as ml-kmeans does)
+ *   divided once; an empty cluster keeps its previous centroid; it stops when every centroid moved by at most
+ *   `tolerance` (squared) or after `maxIterations`.
+ * `kernel` holds the rows and room for at least `k` centroids.
  */
-export function runLloydKernel(matrix: VectorMatrix, initial: Float64Array, k: number, maxIterations: number, tolerance: number): LloydKernelResult {
-  const { rows: n, dimensions: d, data } = matrix;
+export function runLloydKernel(kernel: KMeansKernel, initial: Float64Array, k: number, maxIterations: number, tolerance: number): LloydKernelResult {
+  const { rows: n, dimensions: d, stride, f32, f64, i32, rowsAt, centroidsAt, outAt, assignAt, sumsAt } = kernel;
+  const rowBytes = stride * 4;
+  const out = outAt / 4;
+  const assigned = assignAt / 4;
+  const sums = sumsAt / 8;
   let centroids = Float64Array.from(initial);
   let next = new Float64Array(k * d);
-  const assignments = new Int32Array(n);
   const upper = new Float64Array(n);
-  const lower = new Float64Array(n);
+  /** Elkan: a lower bound on the distance of each row to each centroid, `n × k`. */
+  const lower = new Float64Array(n * k);
   const counts = new Float64Array(k);
-  const halfGap = new Float64Array(k);
+  /** Half the distance from each centroid to its nearest other centroid. */
+  const halfNearest = new Float64Array(k);
   const moved = new Float64Array(k);
+  const index = kernel.idxAt / 4;
+  const roots = new Float64Array(k);
   const RELATIVE = 1e-9;
+  const DELTA = (d / 8 + 16) * 2 ** -24;
+  const widen = 1 / (1 - DELTA);
+  const narrow = 1 / (1 + DELTA);
+  let slack = 0;
   let evaluations = 0;
+  let resolutions = 0;
   let iterations = 0;
   let converged = false;
 
-  const fullScan = (row: number): void => {
-    let best = Infinity;
-    let second = Infinity;
-    let bestIndex = 0;
-    for (let centroid = 0; centroid < k; centroid++) {
-      const distance = squaredDistanceCut(data, row * d, centroids, centroid * d, d, second);
-      evaluations++;
-      if (distance < best) {
-        second = best;
-        best = distance;
-        bestIndex = centroid;
-      } else if (distance < second) {
-        second = distance;
+  /** Float32 copies of the centroids into kernel memory; `slack` bounds what rounding them moves a distance by. */
+  const loadCentroids = (): void => {
+    let largest = 0;
+    for (let cluster = 0; cluster < k; cluster++) {
+      let norm = 0;
+      for (let column = 0; column < d; column++) {
+        const value = centroids[cluster * d + column] as number;
+        f32[centroidsAt / 4 + cluster * stride + column] = value;
+        norm += value * value;
+      }
+      if (norm > largest) largest = norm;
+    }
+    slack = 2 ** -23 * Math.sqrt(largest);
+  };
+
+  /** ml-kmeans' squared distance: float64, summed left to right. */
+  const exactDistance = (row: number, cluster: number): number => {
+    let sum = 0;
+    for (let column = 0; column < d; column++) {
+      const difference = (f32[rowsAt / 4 + row * stride + column] as number) - (centroids[cluster * d + column] as number);
+      sum += difference * difference;
+    }
+    return sum;
+  };
+
+  /** Assigns `row` from its k float32 squared distances at f32[base..base+k) and sets its bounds. */
+  const settle = (row: number, base: number): void => {
+    let nearest = 0;
+    let nearestDistance = Infinity;
+    for (let cluster = 0; cluster < k; cluster++) {
+      const distance = Math.sqrt(f32[base + cluster] as number);
+      roots[cluster] = distance;
+      if (distance < nearestDistance) {
+        nearestDistance = distance;
+        nearest = cluster;
       }
     }
-    assignments[row] = bestIndex;
-    upper[row] = Math.sqrt(best);
-    lower[row] = Math.sqrt(second);
+    // Every centroid whose float64 distance may be ≤ the float64 minimum is a candidate.
+    const reach = (nearestDistance + slack) * widen;
+    let candidates = 0;
+    for (let cluster = 0; cluster < k; cluster++) {
+      const bound = ((roots[cluster] as number) - slack) * narrow;
+      lower[row * k + cluster] = bound;
+      if (bound <= reach) candidates++;
+    }
+    if (candidates > 1) {
+      resolutions++;
+      let best = Infinity;
+      for (let cluster = 0; cluster < k; cluster++) {
+        if ((lower[row * k + cluster] as number) > reach) continue;
+        const distance = exactDistance(row, cluster);
+        if (distance < best) {
+          best = distance;
+          nearest = cluster;
+        }
+      }
+    }
+    i32[assigned + row] = nearest;
+    upper[row] = ((roots[nearest] as number) + slack) * widen;
+  };
+
+  /** The larger of two lower bounds on the distance of `row` to any centroid but its own. */
+  const othersBound = (row: number, own: number): number => {
+    const nearest = halfNearest[own] as number;
+    let others = Infinity;
+    for (let cluster = 0; cluster < k; cluster++) if (cluster !== own && (lower[row * k + cluster] as number) < others) others = lower[row * k + cluster] as number;
+    return Math.max(others, nearest);
   };
 
   while (!converged && iterations < maxIterations) {
     iterations++;
-    if (iterations === 1 || k === 1) {
-      for (let row = 0; row < n; row++) fullScan(row);
+    loadCentroids();
+    if (iterations === 1) {
+      for (let start = 0; start < n; start += KMEANS_BLOCK_ROWS) {
+        const count = Math.min(KMEANS_BLOCK_ROWS, n - start);
+        kernel.sqdist(rowsAt + start * rowBytes, count, centroidsAt, k, stride, outAt);
+        evaluations += count * k;
+        for (let offset = 0; offset < count; offset++) settle(start + offset, out + offset * k);
+      }
     } else {
-      // Half the distance from each centroid to its nearest other centroid.
       for (let a = 0; a < k; a++) {
         let nearest = Infinity;
         for (let b = 0; b < k; b++) {
@@ -70,43 +147,60 @@ export function runLloydKernel(matrix: VectorMatrix, initial: Float64Array, k: n
             const difference = (centroids[a * d + column] as number) - (centroids[b * d + column] as number);
             sum += difference * difference;
           }
-          if (sum < nearest) nearest = sum;
+          const half = Math.sqrt(sum) / 2;
+          if (half < nearest) nearest = half;
         }
-        halfGap[a] = Math.sqrt(nearest) / 2;
+        halfNearest[a] = nearest;
       }
+      // 1. Rows whose bounds leave their centroid in doubt (the 1e-9 relative margin covers float64 rounding).
+      let pending = 0;
       for (let row = 0; row < n; row++) {
-        const own = assignments[row] as number;
-        const bound = Math.max(halfGap[own] as number, lower[row] as number);
-        let distance = upper[row] as number;
-        if (distance + RELATIVE * (distance + bound) < bound) continue;
-        distance = Math.sqrt(squaredDistanceCut(data, row * d, centroids, own * d, d, Infinity));
-        evaluations++;
-        upper[row] = distance;
-        if (distance + RELATIVE * (distance + bound) < bound) continue;
-        fullScan(row);
+        const bound = othersBound(row, i32[assigned + row] as number);
+        const distance = upper[row] as number;
+        if (!(distance + RELATIVE * (distance + bound) < bound)) i32[index + pending++] = row;
+      }
+      // 2. Their distance to their own centroid (batched), which tightens the upper bound; the rows still in doubt
+      //    are compacted to the front of the list (written positions were already read).
+      let undecided = 0;
+      for (let start = 0; start < pending; start += KMEANS_BLOCK_ROWS) {
+        const count = Math.min(KMEANS_BLOCK_ROWS, pending - start);
+        kernel.sqdistOwn(rowsAt, kernel.idxAt + start * 4, count, centroidsAt, assignAt, stride, outAt);
+        evaluations += count;
+        for (let offset = 0; offset < count; offset++) {
+          const row = i32[index + start + offset] as number;
+          const own = i32[assigned + row] as number;
+          const root = Math.sqrt(f32[out + offset] as number);
+          const distance = (root + slack) * widen;
+          upper[row] = distance;
+          lower[row * k + own] = (root - slack) * narrow;
+          const bound = othersBound(row, own);
+          if (!(distance + RELATIVE * (distance + bound) < bound)) i32[index + undecided++] = row;
+        }
+      }
+      // 3. Every centroid for the rows still in doubt (batched).
+      for (let start = 0; start < undecided; start += KMEANS_BLOCK_ROWS) {
+        const count = Math.min(KMEANS_BLOCK_ROWS, undecided - start);
+        kernel.sqdistAt(rowsAt, kernel.idxAt + start * 4, count, centroidsAt, k, stride, outAt);
+        evaluations += count * k;
+        for (let offset = 0; offset < count; offset++) settle(i32[index + start + offset] as number, out + offset * k);
       }
     }
-    // Update: sums in row order, divided once; an empty cluster keeps its centroid (as ml-kmeans does).
-    next.fill(0);
+    // Update: float64 sums in row order, divided once; an empty cluster keeps its centroid (as ml-kmeans does).
+    f64.fill(0, sums, sums + k * stride);
+    kernel.accumulate(rowsAt, n, stride, assignAt, sumsAt);
     counts.fill(0);
     for (let row = 0; row < n; row++) {
-      const cluster = assignments[row] as number;
+      const cluster = i32[assigned + row] as number;
       counts[cluster] = (counts[cluster] as number) + 1;
-      const base = cluster * d;
-      const offset = row * d;
-      for (let column = 0; column < d; column++) next[base + column] = (next[base + column] as number) + (data[offset + column] as number);
     }
     for (let cluster = 0; cluster < k; cluster++) {
       const count = counts[cluster] as number;
       const base = cluster * d;
       for (let column = 0; column < d; column++) {
-        next[base + column] = count ? (next[base + column] as number) / count : (centroids[base + column] as number);
+        next[base + column] = count ? (f64[sums + cluster * stride + column] as number) / count : (centroids[base + column] as number);
       }
     }
     converged = true;
-    let largest = 0;
-    let largestIndex = -1;
-    let secondLargest = 0;
     for (let cluster = 0; cluster < k; cluster++) {
       let sum = 0;
       const base = cluster * d;
@@ -115,42 +209,15 @@ export function runLloydKernel(matrix: VectorMatrix, initial: Float64Array, k: n
         sum += difference * difference;
       }
       if (sum > tolerance) converged = false;
-      const shift = Math.sqrt(sum);
-      moved[cluster] = shift;
-      if (shift > largest) {
-        secondLargest = largest;
-        largest = shift;
-        largestIndex = cluster;
-      } else if (shift > secondLargest) {
-        secondLargest = shift;
-      }
+      moved[cluster] = Math.sqrt(sum);
     }
     for (let row = 0; row < n; row++) {
-      const own = assignments[row] as number;
-      upper[row] = (upper[row] as number) + (moved[own] as number);
-      lower[row] = (lower[row] as number) - (own === largestIndex ? secondLargest : largest);
+      upper[row] = (upper[row] as number) + (moved[i32[assigned + row] as number] as number);
+      for (let cluster = 0; cluster < k; cluster++) lower[row * k + cluster] = (lower[row * k + cluster] as number) - (moved[cluster] as number);
     }
     const swap = centroids;
     centroids = next;
     next = swap;
   }
-  return { assignments, centroids, iterations, converged, distanceEvaluations: evaluations };
-}
-
-/**
- * Squared Euclidean distance summed left to right in float64 (ml-distance-euclidean's order). Checked every 32
- * columns: a partial sum of squares never decreases, so once it reaches `cutoff` the full sum would too, and the
- * comparison it feeds (strictly smaller) is already decided; the partial sum is returned then.
- */
-function squaredDistanceCut(data: Float32Array, offset: number, centroids: Float64Array, base: number, d: number, cutoff: number): number {
-  let sum = 0;
-  for (let start = 0; start < d; start += 32) {
-    const end = start + 32 < d ? start + 32 : d;
-    for (let column = start; column < end; column++) {
-      const difference = (data[offset + column] as number) - (centroids[base + column] as number);
-      sum += difference * difference;
-    }
-    if (sum >= cutoff) return sum;
-  }
-  return sum;
+  return { assignments: i32.slice(assigned, assigned + n), centroids, iterations, converged, distanceEvaluations: evaluations, exactResolutions: resolutions };
 }

@@ -1,26 +1,3 @@
-// Shared by the float and int8 kernels: the base64-embedded WebAssembly bytes, and compiling them once per process.
-
-/** Decodes base64 (the kernels are embedded as base64 text so no file needs loading, in Node or a browser). */
-export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-/**
- * A getter that compiles the module on first use and returns it afterwards, or null where this engine cannot compile
- * it (no WebAssembly SIMD, or no shared memory for a kernel that declares one).
- */
-export function compileOnce(base64: string): () => WebAssembly.Module | null {
-  let compiled: WebAssembly.Module | null | undefined;
-  return () => {
-    if (compiled !== undefined) return compiled;
-    try {
-      compiled = new WebAssembly.Module(decodeBase64(base64));
-    } catch {
-      compiled = null;
-    }
-    return compiled;
-  };
-}
+// The float, int8 and BM25 kernels load their base64-embedded WebAssembly through core's helpers (shared with
+// fasttrack's k-means kernel).
+export { compileOnce, decodeBase64 } from '@factkit/core';
