@@ -127,6 +127,8 @@ async function runTrace(values: CommandValues<typeof TRACE_OPTIONS>, io: CliIo):
       supporting: run.result?.supporting.map((document) => ({ documentId: document.documentId, text: document.text, clusterPaths: document.clusterPaths })) ?? [],
       clusters: run.result?.clusters ?? [],
       ...(run.result ? { cost: run.result.cost } : {}),
+      // Undecided: a judge verdict or a leaf's keyword call failed; left out of P/R/F1 and the exit is 3.
+      incomplete: run.incomplete,
       problems: run.problems,
     })),
     problems: [...readProblems, ...indexProblems],
@@ -141,6 +143,14 @@ async function runTrace(values: CommandValues<typeof TRACE_OPTIONS>, io: CliIo):
         continue;
       }
       io.stdout(`${result.query}\n  supported by ${result.supporting.length} of ${result.cost.candidatesJudged} judged candidates (brute force would judge ${result.cost.bruteForce.candidates})\n`);
+      if (traced[position]!.incomplete)
+        io.stdout(
+          `  undecided (left out of the scores): ${problems
+            .filter((problem) => problem.code !== 'no-cluster-matched')
+            .map((problem) => problem.message)
+            .slice(0, 3)
+            .join('; ')}\n`,
+        );
       for (const document of result.supporting.slice(0, 10)) io.stdout(`  - [${document.documentId}] ${document.text.slice(0, 160)}\n`);
     }
   }

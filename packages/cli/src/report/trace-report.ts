@@ -52,6 +52,22 @@ export function buildTraceReport(input: TraceReportInput): StudyReportOptions {
       '',
     );
   } else lines.push('No gold supporting ids (give --queries as JSON lines with "supporting"): no precision, recall or F1.', '');
+  if (study.incomplete.length > 0)
+    lines.push(
+      '### Incomplete',
+      '',
+      ...study.incomplete.map((line) => `- ${line}`),
+      ...[
+        ...new Set(
+          runs.flatMap((run) =>
+            run.perStatement.filter((entry) => entry.incomplete).flatMap((entry) => entry.problems.filter((problem) => problem.code !== 'unjudged' && problem.code !== 'no-cluster-matched').map((problem) => problem.message)),
+          ),
+        ),
+      ]
+        .slice(0, 5)
+        .map((message) => `- ${message}`),
+      '',
+    );
   lines.push('### Per statement', '');
   lines.push(
     formatMarkdownTable(
