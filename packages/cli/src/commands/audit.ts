@@ -124,6 +124,13 @@ async function runAudit(values: CommandValues<typeof AUDIT_OPTIONS>, io: CliIo):
   const signal = io.abortSignal ? { abortSignal: io.abortSignal } : {};
   const { dataset, unit, leftOut } = await loadAuditDataset({ beir: values.beir, split: values.split, unit: values.unit }, limit, io.abortSignal);
   const claims = dataset.claims;
+  // A study over zero claims has no number: an empty input is bad input, never a report of dashes (issue 21 §2).
+  if (claims.length === 0)
+    throw new InvalidArgumentError({
+      where: 'factkit audit',
+      argument: '--beir',
+      message: `has no claim to study in split "${values.split}"${leftOut > 0 ? ` (${leftOut} claim(s) without rationale sentences left out)` : ''} (${values.beir})`,
+    });
   const retriever = createBm25Retriever(dataset.corpus ?? []);
   const endpoint = resolveEndpoint('audit', values, io.env ?? {});
   let expander: QueryExpander = createRm3Expander({ index: retriever.index });
