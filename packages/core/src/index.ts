@@ -41,6 +41,7 @@ export {
   assertFiniteNumber,
   assertIntegerInRange,
   assertNonEmptyString,
+  assertString,
   assertNonNegativeInteger,
   assertNonNegativeNumber,
   assertNumberInRange,
