@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { type Document, InvalidArgumentError, type JsonLineProblem, type JsonLineRead, decodeTextFile, parseJsonLines } from '@factkit/core';
 import type { CliIo } from './cli-io.js';
@@ -109,4 +109,35 @@ export async function readJsonlCorpus(path: string, input: InputFlag): Promise<J
       return { value: { id: key, text, ...(typeof row['title'] === 'string' && row['title'] ? { title: row['title'] } : {}), source } };
     },
   });
+}
+
+/** A file a command writes (`--out`, `--md`, …) and the flag naming it; `undefined` paths are skipped. */
+export interface OutputFlag {
+  readonly flag: string;
+  readonly path: string | undefined;
+}
+
+/**
+ * Refuses an output path that is one of the command's inputs, by path or as the same file (a hard or symbolic link):
+ * writing it would replace the user's data with the output. Run before anything is written.
+ * @throws InvalidArgumentError naming the output flag (exit 2).
+ */
+export async function assertOutputsAreNotInputs(command: string, outputs: readonly OutputFlag[], inputs: readonly OutputFlag[]): Promise<void> {
+  const identity = async (path: string) => {
+    const info = await stat(path).catch(() => undefined);
+    return info ? `${info.dev}:${info.ino}` : undefined;
+  };
+  const known = await Promise.all(inputs.filter((input) => input.path !== undefined).map(async (input) => ({ ...input, resolved: resolve(input.path as string), id: await identity(input.path as string) })));
+  for (const output of outputs) {
+    if (output.path === undefined) continue;
+    const resolved = resolve(output.path);
+    const id = await identity(output.path);
+    const same = known.find((input) => input.resolved === resolved || (id !== undefined && input.id === id));
+    if (same) throw new InvalidArgumentError({ where: `factkit ${command}`, argument: output.flag, message: `is the input file of ${same.flag} ("${output.path}"): writing it would replace your data; choose another output path` });
+  }
+}
+
+/** The files of a BEIR folder a command reads (corpus, queries, the split's qrels; plain and gzip), as inputs of `--beir`. */
+export function beirFiles(folder: string, split: string): OutputFlag[] {
+  return ['corpus.jsonl', 'queries.jsonl', `qrels/${split}.tsv`, 'corpus_sentences.jsonl'].flatMap((name) => [name, `${name}.gz`]).map((name) => ({ flag: '--beir', path: join(folder, name) }));
 }

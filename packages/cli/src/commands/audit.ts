@@ -11,6 +11,7 @@ import { createBm25Retriever, createRm3Expander } from '@factkit/retrieval';
 import { loadBeirCorpus, loadBeirDataset, readJsonLines } from '@factkit/retrieval/node';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
+import { assertOutputsAreNotInputs, beirFiles } from '../read-input.js';
 import { renderBarChartSvg } from '../report/bar-chart.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../cli-io.js';
@@ -122,6 +123,17 @@ async function runAudit(values: CommandValues<typeof AUDIT_OPTIONS>, io: CliIo):
   const repeats = integer('repeats', values.repeats);
   const ks = values.ks.split(',').map((k) => integer('ks', k.trim()));
   const signal = io.abortSignal ? { abortSignal: io.abortSignal } : {};
+  await assertOutputsAreNotInputs(
+    'audit',
+    (['out', 'svg', 'html'] as const).map((name) => ({ flag: `--${name}`, path: values[name] })),
+    [
+      ...beirFiles(values.beir, values.split),
+      ...Object.values(SCIFACT_CLAIM_FILES)
+        .flatMap((name) => [name, `${name}.gz`])
+        .map((name) => ({ flag: '--beir', path: join(values.beir as string, name) })),
+    ],
+  );
+  const endpoint = resolveEndpoint('audit', values, io.env ?? {});
   const { dataset, unit, leftOut } = await loadAuditDataset({ beir: values.beir, split: values.split, unit: values.unit }, limit, io.abortSignal);
   const claims = dataset.claims;
   // A study over zero claims has no number: an empty input is bad input, never a report of dashes (issue 21 §2).
@@ -132,7 +144,6 @@ async function runAudit(values: CommandValues<typeof AUDIT_OPTIONS>, io: CliIo):
       message: `has no claim to study in split "${values.split}"${leftOut > 0 ? ` (${leftOut} claim(s) without rationale sentences left out)` : ''} (${values.beir})`,
     });
   const retriever = createBm25Retriever(dataset.corpus ?? []);
-  const endpoint = resolveEndpoint('audit', values, io.env ?? {});
   let expander: QueryExpander = createRm3Expander({ index: retriever.index });
   if (endpoint) expander = createQuery2docExpander({ model: connectLanguageModel(endpoint, 'audit') });
   const progress = createProgress(io, 'audit');

@@ -8,7 +8,7 @@ import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
 import { renderCheckReport } from '../report/check-report.js';
 import type { CliIo } from '../cli-io.js';
-import { type JsonlInput, asRow, readJsonlInput, readTextInput, reportDroppedLines } from '../read-input.js';
+import { type JsonlInput, asRow, assertOutputsAreNotInputs, readJsonlInput, readTextInput, reportDroppedLines } from '../read-input.js';
 import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { ENDPOINT_OPTIONS, requireModel, resolveEndpoint } from '../endpoint.js';
 
@@ -65,6 +65,18 @@ async function runCheck(values: CommandValues<typeof CHECK_OPTIONS>, io: CliIo):
     io.stderr(`factkit check: give either --answer (with --question) or --input <qa.jsonl>\n${CHECK_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
+  await assertOutputsAreNotInputs(
+    'check',
+    [
+      { flag: '--out', path: values.out },
+      { flag: '--html', path: values.html },
+    ],
+    [
+      { flag: '--input', path: values.input },
+      { flag: '--corpus', path: values.corpus },
+      { flag: '--labels', path: values.labels },
+    ],
+  );
   const resolved = resolveEndpoint('check', values, io.env ?? {});
   // Without a model id this fails here (exit 2), before the corpus is read.
   const endpoint: CheckEndpoint | undefined = resolved && { ...resolved, model: requireModel(resolved, 'check'), ...(values['verifier-model'] ? { verifierModel: values['verifier-model'] } : {}) };

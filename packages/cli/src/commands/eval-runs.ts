@@ -6,6 +6,7 @@ import { renderBarChartSvg } from '../report/bar-chart.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../cli-io.js';
 import { type CommandValues, defineCommand, integerFlag } from '../command.js';
+import { assertOutputsAreNotInputs } from '../read-input.js';
 
 export const EVAL_RUNS_USAGE = `usage: factkit eval --qrels qrels.txt --runs a.trec[,b.trec] [--metrics ndcg_cut_10,recall_100,map] [--resamples 9999] [--seed 0] [--json]
   Scores TREC runs with @factkit/metrics (trec_eval -c semantics: every judged query counts, a query missing from a
@@ -67,6 +68,14 @@ async function runEvalRuns(values: CommandValues<typeof EVAL_RUNS_OPTIONS>, io: 
     io.stderr(`factkit eval: give --qrels and one or two --runs\n${EVAL_RUNS_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
+  await assertOutputsAreNotInputs(
+    'eval',
+    [
+      { flag: '--svg', path: values.svg },
+      { flag: '--html', path: values.html },
+    ],
+    [{ flag: '--qrels', path: values.qrels }, ...paths.map((path) => ({ flag: '--runs', path }))],
+  );
   const resamples = integerFlag('eval', 'resamples', values.resamples);
   const seed = integerFlag('eval', 'seed', values.seed, Number.MIN_SAFE_INTEGER);
   const metrics = values.metrics

@@ -10,7 +10,7 @@ import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
 import type { CliIo } from '../cli-io.js';
 import { type CommandValues, defineCommand, integerFlag, numberFlag as commandNumberFlag } from '../command.js';
-import { readJsonlCorpus, readTextInput, reportDroppedLines } from '../read-input.js';
+import { assertOutputsAreNotInputs, beirFiles, readJsonlCorpus, readTextInput, reportDroppedLines } from '../read-input.js';
 
 export const INDEX_USAGE = `usage: factkit index (--jsonl corpus.jsonl[.gz] | --beir <folder> | --folder <dir>) --out <path> [--kind bm25|dense|hybrid]
                      [--k1 0.9] [--b 0.4] [--embedder use-lite|glove|endpoint:<model>] [--dimensions N] [--batch-size 32]
@@ -136,8 +136,15 @@ async function runIndex(values: CommandValues<typeof INDEX_OPTIONS>, io: CliIo):
     io.stderr(`factkit index: give exactly one of --jsonl, --beir, --folder, and --out\n${INDEX_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
+  await assertOutputsAreNotInputs(
+    'index',
+    [{ flag: '--out', path: out }],
+    [{ flag: '--jsonl', path: values.jsonl }, { flag: '--folder', path: values.folder }, { flag: '--beir', path: values.beir }, ...(values.beir ? beirFiles(values.beir, 'test') : [])],
+  );
   const kind = option('kind', 'bm25');
   if (!INDEX_KINDS.includes(kind as IndexKind)) throw new InvalidArgumentError({ where: 'factkit index', argument: '--kind', message: `must be one of ${INDEX_KINDS.join(', ')} (got "${kind}")` });
+  // Refused before any work: saving over a directory would fail only after indexing (issue 21 §11).
+  if (kind !== 'hybrid' && (await stat(out).catch(() => undefined))?.isDirectory()) throw new InvalidArgumentError({ where: 'factkit index', argument: '--out', message: `is a directory ("${out}"); --kind ${kind} writes one file` });
   const parameters = { k1: numberFlag('index', 'k1', option('k1', '0.9')), b: numberFlag('index', 'b', option('b', '0.4')) };
   const started = Date.now();
   const signal = io.abortSignal ? { abortSignal: io.abortSignal } : {};

@@ -7,7 +7,7 @@ import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { ENDPOINT_OPTIONS, connectLanguageModel, resolveEndpoint } from '../endpoint.js';
 import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { EXIT_CODES } from '../exit-codes.js';
-import { type JsonlInput, asRow, readJsonlCorpus, readJsonlInput, reportDroppedLines } from '../read-input.js';
+import { type JsonlInput, asRow, assertOutputsAreNotInputs, readJsonlCorpus, readJsonlInput, reportDroppedLines } from '../read-input.js';
 import { createProgress } from '../progress.js';
 import { buildTraceReport } from '../report/trace-report.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
@@ -71,6 +71,14 @@ async function runTrace(values: CommandValues<typeof TRACE_OPTIONS>, io: CliIo):
   const k = integer('k', values.k, 2);
   const maxLeafSize = integer('leaf-size', values['leaf-size'], 1);
   const seed = integer('seed', values.seed, 0);
+  await assertOutputsAreNotInputs(
+    'trace',
+    (['out', 'md', 'svg', 'html'] as const).map((name) => ({ flag: `--${name}`, path: values[name] })),
+    [
+      { flag: '--corpus', path: values.corpus },
+      { flag: '--queries', path: values.queries },
+    ],
+  );
   let statements: TraceStatement[];
   let statementProblems: JsonlInput<TraceStatement>['problems'] = [];
   if (values.query !== undefined) statements = [{ text: values.query }];
