@@ -86,8 +86,19 @@ async function readCorpus(values: { jsonl?: string | undefined; beir?: string | 
 async function embedCorpus(documents: readonly Document[], embedder: Embedder, batchSize: number, io: CliIo): Promise<{ snapshot: DenseIndexSnapshot; problems: ItemProblem[] }> {
   const progress = createProgress(io, `embedding (${embedder.id})`);
   progress.update(0, documents.length);
+  // Each batch first yields to the event loop: an offline embedder computes without awaiting I/O, so without this
+  // the whole corpus would embed in one run of microtasks and Ctrl-C (the SIGINT handler) would only be seen at the
+  // end. With it the job stops at the next batch boundary and nothing is written.
+  const yielding: Embedder = {
+    ...embedder,
+    async embed(request) {
+      await new Promise((resolve) => setImmediate(resolve));
+      request.abortSignal?.throwIfAborted();
+      return embedder.embed(request);
+    },
+  };
   const built = await buildDenseIndex(documents, {
-    embedder,
+    embedder: yielding,
     batchSize,
     ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
     onProgress: ({ completed, total }) => progress.update(completed, total),
@@ -220,9 +231,9 @@ async function folderSize(folder: string): Promise<number> {
 }
 
 /** Which kind of index a path holds: a hybrid folder (manifest.json), or a file recognised by its magic bytes. */
-async function detectIndexKind(path: string): Promise<IndexKind> {
+export async function detectIndexKind(path: string, input: { command: string; flag: string } = { command: 'search', flag: '--index' }): Promise<IndexKind> {
   const info = await stat(path).catch((cause: unknown) => {
-    throw new InvalidArgumentError({ where: 'factkit search', argument: '--index', message: `cannot be read (${path})`, cause });
+    throw new InvalidArgumentError({ where: `factkit ${input.command}`, argument: input.flag, message: `cannot be read (${path})`, cause });
   });
   if (info.isDirectory()) return 'hybrid';
   const handle = await open(path, 'r');
