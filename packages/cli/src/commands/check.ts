@@ -11,6 +11,7 @@ import type { CliIo } from '../cli-io.js';
 import { type JsonlInput, asRow, assertOutputsAreNotInputs, readJsonlInput, readTextInput, reportDroppedLines } from '../read-input.js';
 import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { ENDPOINT_OPTIONS, requireModel, resolveEndpoint } from '../endpoint.js';
+import { InvalidArgumentError } from '@factkit/core';
 
 export const CHECK_USAGE = `usage: factkit check --question <text> --answer <text> | --input <qa.jsonl>
                      [--corpus wordnet | corpus.jsonl] [--labels labels.jsonl] [--top-k 10] [--concurrency 4]
@@ -24,8 +25,18 @@ export const CHECK_USAGE = `usage: factkit check --question <text> --answer <tex
   lexical NLI verifier. With --base-url (or OPENAI_BASE_URL) and --model (or FACTKIT_MODEL): the JointCQ
   generator and the LLM verifier on that OpenAI-compatible endpoint (key: --api-key or OPENAI_API_KEY), calls
   cached in --cache-dir (default .factkit-cache/check) so an interrupted run resumes.
-  --input lines: {"id"?: string, "question": string, "answer": string}.
+  --input lines: {"id"?: string, "question": string, "answer": string}; an answer may have up to 100,000 characters
+  (a longer one is dropped and named, exit 3).
   Writes one self-contained HTML report (default: next to --out, else ./factkit-check.html).`;
+
+/**
+ * The longest answer `factkit check` takes (characters; documented in docs/cli.md): a longer `--input` answer is a
+ * dropped line named `file:line` (exit 3), a longer `--answer` is bad input (exit 2). Answers are checked sentence by
+ * sentence with model calls per claim; a 50 MB "answer" is a document, not an answer.
+ */
+export const MAX_ANSWER_CHARACTERS = 100_000;
+
+const answerTooLong = (answer: string) => `has ${answer.length.toLocaleString('en-US')} characters, above the per-answer limit of ${MAX_ANSWER_CHARACTERS.toLocaleString('en-US')}`;
 
 /** Reads `{"id"?, "question", "answer"}` lines with the CLI's JSONL policy (a bad line is dropped and named, never fatal). */
 export async function readQaJsonl(path: string): Promise<JsonlInput<QaItem>> {
@@ -36,6 +47,7 @@ export async function readQaJsonl(path: string): Promise<JsonlInput<QaItem>> {
       read: (value, line) => {
         const row = asRow(value);
         if (typeof row['answer'] !== 'string') return { reason: 'needs a string "answer"' };
+        if (row['answer'].length > MAX_ANSWER_CHARACTERS) return { reason: `answer ${answerTooLong(row['answer'])}` };
         const id = typeof row['id'] === 'string' || typeof row['id'] === 'number' ? String(row['id']) : `line-${line}`;
         return { value: { id, question: typeof row['question'] === 'string' ? row['question'] : '', answer: row['answer'] } };
       },
@@ -80,6 +92,7 @@ async function runCheck(values: CommandValues<typeof CHECK_OPTIONS>, io: CliIo):
   const resolved = resolveEndpoint('check', values, io.env ?? {});
   // Without a model id this fails here (exit 2), before the corpus is read.
   const endpoint: CheckEndpoint | undefined = resolved && { ...resolved, model: requireModel(resolved, 'check'), ...(values['verifier-model'] ? { verifierModel: values['verifier-model'] } : {}) };
+  if (values.answer !== undefined && values.answer.length > MAX_ANSWER_CHARACTERS) throw new InvalidArgumentError({ where: 'factkit check', argument: '--answer', message: answerTooLong(values.answer) });
   const input = values.input ? await readQaJsonl(values.input) : { items: [{ id: 'answer', question: values.question ?? '', answer: values.answer ?? '' }], problems: [] };
   reportDroppedLines(io, input.problems);
   const labels = values.labels ? parseSentenceLabels(await readTextInput(values.labels, { command: 'check', flag: '--labels' }), values.labels) : undefined;
