@@ -21,21 +21,33 @@ function badInput(input: InputFlag, message: string, cause?: unknown): InvalidAr
 }
 
 /**
+ * The largest input file read whole (a JSONL file, a `--folder` text file, `--labels`, TREC files), after gzip: 500 MiB,
+ * just under the longest string Node can hold. Larger corpora go through `--beir`, which streams. Documented in
+ * docs/cli.md.
+ */
+export const MAX_INPUT_BYTES = 500 * 1024 * 1024;
+
+const tooLarge = (path: string, what: string) => `"${path}" ${what} the ${MAX_INPUT_BYTES / 1024 / 1024} MiB limit of an input file read whole (stream a large corpus with --beir)`;
+
+/**
  * Reads a text file a subcommand was given (gzip detected by its magic bytes) as UTF-8 without a byte-order mark.
- * @throws InvalidArgumentError naming the flag (exit 2) for a missing or unreadable file and for binary input
- * (a NUL byte, or bytes that are not UTF-8).
+ * @throws InvalidArgumentError naming the flag (exit 2) for a missing or unreadable file, a file above
+ * {@link MAX_INPUT_BYTES} (checked before reading), and binary input (a NUL byte, or bytes that are not UTF-8).
  */
 export async function readTextInput(path: string, input: InputFlag): Promise<string> {
   let bytes: Uint8Array;
   try {
+    if ((await stat(path)).size > MAX_INPUT_BYTES) throw badInput(input, tooLarge(path, 'is larger than'));
     bytes = await readFile(path);
   } catch (error) {
+    if (InvalidArgumentError.isInstance(error)) throw error;
     throw badInput(input, `cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`, error);
   }
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
-      bytes = gunzipSync(bytes);
+      bytes = gunzipSync(bytes, { maxOutputLength: MAX_INPUT_BYTES });
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw badInput(input, tooLarge(path, 'decompresses to more than'), error);
       throw badInput(input, `"${path}" is a damaged gzip file`, error);
     }
   }

@@ -1,7 +1,7 @@
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { QueryExpander } from '@factkit/core';
-import { InvalidArgumentError } from '@factkit/core';
+import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
 import { createQuery2docExpander } from '@factkit/expansion';
 import { type LeakageDataset, buildSciFactLeakageDataset, formatLeakageReport, runLeakageStudy } from '@factkit/nli-match';
 import { createLexicalNliModel } from '@factkit/nli-models';
@@ -83,6 +83,13 @@ async function loadAuditDataset(values: { beir: string; split: string; unit?: st
   }
   const beir = await loadBeirDataset(folder, { split, ...signal });
   const corpus = await loadBeirCorpus(beir.corpusPath, signal);
+  if (corpus.length === 0) throw new InvalidArgumentError({ where: 'factkit audit', argument: '--beir', message: `has an empty corpus (${beir.corpusPath}): no evidence to match or retrieve` });
+  const seen = new Set<string>();
+  for (const document of corpus) {
+    // A BEIR corpus is strict (as for index --beir and eval): a repeated id is a corrupt dataset, exit 2.
+    if (seen.has(document.id)) throw new CorruptDataError({ source: beir.corpusPath, message: `has duplicate document id "${document.id}"` });
+    seen.add(document.id);
+  }
   const byId = new Map(corpus.map((document) => [document.id, document]));
   const claims = beir.queries.slice(0, limit);
   const evidence: Record<string, string[]> = {};
@@ -118,6 +125,7 @@ async function runAudit(values: CommandValues<typeof AUDIT_OPTIONS>, io: CliIo):
     io.stderr(`factkit audit: give --beir <folder>\n${AUDIT_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
+  if (!(await stat(values.beir).catch(() => undefined))?.isDirectory()) throw new InvalidArgumentError({ where: 'factkit audit', argument: '--beir', message: `names no folder (${values.beir})` });
   const integer = (name: string, text: string) => integerFlag('audit', name, text);
   const limit = integer('limit', values.limit);
   const repeats = integer('repeats', values.repeats);

@@ -38,8 +38,9 @@ export const MAX_ANSWER_CHARACTERS = 100_000;
 
 const answerTooLong = (answer: string) => `has ${answer.length.toLocaleString('en-US')} characters, above the per-answer limit of ${MAX_ANSWER_CHARACTERS.toLocaleString('en-US')}`;
 
-/** Reads `{"id"?, "question", "answer"}` lines with the CLI's JSONL policy (a bad line is dropped and named, never fatal). */
+/** Reads `{"id"?, "question", "answer"}` lines with the CLI's JSONL policy (a bad line or a repeated id is dropped and named, never fatal). */
 export async function readQaJsonl(path: string): Promise<JsonlInput<QaItem>> {
+  const firstLine = new Map<string, number>();
   return readJsonlInput<QaItem>(
     path,
     { command: 'check', flag: '--input' },
@@ -49,6 +50,8 @@ export async function readQaJsonl(path: string): Promise<JsonlInput<QaItem>> {
         if (typeof row['answer'] !== 'string') return { reason: 'needs a string "answer"' };
         if (row['answer'].length > MAX_ANSWER_CHARACTERS) return { reason: `answer ${answerTooLong(row['answer'])}` };
         const id = typeof row['id'] === 'string' || typeof row['id'] === 'number' ? String(row['id']) : `line-${line}`;
+        if (firstLine.has(id)) return { reason: `repeats answer id "${id}" (first on line ${firstLine.get(id)})` };
+        firstLine.set(id, line);
         return { value: { id, question: typeof row['question'] === 'string' ? row['question'] : '', answer: row['answer'] } };
       },
     },

@@ -1,12 +1,11 @@
 import { InvalidArgumentError } from '@factkit/core';
-import { type EvaluateRunResult, evaluateRun, pairedRandomizationTest, pairedTTest } from '@factkit/metrics';
-import { readTrecQrelsFile, readTrecRunFile } from '@factkit/metrics/node';
+import { type EvaluateRunResult, evaluateRun, pairedRandomizationTest, pairedTTest, parseTrecQrels, parseTrecRun } from '@factkit/metrics';
 import { EXIT_CODES } from '../exit-codes.js';
 import { renderBarChartSvg } from '../report/bar-chart.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../cli-io.js';
 import { type CommandValues, defineCommand, integerFlag } from '../command.js';
-import { assertOutputsAreNotInputs } from '../read-input.js';
+import { assertOutputsAreNotInputs, readTextInput } from '../read-input.js';
 
 export const EVAL_RUNS_USAGE = `usage: factkit eval --qrels qrels.txt --runs a.trec[,b.trec] [--metrics ndcg_cut_10,recall_100,map] [--resamples 9999] [--seed 0] [--json]
   Scores TREC runs with @factkit/metrics (trec_eval -c semantics: every judged query counts, a query missing from a
@@ -82,8 +81,15 @@ async function runEvalRuns(values: CommandValues<typeof EVAL_RUNS_OPTIONS>, io: 
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
-  const qrels = await readTrecQrelsFile(values.qrels);
-  const evaluations = await Promise.all(paths.map(async (path) => evaluateRun(qrels, await readTrecRunFile(path), { metrics, completeQueries: true })));
+  // The CLI's text reader (BOM stripped; missing, binary, empty or oversized files are exit 2), then the strict TREC
+  // parsers (a malformed row is a corrupt file naming file:line, exit 2: a dropped judgement would change every score).
+  const readTrec = async (path: string, flag: string) => {
+    const text = await readTextInput(path, { command: 'eval', flag });
+    if (text.trim() === '') throw new InvalidArgumentError({ where: 'factkit eval', argument: flag, message: `"${path}" is empty` });
+    return text;
+  };
+  const qrels = parseTrecQrels(await readTrec(values.qrels, '--qrels'), { source: values.qrels });
+  const evaluations = await Promise.all(paths.map(async (path) => evaluateRun(qrels, parseTrecRun(await readTrec(path, '--runs'), { source: path }), { metrics, completeQueries: true })));
   const comparison = evaluations.length === 2 ? compareEvaluations(evaluations[0]!, evaluations[1]!, { resamples, seed }) : undefined;
   const lines: string[] = [];
   const measures = evaluations[0]!.measures;

@@ -43,13 +43,18 @@ async function runExpand(values: CommandValues<typeof EXPAND_OPTIONS>, io: CliIo
   let queries: Query[];
   let dropped = 0;
   if (values.input) {
+    const firstLine = new Map<string, number>();
     const input = await readJsonlInput<Query>(
       values.input,
       { command: 'expand', flag: '--input' },
       {
         read: (value, line) => {
           const row = asRow(value);
-          return typeof row['text'] === 'string' ? { value: { id: String(row['_id'] ?? row['id'] ?? `line-${line}`), text: row['text'] } } : { reason: 'needs a string "text"' };
+          if (typeof row['text'] !== 'string') return { reason: 'needs a string "text"' };
+          const id = String(row['_id'] ?? row['id'] ?? `line-${line}`);
+          if (firstLine.has(id)) return { reason: `repeats query id "${id}" (first on line ${firstLine.get(id)})` };
+          firstLine.set(id, line);
+          return { value: { id, text: row['text'] } };
         },
       },
     );

@@ -152,6 +152,7 @@ async function runIndex(values: CommandValues<typeof INDEX_OPTIONS>, io: CliIo):
     [{ flag: '--out', path: out }],
     [{ flag: '--jsonl', path: values.jsonl }, { flag: '--folder', path: values.folder }, { flag: '--beir', path: values.beir }, ...(values.beir ? beirFiles(values.beir, 'test') : [])],
   );
+  if (values.beir !== undefined && !(await stat(values.beir).catch(() => undefined))?.isDirectory()) throw new InvalidArgumentError({ where: 'factkit index', argument: '--beir', message: `is not a folder: "${values.beir}"` });
   const kind = option('kind', 'bm25');
   if (!INDEX_KINDS.includes(kind as IndexKind)) throw new InvalidArgumentError({ where: 'factkit index', argument: '--kind', message: `must be one of ${INDEX_KINDS.join(', ')} (got "${kind}")` });
   // Refused before any work: saving over a directory would fail only after indexing (issue 21 §11).
