@@ -4,21 +4,12 @@ import { join } from 'node:path';
 import { type ScriptedRequest, startScriptedOpenAIServer } from '@factkit/test-utils';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/run-cli.js';
+import { TOPICS } from './trace-topics.js';
 
 // Issue 21 §1: a failed keyword call is never hidden. Three topics of four sentences; the keyword call of the
 // aqueduct leaf fails on every attempt (HTTP 500), every other call answers. Every statement's candidates depended on
 // the unlabelled leaf (stage 1 ranks leaves over all keywords), so all are undecided: exit 3, named on stderr, in the
 // JSON and in the report's Incomplete block, and no P/R/F1 for FastTrack.
-const TOPICS: Record<string, string[]> = {
-  aqueduct: ['The Acqua Felice aqueduct was completed in 1586.', 'The aqueduct was commissioned by Pope Sixtus V.', 'The aqueduct carried water to the Quirinal hill in Rome.', 'The Fountain of Moses marks the end of the aqueduct.'],
-  volcano: [
-    'Mount Etna is an active volcano on the east coast of Sicily.',
-    'Etna erupts frequently and its lava flows reach nearby villages.',
-    'The volcano is the tallest active volcano in Europe.',
-    'Ash from the volcano often closes the airport of Catania.',
-  ],
-  tennis: ['Roger Federer won twenty Grand Slam singles titles.', 'Federer won Wimbledon eight times.', 'The Swiss player retired from professional tennis in 2022.', 'Federer and Nadal played many famous tennis finals.'],
-};
 
 function prompt(request: ScriptedRequest): string {
   const messages = (request.body as { messages?: { content?: string }[] }).messages ?? [];
