@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { type Embedder, InvalidArgumentError, type LanguageModel, withCache, withEmbeddingRetry, withRetry } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
-import { type OpenAICompatibleProvider, createOpenAICompatible } from '@factkit/openai';
+import { type OpenAICompatibleProvider, createOpenAICompatible, urlWithoutCredentials } from '@factkit/openai';
 
 /** The endpoint flags every LLM-capable subcommand takes (node:util parseArgs option table). */
 export const ENDPOINT_OPTIONS = {
@@ -43,10 +43,20 @@ export interface Endpoint {
 /**
  * The endpoint a subcommand was given: `--base-url`, else OPENAI_BASE_URL unless `--offline`; `undefined` means
  * the offline path. The call cache is `--cache-dir`, default `.factkit-cache/<job>`.
+ * @throws InvalidArgumentError naming `--base-url` (or OPENAI_BASE_URL) for a URL with credentials (never echoed).
  */
 export function resolveEndpoint(job: string, values: EndpointValues, env: Env): Endpoint | undefined {
   const baseURL = values['base-url'] ?? (values.offline ? undefined : env['OPENAI_BASE_URL'] || undefined);
   if (!baseURL) return undefined;
+  const withoutCredentials = urlWithoutCredentials(baseURL);
+  if (withoutCredentials !== undefined) {
+    // Refused before anything is printed or written: the key never reaches stdout, --out or a report.
+    throw new InvalidArgumentError({
+      where: `factkit ${job}`,
+      argument: values['base-url'] === undefined ? 'OPENAI_BASE_URL' : '--base-url',
+      message: `must not contain credentials (user:key@host): pass the key with --api-key or OPENAI_API_KEY (got ${withoutCredentials})`,
+    });
+  }
   const apiKey = values['api-key'] ?? (env['OPENAI_API_KEY'] || undefined);
   const model = values.model ?? (env['FACTKIT_MODEL'] || undefined);
   return { baseURL, ...(apiKey ? { apiKey } : {}), ...(model ? { model } : {}), cacheDirectory: resolve(values['cache-dir'] ?? `.factkit-cache/${job}`) };

@@ -31,7 +31,7 @@ export interface EvaluateBm25OnBeirResult {
 /**
  * Runs BM25 (optionally + RM3) over every judged query of a BEIR folder through the public `Bm25Retriever` (and
  * `createRm3Expander`) and scores the run with @factkit/metrics (trec_eval semantics). What `factkit eval` prints.
- * @throws InvalidArgumentError for a missing folder/file or bad options; CorruptDataError for malformed files.
+ * @throws InvalidArgumentError for a missing folder/file, no judged query, an empty corpus or bad options; CorruptDataError for malformed files.
  * @example const { evaluation } = await evaluateBm25OnBeir('path/to/scifact'); evaluation.aggregate.ndcg_cut_10
  */
 export async function evaluateBm25OnBeir(folder: string, options: EvaluateBm25OnBeirOptions = {}): Promise<EvaluateBm25OnBeirResult> {
@@ -39,6 +39,8 @@ export async function evaluateBm25OnBeir(folder: string, options: EvaluateBm25On
   if (!Number.isInteger(hits) || hits < 1) throw new InvalidArgumentError({ where: 'evaluateBm25OnBeir', argument: 'hits', message: `must be a positive integer (got ${String(hits)})` });
   const signal = abortSignal ? { abortSignal } : {};
   const dataset = await loadBeirDataset(folder, { split, ...signal });
+  // A metric over zero queries is absent, never 0: an empty split is bad input (issue 21 §2).
+  if (dataset.queries.length === 0) throw new InvalidArgumentError({ where: 'evaluateBm25OnBeir', argument: 'folder', message: `has no judged query with text in split "${split}" (${folder}): nothing to score` });
   const problems: ItemProblem[] = [...dataset.problems];
   let index = givenIndex;
   if (!index) {
@@ -50,6 +52,7 @@ export async function evaluateBm25OnBeir(folder: string, options: EvaluateBm25On
     });
     index = built.index;
     problems.push(...built.problems);
+    if (index.documentCount === 0) throw new InvalidArgumentError({ where: 'evaluateBm25OnBeir', argument: 'folder', message: `has an empty corpus (${dataset.corpusPath}): nothing to search` });
   }
   const target = index;
   problems.push(...findUnknownQrelsDocuments(dataset.qrels, (id) => target.hasDocument(id)));

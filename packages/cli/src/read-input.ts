@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { type Document, InvalidArgumentError, type JsonLineProblem, type JsonLineRead, decodeTextFile, parseJsonLines } from '@factkit/core';
 import type { CliIo } from './cli-io.js';
@@ -21,21 +21,33 @@ function badInput(input: InputFlag, message: string, cause?: unknown): InvalidAr
 }
 
 /**
+ * The largest input file read whole (a JSONL file, a `--folder` text file, `--labels`, TREC files), after gzip: 500 MiB,
+ * just under the longest string Node can hold. Larger corpora go through `--beir`, which streams. Documented in
+ * docs/cli.md.
+ */
+export const MAX_INPUT_BYTES = 500 * 1024 * 1024;
+
+const tooLarge = (path: string, what: string) => `"${path}" ${what} the ${MAX_INPUT_BYTES / 1024 / 1024} MiB limit of an input file read whole (stream a large corpus with --beir)`;
+
+/**
  * Reads a text file a subcommand was given (gzip detected by its magic bytes) as UTF-8 without a byte-order mark.
- * @throws InvalidArgumentError naming the flag (exit 2) for a missing or unreadable file and for binary input
- * (a NUL byte, or bytes that are not UTF-8).
+ * @throws InvalidArgumentError naming the flag (exit 2) for a missing or unreadable file, a file above
+ * {@link MAX_INPUT_BYTES} (checked before reading), and binary input (a NUL byte, or bytes that are not UTF-8).
  */
 export async function readTextInput(path: string, input: InputFlag): Promise<string> {
   let bytes: Uint8Array;
   try {
+    if ((await stat(path)).size > MAX_INPUT_BYTES) throw badInput(input, tooLarge(path, 'is larger than'));
     bytes = await readFile(path);
   } catch (error) {
+    if (InvalidArgumentError.isInstance(error)) throw error;
     throw badInput(input, `cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`, error);
   }
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
-      bytes = gunzipSync(bytes);
+      bytes = gunzipSync(bytes, { maxOutputLength: MAX_INPUT_BYTES });
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw badInput(input, tooLarge(path, 'decompresses to more than'), error);
       throw badInput(input, `"${path}" is a damaged gzip file`, error);
     }
   }
@@ -109,4 +121,35 @@ export async function readJsonlCorpus(path: string, input: InputFlag): Promise<J
       return { value: { id: key, text, ...(typeof row['title'] === 'string' && row['title'] ? { title: row['title'] } : {}), source } };
     },
   });
+}
+
+/** A file a command writes (`--out`, `--md`, …) and the flag naming it; `undefined` paths are skipped. */
+export interface OutputFlag {
+  readonly flag: string;
+  readonly path: string | undefined;
+}
+
+/**
+ * Refuses an output path that is one of the command's inputs, by path or as the same file (a hard or symbolic link):
+ * writing it would replace the user's data with the output. Run before anything is written.
+ * @throws InvalidArgumentError naming the output flag (exit 2).
+ */
+export async function assertOutputsAreNotInputs(command: string, outputs: readonly OutputFlag[], inputs: readonly OutputFlag[]): Promise<void> {
+  const identity = async (path: string) => {
+    const info = await stat(path).catch(() => undefined);
+    return info ? `${info.dev}:${info.ino}` : undefined;
+  };
+  const known = await Promise.all(inputs.filter((input) => input.path !== undefined).map(async (input) => ({ ...input, resolved: resolve(input.path as string), id: await identity(input.path as string) })));
+  for (const output of outputs) {
+    if (output.path === undefined) continue;
+    const resolved = resolve(output.path);
+    const id = await identity(output.path);
+    const same = known.find((input) => input.resolved === resolved || (id !== undefined && input.id === id));
+    if (same) throw new InvalidArgumentError({ where: `factkit ${command}`, argument: output.flag, message: `is the input file of ${same.flag} ("${output.path}"): writing it would replace your data; choose another output path` });
+  }
+}
+
+/** The files of a BEIR folder a command reads (corpus, queries, the split's qrels; plain and gzip), as inputs of `--beir`. */
+export function beirFiles(folder: string, split: string): OutputFlag[] {
+  return ['corpus.jsonl', 'queries.jsonl', `qrels/${split}.tsv`, 'corpus_sentences.jsonl'].flatMap((name) => [name, `${name}.gz`]).map((name) => ({ flag: '--beir', path: join(folder, name) }));
 }

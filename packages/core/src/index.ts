@@ -42,6 +42,7 @@ export {
   assertFiniteNumber,
   assertIntegerInRange,
   assertNonEmptyString,
+  assertString,
   assertNonNegativeInteger,
   assertNonNegativeNumber,
   assertNumberInRange,
@@ -96,6 +97,7 @@ export { computeGenerateCacheKey, withCache, withEmbeddingCache } from './llm/wi
 export type { RetryOptions } from './llm/with-retry.js';
 export { isRetryableError, retryWithBackoff, withEmbeddingRetry, withRetry } from './llm/with-retry.js';
 export { abortableDelay } from './llm/abortable-delay.js';
+export { linkAbort } from './llm/abort-link.js';
 export type { ConcurrencyOptions, Settled } from './llm/concurrency.js';
 export { mapWithConcurrency, settleWithConcurrency } from './llm/concurrency.js';
 export type { EmbedInBatchesOptions } from './llm/embed-in-batches.js';

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@factkit/core';
 import type { Embedder, LanguageModel } from '@factkit/core';
 import { createChatModel } from './internal/chat-model.js';
-import { createConnection, DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS, isHttpUrl, readEnv, validateTimeout } from './internal/client-config.js';
+import { createConnection, DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS, isHttpUrl, readEnv, urlWithoutCredentials, validateTimeout } from './internal/client-config.js';
 import { createEmbeddingModel } from './internal/embedding-model.js';
 import type { OpenAICompatibleEmbeddingOptions, OpenAICompatibleLanguageModelOptions, OpenAICompatibleSettings } from './openai-compatible-settings.js';
 
@@ -23,7 +23,8 @@ export interface OpenAICompatibleProvider {
  * creating a provider never throws over a missing key. Models make one HTTP call per request and never retry: wrap
  * them with core `withRetry` / `withEmbeddingRetry`, the one retry layer (timeouts, dropped connections, 408/409/429/5xx
  * and 200 replies whose body is truncated or not JSON are retryable).
- * @throws InvalidArgumentError for a `baseURL` (or `OPENAI_BASE_URL`) that is not an http(s) URL, or a bad `timeout`.
+ * @throws InvalidArgumentError for a `baseURL` (or `OPENAI_BASE_URL`) that is not an http(s) URL or holds credentials
+ * (`http://user:KEY@host`: refused, never echoed; pass the key as `apiKey`), or a bad `timeout`.
  * @example
  * const ollama = createOpenAICompatible({ baseURL: 'http://localhost:11434/v1' });
  * const model = withRetry(ollama.languageModel('llama3.1', { emulateN: true }), { maxRetries: 2 });
@@ -38,6 +39,15 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings = {}):
   const baseURL = (settings.baseURL ?? fromEnv ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   if (!isHttpUrl(baseURL)) {
     throw new InvalidArgumentError({ where: WHERE, argument: fromEnv === undefined ? 'baseURL' : 'OPENAI_BASE_URL', message: 'must be an http(s) URL' });
+  }
+  const withoutCredentials = urlWithoutCredentials(baseURL);
+  if (withoutCredentials !== undefined) {
+    // Never echoed: provider ids, reports and error messages show the URL without its userinfo.
+    throw new InvalidArgumentError({
+      where: WHERE,
+      argument: fromEnv === undefined ? 'baseURL' : 'OPENAI_BASE_URL',
+      message: `must not contain credentials (user:key@host): pass the key as apiKey or OPENAI_API_KEY (got ${withoutCredentials})`,
+    });
   }
   validateTimeout(WHERE, 'timeout', timeout);
   if (apiKey !== undefined && typeof apiKey !== 'string') {

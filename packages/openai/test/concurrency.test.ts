@@ -8,7 +8,9 @@ import type { GenerateStreamPart } from '@factkit/core';
 import { useListenerWarnings } from './listener-warnings.js';
 import { useScriptedServers } from './scripted-server.js';
 import { createOpenAICompatible } from '../src/index.js';
-import { linkedListenerCount } from '../src/internal/abort-link.js';
+import { getEventListeners } from 'node:events';
+
+const linkedListenerCount = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
 
 const serve = useScriptedServers();
 const listenerWarnings = useListenerWarnings();

@@ -12,7 +12,9 @@ import type { ScriptedReply, ScriptedRequest } from '@factkit/test-utils';
 import { useListenerWarnings } from './listener-warnings.js';
 import { useScriptedServers } from './scripted-server.js';
 import { createOpenAICompatible } from '../src/index.js';
-import { linkedListenerCount } from '../src/internal/abort-link.js';
+import { getEventListeners } from 'node:events';
+
+const linkedListenerCount = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
 
 const SEED = Number(process.env.FACTKIT_FAULT_SEED ?? 20_261_122);
 const GENERATIONS = 100;

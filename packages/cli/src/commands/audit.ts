@@ -1,7 +1,7 @@
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { QueryExpander } from '@factkit/core';
-import { InvalidArgumentError } from '@factkit/core';
+import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
 import { createQuery2docExpander } from '@factkit/expansion';
 import { type LeakageDataset, buildSciFactLeakageDataset, formatLeakageReport, runLeakageStudy } from '@factkit/nli-match';
 import { createLexicalNliModel } from '@factkit/nli-models';
@@ -11,6 +11,7 @@ import { createBm25Retriever, createRm3Expander } from '@factkit/retrieval';
 import { loadBeirCorpus, loadBeirDataset, readJsonLines } from '@factkit/retrieval/node';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
+import { assertOutputsAreNotInputs, beirFiles } from '../read-input.js';
 import { buildAuditReport } from '../report/audit-report.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../cli-io.js';
@@ -82,6 +83,13 @@ async function loadAuditDataset(values: { beir: string; split: string; unit?: st
   }
   const beir = await loadBeirDataset(folder, { split, ...signal });
   const corpus = await loadBeirCorpus(beir.corpusPath, signal);
+  if (corpus.length === 0) throw new InvalidArgumentError({ where: 'factkit audit', argument: '--beir', message: `has an empty corpus (${beir.corpusPath}): no evidence to match or retrieve` });
+  const seen = new Set<string>();
+  for (const document of corpus) {
+    // A BEIR corpus is strict (as for index --beir and eval): a repeated id is a corrupt dataset, exit 2.
+    if (seen.has(document.id)) throw new CorruptDataError({ source: beir.corpusPath, message: `has duplicate document id "${document.id}"` });
+    seen.add(document.id);
+  }
   const byId = new Map(corpus.map((document) => [document.id, document]));
   const claims = beir.queries.slice(0, limit);
   const evidence: Record<string, string[]> = {};
@@ -117,15 +125,33 @@ async function runAudit(values: CommandValues<typeof AUDIT_OPTIONS>, io: CliIo):
     io.stderr(`factkit audit: give --beir <folder>\n${AUDIT_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
+  if (!(await stat(values.beir).catch(() => undefined))?.isDirectory()) throw new InvalidArgumentError({ where: 'factkit audit', argument: '--beir', message: `names no folder (${values.beir})` });
   const integer = (name: string, text: string) => integerFlag('audit', name, text);
   const limit = integer('limit', values.limit);
   const repeats = integer('repeats', values.repeats);
   const ks = values.ks.split(',').map((k) => integer('ks', k.trim()));
   const signal = io.abortSignal ? { abortSignal: io.abortSignal } : {};
+  await assertOutputsAreNotInputs(
+    'audit',
+    (['out', 'svg', 'html'] as const).map((name) => ({ flag: `--${name}`, path: values[name] })),
+    [
+      ...beirFiles(values.beir, values.split),
+      ...Object.values(SCIFACT_CLAIM_FILES)
+        .flatMap((name) => [name, `${name}.gz`])
+        .map((name) => ({ flag: '--beir', path: join(values.beir as string, name) })),
+    ],
+  );
+  const endpoint = resolveEndpoint('audit', values, io.env ?? {});
   const { dataset, unit, leftOut } = await loadAuditDataset({ beir: values.beir, split: values.split, unit: values.unit }, limit, io.abortSignal);
   const claims = dataset.claims;
+  // A study over zero claims has no number: an empty input is bad input, never a report of dashes (issue 21 §2).
+  if (claims.length === 0)
+    throw new InvalidArgumentError({
+      where: 'factkit audit',
+      argument: '--beir',
+      message: `has no claim to study in split "${values.split}"${leftOut > 0 ? ` (${leftOut} claim(s) without rationale sentences left out)` : ''} (${values.beir})`,
+    });
   const retriever = createBm25Retriever(dataset.corpus ?? []);
-  const endpoint = resolveEndpoint('audit', values, io.env ?? {});
   let expander: QueryExpander = createRm3Expander({ index: retriever.index });
   if (endpoint) expander = createQuery2docExpander({ model: connectLanguageModel(endpoint, 'audit') });
   const progress = createProgress(io, 'audit');

@@ -9,9 +9,10 @@ import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
 import { renderCheckReport } from '../report/check-report.js';
 import type { CliIo } from '../cli-io.js';
-import { type JsonlInput, asRow, readJsonlInput, readTextInput, reportDroppedLines } from '../read-input.js';
+import { type JsonlInput, asRow, assertOutputsAreNotInputs, readJsonlInput, readTextInput, reportDroppedLines } from '../read-input.js';
 import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { ENDPOINT_OPTIONS, requireModel, resolveEndpoint } from '../endpoint.js';
+import { InvalidArgumentError } from '@factkit/core';
 
 export const CHECK_USAGE = `usage: factkit check --question <text> --answer <text> | --input <qa.jsonl>
                      [--corpus wordnet | corpus.jsonl] [--labels labels.jsonl] [--top-k 10] [--concurrency 4]
@@ -30,11 +31,22 @@ export const CHECK_USAGE = `usage: factkit check --question <text> --answer <tex
   answering model saw) is verified against those passages, not the corpus; each result names its mode
   (corpus, context, reference). An answer that abstains ("I don't know") is labelled abstained and counted apart;
   a refused or failed model call fails its answer (exit 3). Each answer shows its factual precision
-  (supported / verifiable claims; n/a without a verifiable claim).
+  (supported / verifiable claims; n/a without a verifiable claim). An answer may have up to 100,000 characters
+  (a longer one is dropped and named, exit 3).
   Writes one self-contained HTML report (default: next to --out, else ./factkit-check.html).`;
 
-/** Reads `{"id"?, "question", "answer", "reference"?, "context"?}` lines with the CLI's JSONL policy (a bad line is dropped and named, never fatal). */
+/**
+ * The longest answer `factkit check` takes (characters; documented in docs/cli.md): a longer `--input` answer is a
+ * dropped line named `file:line` (exit 3), a longer `--answer` is bad input (exit 2). Answers are checked sentence by
+ * sentence with model calls per claim; a 50 MB "answer" is a document, not an answer.
+ */
+export const MAX_ANSWER_CHARACTERS = 100_000;
+
+const answerTooLong = (answer: string) => `has ${answer.length.toLocaleString('en-US')} characters, above the per-answer limit of ${MAX_ANSWER_CHARACTERS.toLocaleString('en-US')}`;
+
+/** Reads `{"id"?, "question", "answer", "reference"?, "context"?}` lines with the CLI's JSONL policy (a bad line or a repeated id is dropped and named, never fatal). */
 export async function readQaJsonl(path: string): Promise<JsonlInput<QaItem>> {
+  const firstLine = new Map<string, number>();
   return readJsonlInput<QaItem>(
     path,
     { command: 'check', flag: '--input' },
@@ -42,7 +54,10 @@ export async function readQaJsonl(path: string): Promise<JsonlInput<QaItem>> {
       read: (value, line) => {
         const row = asRow(value);
         if (typeof row['answer'] !== 'string') return { reason: 'needs a string "answer"' };
+        if (row['answer'].length > MAX_ANSWER_CHARACTERS) return { reason: `answer ${answerTooLong(row['answer'])}` };
         const id = typeof row['id'] === 'string' || typeof row['id'] === 'number' ? String(row['id']) : `line-${line}`;
+        if (firstLine.has(id)) return { reason: `repeats answer id "${id}" (first on line ${firstLine.get(id)})` };
+        firstLine.set(id, line);
         const passages: { reference?: string | string[]; context?: string | string[] } = {};
         for (const key of ['reference', 'context'] as const) {
           const value = row[key];
@@ -78,9 +93,22 @@ async function runCheck(values: CommandValues<typeof CHECK_OPTIONS>, io: CliIo):
     io.stderr(`factkit check: give either --answer (with --question) or --input <qa.jsonl>\n${CHECK_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
+  await assertOutputsAreNotInputs(
+    'check',
+    [
+      { flag: '--out', path: values.out },
+      { flag: '--html', path: values.html },
+    ],
+    [
+      { flag: '--input', path: values.input },
+      { flag: '--corpus', path: values.corpus },
+      { flag: '--labels', path: values.labels },
+    ],
+  );
   const resolved = resolveEndpoint('check', values, io.env ?? {});
   // Without a model id this fails here (exit 2), before the corpus is read.
   const endpoint: CheckEndpoint | undefined = resolved && { ...resolved, model: requireModel(resolved, 'check'), ...(values['verifier-model'] ? { verifierModel: values['verifier-model'] } : {}) };
+  if (values.answer !== undefined && values.answer.length > MAX_ANSWER_CHARACTERS) throw new InvalidArgumentError({ where: 'factkit check', argument: '--answer', message: answerTooLong(values.answer) });
   const input = values.input ? await readQaJsonl(values.input) : { items: [{ id: 'answer', question: values.question ?? '', answer: values.answer ?? '' }], problems: [] };
   reportDroppedLines(io, input.problems);
   const labels = values.labels ? parseSentenceLabels(await readTextInput(values.labels, { command: 'check', flag: '--labels' }), values.labels) : undefined;

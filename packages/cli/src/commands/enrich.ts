@@ -7,7 +7,7 @@ import { ENDPOINT_OPTIONS, connectLanguageModel, resolveEndpoint } from '../endp
 import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
-import { type JsonlInput, asRow, readJsonlCorpus, readJsonlInput, reportDroppedLines } from '../read-input.js';
+import { type JsonlInput, asRow, assertOutputsAreNotInputs, readJsonlCorpus, readJsonlInput, reportDroppedLines } from '../read-input.js';
 import { buildEnrichReport } from '../report/enrich-report.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../cli-io.js';
@@ -65,6 +65,14 @@ async function runEnrich(values: CommandValues<typeof ENRICH_OPTIONS>, io: CliIo
   if (values.chunker !== 'sentence' && values.chunker !== 'token') throw new InvalidArgumentError({ where: 'factkit enrich', argument: '--chunker', message: `must be sentence or token (got "${values.chunker}")` });
   const wantsReport = Boolean(values.md || values.svg || values.html);
   if (wantsReport && !values.queries) throw new InvalidArgumentError({ where: 'factkit enrich', argument: '--queries', message: 'is needed for a report (--md/--svg/--html): Top@k needs queries with the document that answers them' });
+  await assertOutputsAreNotInputs(
+    'enrich',
+    (['out', 'md', 'svg', 'html'] as const).map((name) => ({ flag: `--${name}`, path: values[name] })),
+    [
+      { flag: '--input', path: values.input },
+      { flag: '--queries', path: values.queries },
+    ],
+  );
   const queryInput = values.queries ? await readLayoutQueries(values.queries) : { items: [], problems: [] };
   const queries = queryInput.items;
   const corpusInput = await readJsonlCorpus(values.input, { command: 'enrich', flag: '--input' });

@@ -1,11 +1,11 @@
 import { InvalidArgumentError } from '@factkit/core';
-import { type EvaluateRunResult, evaluateRun, pairedRandomizationTest, pairedTTest } from '@factkit/metrics';
-import { readTrecQrelsFile, readTrecRunFile } from '@factkit/metrics/node';
+import { type EvaluateRunResult, evaluateRun, pairedRandomizationTest, pairedTTest, parseTrecQrels, parseTrecRun } from '@factkit/metrics';
 import { EXIT_CODES } from '../exit-codes.js';
 import { buildEvalReport } from '../report/eval-report.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
 import type { CliIo } from '../cli-io.js';
 import { type CommandValues, defineCommand, integerFlag } from '../command.js';
+import { assertOutputsAreNotInputs, readTextInput } from '../read-input.js';
 
 export const EVAL_RUNS_USAGE = `usage: factkit eval --qrels qrels.txt --runs a.trec[,b.trec] [--metrics ndcg_cut_10,recall_100,map] [--resamples 9999] [--seed 0] [--json]
   Scores TREC runs with @factkit/metrics (trec_eval -c semantics: every judged query counts, a query missing from a
@@ -67,14 +67,29 @@ async function runEvalRuns(values: CommandValues<typeof EVAL_RUNS_OPTIONS>, io: 
     io.stderr(`factkit eval: give --qrels and one or two --runs\n${EVAL_RUNS_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
+  await assertOutputsAreNotInputs(
+    'eval',
+    [
+      { flag: '--svg', path: values.svg },
+      { flag: '--html', path: values.html },
+    ],
+    [{ flag: '--qrels', path: values.qrels }, ...paths.map((path) => ({ flag: '--runs', path }))],
+  );
   const resamples = integerFlag('eval', 'resamples', values.resamples);
   const seed = integerFlag('eval', 'seed', values.seed, Number.MIN_SAFE_INTEGER);
   const metrics = values.metrics
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
-  const qrels = await readTrecQrelsFile(values.qrels);
-  const evaluations = await Promise.all(paths.map(async (path) => evaluateRun(qrels, await readTrecRunFile(path), { metrics, completeQueries: true })));
+  // The CLI's text reader (BOM stripped; missing, binary, empty or oversized files are exit 2), then the strict TREC
+  // parsers (a malformed row is a corrupt file naming file:line, exit 2: a dropped judgement would change every score).
+  const readTrec = async (path: string, flag: string) => {
+    const text = await readTextInput(path, { command: 'eval', flag });
+    if (text.trim() === '') throw new InvalidArgumentError({ where: 'factkit eval', argument: flag, message: `"${path}" is empty` });
+    return text;
+  };
+  const qrels = parseTrecQrels(await readTrec(values.qrels, '--qrels'), { source: values.qrels });
+  const evaluations = await Promise.all(paths.map(async (path) => evaluateRun(qrels, parseTrecRun(await readTrec(path, '--runs'), { source: path }), { metrics, completeQueries: true })));
   const comparison = evaluations.length === 2 ? compareEvaluations(evaluations[0]!, evaluations[1]!, { resamples, seed }) : undefined;
   const lines: string[] = [];
   const measures = evaluations[0]!.measures;

@@ -7,6 +7,7 @@ import type { CliIo } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { type CommandValues, defineCommand, numberFlag as commandNumberFlag } from '../command.js';
 import { evaluateBm25OnBeir } from '../evaluate-bm25-on-beir.js';
+import { assertOutputsAreNotInputs, beirFiles } from '../read-input.js';
 
 const numberFlag = (name: string, text: string) => commandNumberFlag('eval', name, text);
 
@@ -41,6 +42,7 @@ async function runEval(values: CommandValues<typeof EVAL_OPTIONS>, io: CliIo): P
   }
   if (!existsSync(values.beir)) throw new InvalidArgumentError({ where: 'factkit eval', argument: '--beir', message: `names no folder (${values.beir}): ${BEIR_NEEDED}` });
   if (!BM25_VARIANTS.includes(values.variant as Bm25Variant)) throw new InvalidArgumentError({ where: 'factkit eval', argument: '--variant', message: `must be one of ${BM25_VARIANTS.join(', ')} (got "${values.variant}")` });
+  await assertOutputsAreNotInputs('eval', [{ flag: '--run', path: values.run }], beirFiles(values.beir, values.split));
   const started = Date.now();
   const result = await evaluateBm25OnBeir(values.beir, {
     split: values.split,

@@ -8,6 +8,7 @@ import { createRm3Expander } from '@factkit/retrieval';
 import { loadBm25Index } from '@factkit/retrieval/node';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { EXIT_CODES } from '../exit-codes.js';
+import { detectIndexKind } from './index-search.js';
 import { createProgress } from '../progress.js';
 import type { CliIo } from '../cli-io.js';
 
@@ -42,13 +43,18 @@ async function runExpand(values: CommandValues<typeof EXPAND_OPTIONS>, io: CliIo
   let queries: Query[];
   let dropped = 0;
   if (values.input) {
+    const firstLine = new Map<string, number>();
     const input = await readJsonlInput<Query>(
       values.input,
       { command: 'expand', flag: '--input' },
       {
         read: (value, line) => {
           const row = asRow(value);
-          return typeof row['text'] === 'string' ? { value: { id: String(row['_id'] ?? row['id'] ?? `line-${line}`), text: row['text'] } } : { reason: 'needs a string "text"' };
+          if (typeof row['text'] !== 'string') return { reason: 'needs a string "text"' };
+          const id = String(row['_id'] ?? row['id'] ?? `line-${line}`);
+          if (firstLine.has(id)) return { reason: `repeats query id "${id}" (first on line ${firstLine.get(id)})` };
+          firstLine.set(id, line);
+          return { value: { id, text: row['text'] } };
         },
       },
     );
@@ -58,6 +64,8 @@ async function runExpand(values: CommandValues<typeof EXPAND_OPTIONS>, io: CliIo
   let expander: QueryExpander;
   if (method === 'rm3') {
     if (!values.index) throw new InvalidArgumentError({ where: 'factkit expand', argument: '--index', message: 'is needed for rm3 (a saved BM25 index from factkit index)' });
+    const kind = await detectIndexKind(values.index, { command: 'expand', flag: '--index' });
+    if (kind !== 'bm25') throw new InvalidArgumentError({ where: 'factkit expand', argument: '--index', message: `is a ${kind} index ("${values.index}"); rm3 needs a BM25 index (factkit index --kind bm25)` });
     expander = createRm3Expander({ index: await loadBm25Index(values.index) });
   } else {
     const endpoint = resolveEndpoint('expand', values, io.env ?? {});

@@ -10,7 +10,7 @@ import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
 import type { CliIo } from '../cli-io.js';
 import { type CommandValues, defineCommand, integerFlag, numberFlag as commandNumberFlag } from '../command.js';
-import { readJsonlCorpus, readTextInput, reportDroppedLines } from '../read-input.js';
+import { assertOutputsAreNotInputs, beirFiles, readJsonlCorpus, readTextInput, reportDroppedLines } from '../read-input.js';
 import { RERANK_OPTIONS, RERANK_USAGE, withCliReranker } from '../rerank.js';
 
 export const INDEX_USAGE = `usage: factkit index (--jsonl corpus.jsonl[.gz] | --beir <folder> | --folder <dir>) --out <path> [--kind bm25|dense|hybrid]
@@ -89,8 +89,19 @@ async function readCorpus(values: { jsonl?: string | undefined; beir?: string | 
 async function embedCorpus(documents: readonly Document[], embedder: Embedder, batchSize: number, io: CliIo): Promise<{ snapshot: DenseIndexSnapshot; problems: ItemProblem[] }> {
   const progress = createProgress(io, `embedding (${embedder.id})`);
   progress.update(0, documents.length);
+  // Each batch first yields to the event loop: an offline embedder computes without awaiting I/O, so without this
+  // the whole corpus would embed in one run of microtasks and Ctrl-C (the SIGINT handler) would only be seen at the
+  // end. With it the job stops at the next batch boundary and nothing is written.
+  const yielding: Embedder = {
+    ...embedder,
+    async embed(request) {
+      await new Promise((resolve) => setImmediate(resolve));
+      request.abortSignal?.throwIfAborted();
+      return embedder.embed(request);
+    },
+  };
   const built = await buildDenseIndex(documents, {
-    embedder,
+    embedder: yielding,
     batchSize,
     ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
     onProgress: ({ completed, total }) => progress.update(completed, total),
@@ -139,8 +150,16 @@ async function runIndex(values: CommandValues<typeof INDEX_OPTIONS>, io: CliIo):
     io.stderr(`factkit index: give exactly one of --jsonl, --beir, --folder, and --out\n${INDEX_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
+  await assertOutputsAreNotInputs(
+    'index',
+    [{ flag: '--out', path: out }],
+    [{ flag: '--jsonl', path: values.jsonl }, { flag: '--folder', path: values.folder }, { flag: '--beir', path: values.beir }, ...(values.beir ? beirFiles(values.beir, 'test') : [])],
+  );
+  if (values.beir !== undefined && !(await stat(values.beir).catch(() => undefined))?.isDirectory()) throw new InvalidArgumentError({ where: 'factkit index', argument: '--beir', message: `is not a folder: "${values.beir}"` });
   const kind = option('kind', 'bm25');
   if (!INDEX_KINDS.includes(kind as IndexKind)) throw new InvalidArgumentError({ where: 'factkit index', argument: '--kind', message: `must be one of ${INDEX_KINDS.join(', ')} (got "${kind}")` });
+  // Refused before any work: saving over a directory would fail only after indexing (issue 21 §11).
+  if (kind !== 'hybrid' && (await stat(out).catch(() => undefined))?.isDirectory()) throw new InvalidArgumentError({ where: 'factkit index', argument: '--out', message: `is a directory ("${out}"); --kind ${kind} writes one file` });
   const parameters = { k1: numberFlag('index', 'k1', option('k1', '0.9')), b: numberFlag('index', 'b', option('b', '0.4')) };
   const started = Date.now();
   const signal = io.abortSignal ? { abortSignal: io.abortSignal } : {};
@@ -216,9 +235,9 @@ async function folderSize(folder: string): Promise<number> {
 }
 
 /** Which kind of index a path holds: a hybrid folder (manifest.json), or a file recognised by its magic bytes. */
-async function detectIndexKind(path: string): Promise<IndexKind> {
+export async function detectIndexKind(path: string, input: { command: string; flag: string } = { command: 'search', flag: '--index' }): Promise<IndexKind> {
   const info = await stat(path).catch((cause: unknown) => {
-    throw new InvalidArgumentError({ where: 'factkit search', argument: '--index', message: `cannot be read (${path})`, cause });
+    throw new InvalidArgumentError({ where: `factkit ${input.command}`, argument: input.flag, message: `cannot be read (${path})`, cause });
   });
   if (info.isDirectory()) return 'hybrid';
   const handle = await open(path, 'r');

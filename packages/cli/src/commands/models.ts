@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InvalidArgumentError, ProviderCallError } from '@factkit/core';
+import { InvalidArgumentError, ProviderCallError, decodeTextFile } from '@factkit/core';
 import { createTransformersEmbedder, createTransformersNliModel, createTransformersText2TextModel } from '@factkit/transformers';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { CliIo } from '../cli-io.js';
@@ -44,9 +44,12 @@ export async function inspectLocalModels(root: string): Promise<LocalModelReport
   for (const path of [root, ...entries]) {
     let text: string;
     try {
-      text = await readFile(join(path, 'config.json'), 'utf8');
-    } catch {
-      continue; // not a model folder
+      // A byte-order mark is not part of the JSON (core decodeTextFile strips it).
+      text = decodeTextFile(await readFile(join(path, 'config.json')), join(path, 'config.json'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // not a model folder
+      reports.push({ path, kind: 'embedder', ok: false, message: `config.json ${error instanceof Error ? error.message.replace(/^.*config\.json:? ?/, '') : String(error)}` });
+      continue;
     }
     let config: Record<string, unknown>;
     try {
@@ -85,6 +88,7 @@ async function runModels(values: CommandValues<typeof MODELS_OPTIONS>, io: CliIo
     return EXIT_CODES.badInput;
   }
   const local = values.dir ? await inspectLocalModels(values.dir) : undefined;
+  if (local?.length === 0) throw new InvalidArgumentError({ where: 'factkit models', argument: '--dir', message: `has no model folder (a folder with config.json) in "${values.dir}"` });
   let endpoint: { baseURL: string; ok: boolean; models?: string[]; chat?: { model: string; ok: boolean; reply?: string; ms: number; message?: string }; message?: string } | undefined;
   if (connection) {
     const provider = endpointProvider(connection);

@@ -7,7 +7,7 @@ import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { ENDPOINT_OPTIONS, connectLanguageModel, resolveEndpoint } from '../endpoint.js';
 import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { EXIT_CODES } from '../exit-codes.js';
-import { type JsonlInput, asRow, readJsonlCorpus, readJsonlInput, reportDroppedLines } from '../read-input.js';
+import { type JsonlInput, asRow, assertOutputsAreNotInputs, readJsonlCorpus, readJsonlInput, reportDroppedLines } from '../read-input.js';
 import { createProgress } from '../progress.js';
 import { buildTraceReport } from '../report/trace-report.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
@@ -71,6 +71,14 @@ async function runTrace(values: CommandValues<typeof TRACE_OPTIONS>, io: CliIo):
   const k = integer('k', values.k, 2);
   const maxLeafSize = integer('leaf-size', values['leaf-size'], 1);
   const seed = integer('seed', values.seed, 0);
+  await assertOutputsAreNotInputs(
+    'trace',
+    (['out', 'md', 'svg', 'html'] as const).map((name) => ({ flag: `--${name}`, path: values[name] })),
+    [
+      { flag: '--corpus', path: values.corpus },
+      { flag: '--queries', path: values.queries },
+    ],
+  );
   let statements: TraceStatement[];
   let statementProblems: JsonlInput<TraceStatement>['problems'] = [];
   if (values.query !== undefined) statements = [{ text: values.query }];
@@ -127,6 +135,8 @@ async function runTrace(values: CommandValues<typeof TRACE_OPTIONS>, io: CliIo):
       supporting: run.result?.supporting.map((document) => ({ documentId: document.documentId, text: document.text, clusterPaths: document.clusterPaths })) ?? [],
       clusters: run.result?.clusters ?? [],
       ...(run.result ? { cost: run.result.cost } : {}),
+      // Undecided: a judge verdict or a leaf's keyword call failed; left out of P/R/F1 and the exit is 3.
+      incomplete: run.incomplete,
       problems: run.problems,
     })),
     problems: [...readProblems, ...indexProblems],
@@ -141,6 +151,14 @@ async function runTrace(values: CommandValues<typeof TRACE_OPTIONS>, io: CliIo):
         continue;
       }
       io.stdout(`${result.query}\n  supported by ${result.supporting.length} of ${result.cost.candidatesJudged} judged candidates (brute force would judge ${result.cost.bruteForce.candidates})\n`);
+      if (traced[position]!.incomplete)
+        io.stdout(
+          `  undecided (left out of the scores): ${problems
+            .filter((problem) => problem.code !== 'no-cluster-matched')
+            .map((problem) => problem.message)
+            .slice(0, 3)
+            .join('; ')}\n`,
+        );
       for (const document of result.supporting.slice(0, 10)) io.stdout(`  - [${document.documentId}] ${document.text.slice(0, 160)}\n`);
     }
   }

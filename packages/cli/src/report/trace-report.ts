@@ -79,7 +79,17 @@ export function buildTraceReport(input: TraceReportInput): StudyReportOptions {
   };
   tables.push(perStatement);
   lines.push('### Per statement', '', renderTableMarkdown(perStatement));
-  if (study.incomplete.length > 0) lines.push('', '**Incomplete: these numbers are not whole**', '', ...study.incomplete.map((reason) => `- ${reason}`));
+  if (study.incomplete.length > 0) {
+    // Why: the first few distinct problems of the incomplete statements (a failed keyword or judge call), beside the counts.
+    const causes = [
+      ...new Set(
+        runs.flatMap((run) =>
+          run.perStatement.filter((entry) => entry.incomplete).flatMap((entry) => entry.problems.filter((problem) => problem.code !== 'unjudged' && problem.code !== 'no-cluster-matched').map((problem) => problem.message)),
+        ),
+      ),
+    ].slice(0, 5);
+    lines.push('', '**Incomplete: these numbers are not whole**', '', ...study.incomplete.map((reason) => `- ${reason}`), ...causes.map((message) => `- ${message}`));
+  }
   const markdown = `${lines.join('\n')}\n`;
   const chart: StudyChart =
     study.statementsWithGold > 0

@@ -128,9 +128,11 @@ const SECRET_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:sk|pk|rk)-[A-Za-z0-9_-]{8,}/g, '[redacted]'],
   [/(bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[redacted]'],
   [/((?:api[_-]?key|authorization|x-api-key|token|password|secret)["']?\s*[:=]\s*["']?)(?!\[redacted\])[^\s"',}]{4,}/gi, '$1[redacted]'],
+  // Credentials inside a URL (`http://user:KEY@host/v1`): the userinfo goes, the host stays.
+  [/(\b[a-z][a-z0-9+.-]*:\/\/)(?!\[redacted\]@)[^\s/?#@"'<>]+@/gi, '$1[redacted]@'],
 ];
 
-/** Replaces things that look like API keys or bearer tokens (and any `extraSecrets`) with `[redacted]`. */
+/** Replaces things that look like API keys, bearer tokens or credentials in a URL (and any `extraSecrets`) with `[redacted]`. */
 export function redactSecrets(text: string, extraSecrets: readonly (string | undefined)[] = []): string {
   let out = text;
   for (const secret of extraSecrets) {

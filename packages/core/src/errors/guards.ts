@@ -68,3 +68,8 @@ export function assertProbability(argument: string, value: unknown, where?: stri
 export function assertNonEmptyString(argument: string, value: unknown, where?: string): asserts value is string {
   if (typeof value !== 'string' || value.length === 0) fail(argument, value, 'a non-empty string', where);
 }
+
+/** Throws unless `value` is a string (the empty string included). */
+export function assertString(argument: string, value: unknown, where?: string): asserts value is string {
+  if (typeof value !== 'string') fail(argument, value, 'a string', where);
+}

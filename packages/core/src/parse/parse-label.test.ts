@@ -57,6 +57,18 @@ describe('parseLabel', () => {
     expect(nli('not entailment').label).toBeUndefined();
   });
 
+  it('a later explicit self-correction wins over the label it retracts (issue 21 §5)', () => {
+    expect(parseLabel('Entailment. Wait, no: neutral.', { labels: NLI_LABELS }).label).toBe('neutral');
+    const corrections = ['Wait, no:', 'Actually,', 'On second thought,', 'Correction:', 'Scratch that,', 'Wait —'];
+    fc.assert(
+      fc.property(fc.constantFrom(...NLI_LABELS), fc.constantFrom(...NLI_LABELS), fc.constantFrom(...corrections), fc.constantFrom('', 'Label: ', '**Answer:** '), (first, second, correction, prefix) => {
+        fc.pre(first !== second);
+        expect(parseLabel(`${prefix}${first}. ${correction} ${second}.`, { labels: NLI_LABELS }).label).toBe(second);
+      }),
+      { seed: 21, numRuns: 200 },
+    );
+  });
+
   it('uses negations only when given', () => {
     expect(parseLabel('not yes', { labels: ['yes', 'no'] }).label).toBeUndefined();
     expect(parseLabel('not yes', { labels: ['yes', 'no'], negations: { yes: 'no' } }).label).toBe('no');

@@ -687,6 +687,68 @@ function decide<L extends string>(mentions: readonly Mention<L>[], matcher: Matc
   return { problems: [{ code: 'no-label', message: `the reply names none of the labels (${describe(matcher.labels)})` }] };
 }
 
+/** Clause-initial words and phrases that retract what came before ("Entailment. Wait, no: neutral."). */
+const CORRECTIONS: readonly (readonly string[])[] = [
+  ['wait'],
+  ['actually'],
+  ['correction'],
+  ['oops'],
+  ['scratch', 'that'],
+  ['on', 'second', 'thought'],
+  ['on', 'second', 'thoughts'],
+  ['on', 'reflection'],
+  ['i', 'take', 'that', 'back'],
+  ['let', 'me', 'correct'],
+  ['i', 'was', 'wrong'],
+  ['i', 'mean'],
+];
+
+/**
+ * The mentions after the reply's last self-correction, when a correction is followed by a committed label: an
+ * explicit later correction wins over the label it retracts. A correction counts where a clause starts (after a
+ * sentence end, the reply start or a label). Otherwise every mention. One pass over the tokens: linear time.
+ */
+function afterLastCorrection<L extends string>(tokens: Tokens, mentions: readonly Mention<L>[]): readonly Mention<L>[] {
+  const { kinds } = tokens;
+  let lastMention = -1;
+  const mentionEnd = new Set(mentions.map((mention) => mention.end));
+  let corrected = -1;
+  let previous = -1; // the last token that is not punctuation
+  for (let index = 0; index < kinds.length; index += 1) {
+    if (kinds[index] === Kind.Other) continue;
+    const clauseStart = previous < 0 || kinds[previous] === Kind.End || kinds[previous] === Kind.Question || mentionEnd.has(previous);
+    if (clauseStart && kinds[index] === Kind.Word) {
+      for (const phrase of CORRECTIONS) {
+        let position = index;
+        let matched = 0;
+        while (matched < phrase.length && position < kinds.length) {
+          if (kinds[position] === Kind.Other) {
+            position += 1;
+            continue;
+          }
+          if (kinds[position] !== Kind.Word || tokenText(tokens, position) !== phrase[matched]) break;
+          matched += 1;
+          position += 1;
+        }
+        if (matched === phrase.length) {
+          corrected = index;
+          break;
+        }
+      }
+    }
+    if (mentionEnd.has(index)) lastMention = index;
+    previous = index;
+  }
+  if (corrected < 0 || lastMention < corrected) return mentions;
+  const later = mentions.filter((mention) => mention.start > corrected);
+  // A committed label after the correction replaces the earlier ones; a hedge after it ("Actually, it could be X or
+  // Y") retracts them without committing; a correction followed only by negations retracts the labels it negates
+  // ("X. Wait, I was wrong: it is not X") and keeps the others ("X. Wait, it is not Y either").
+  if (later.some((mention) => !mention.negated)) return later;
+  const negatedLater = new Set(later.map((mention) => mention.label));
+  return mentions.filter((mention) => mention.start > corrected || !negatedLater.has(mention.label));
+}
+
 /**
  * Compiles the label options once and returns a parser for many replies (what {@link parseLabel} does per call).
  * @throws InvalidArgumentError for empty labels, an alias to an unknown label, or a surface form meaning two labels.
@@ -699,7 +761,7 @@ export function createLabelParser<L extends string>(options: LabelParseOptions<L
     if (!tokens.kinds.includes(Kind.Word)) return { problems: [{ code: 'empty-reply', message: 'the reply has no letters or digits' }] };
     const mentions = findMentions(tokens, matcher);
     annotate(tokens, mentions);
-    return decide(mentions, matcher);
+    return decide(afterLastCorrection(tokens, mentions), matcher);
   };
 }
 
@@ -711,7 +773,8 @@ export function createLabelParser<L extends string>(options: LabelParseOptions<L
  * "Entailment is not correct here; it is neutral") or hedged ("entailment or neutral", "possibly supported") is never
  * read as that label: the reply is read right where it is unambiguous (the last example gives neutral), otherwise
  * the result has an `ambiguous-label` problem. An answer word ("Answer:", "Final label -") or the reply's start marks
- * the label that wins over others named later in the prose.
+ * the label that wins over others named later in the prose. An explicit later self-correction ("Entailment. Wait, no:
+ * neutral.", "Supported. Actually, refuted.", "On second thought, neutral") retracts what came before it.
  *
  * Pure, never throws on any reply, linear time in the reply length (a 1 MB reply takes milliseconds).
  * @throws InvalidArgumentError for bad `options` (not for a bad reply).

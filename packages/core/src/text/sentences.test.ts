@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../errors/factkit-error.js';
 import { segmentSentences, splitSentences } from './sentences.js';
 
 describe('splitSentences (English)', () => {
@@ -163,5 +164,22 @@ describe('segmentSentences properties', () => {
         expect(covered).toBe(text.replace(/\s/g, ''));
       }),
     );
+  });
+});
+
+describe('segmentSentences argument guard (issue 21 §8)', () => {
+  it('refuses a non-string text with a typed error naming "text", never a TypeError', () => {
+    for (const text of [null, undefined, 42, { text: 'a' }]) {
+      let error: unknown;
+      try {
+        segmentSentences(text as unknown as string);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(InvalidArgumentError.isInstance(error), String(text)).toBe(true);
+      expect((error as Error).message).toMatch(/^segmentSentences: argument "text" must be a string/);
+    }
+    expect(() => splitSentences(null as unknown as string)).toThrow(/argument "text" must be a string/);
+    expect(segmentSentences('')).toEqual([]);
   });
 });

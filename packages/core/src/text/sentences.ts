@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../errors/factkit-error.js';
+import { assertString } from '../errors/guards.js';
 /** A sentence with its character offsets in the source text. */
 export interface SentenceSpan {
   readonly text: string;
@@ -377,9 +378,10 @@ function isSciFactAbbreviation(word: string, lower: string, context: Abbreviatio
  * decimals ("3.14") or before a number inside an open bracket ("(10. 4%)").
  * Chinese: 。！？ always end a sentence (with any closing quotes that follow). Blank lines always split.
  * `options.profile: 'scifact'` reproduces SciFact's split instead; see {@link SentenceProfile}.
- * @throws InvalidArgumentError when `options.profile` is not a known profile.
+ * @throws InvalidArgumentError when `text` is not a string or `options.profile` is not a known profile.
  */
 export function segmentSentences(text: string, options: SplitSentencesOptions = {}): SentenceSpan[] {
+  assertString('text', text, 'segmentSentences');
   const extra = new Set((options.abbreviations ?? []).map((a) => a.toLowerCase().replace(/\.$/, '')));
   const profile = options.profile ?? 'default';
   if (profile !== 'default' && profile !== 'scifact') {

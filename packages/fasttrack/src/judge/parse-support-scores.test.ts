@@ -1,8 +1,24 @@
 import fc from 'fast-check';
+import { InvalidArgumentError } from '@factkit/core';
 import { describe, expect, it } from 'vitest';
 import { parseSupportScores } from './parse-support-scores.js';
 
 describe('parseSupportScores', () => {
+  it('refuses a bad `expected` with a typed error naming it, before any allocation (issue 21 §8)', () => {
+    for (const expected of [Number.NaN, -1, 1.5, 1e9, Number.POSITIVE_INFINITY, '3' as unknown as number]) {
+      let error: unknown;
+      try {
+        parseSupportScores('#scores: 1, 0', expected);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(InvalidArgumentError.isInstance(error), String(expected)).toBe(true);
+      expect((error as Error).message).toMatch(/^parseSupportScores: argument "expected" must be an integer from 0 to 100000/);
+    }
+    expect(parseSupportScores('#scores: 1, 0', 0).scores).toEqual([]);
+    expect(parseSupportScores('#scores: 1, 0', 2).scores).toEqual([1, 0]);
+  });
+
   it('reads the paper format', () => {
     const parsed = parseSupportScores('#analysis: Text1 supports it. Text2 does not.\n#scores: 1, 0', 2);
     expect(parsed).toMatchObject({ analysis: 'Text1 supports it. Text2 does not.', scores: [1, 0], aligned: true, problems: [] });

@@ -1,4 +1,7 @@
-import type { ItemProblem } from '@factkit/core';
+import { type ItemProblem, assertIntegerInRange } from '@factkit/core';
+
+/** The most texts one reply is parsed for (`expected`): far above any batch that fits a prompt. */
+const MAX_SUPPORT_SCORES = 100_000;
 
 export interface ParsedSupportScores {
   /** Text of the `#analysis:` section (trimmed), or '' when absent. */
@@ -58,9 +61,12 @@ function readItem(item: string): { value?: 0 | 1; problem?: 'non-numeric-score' 
  * Parses a reply to `FASTTRACK_PROMPTS.support` for a batch of `expected` texts. Tolerant: markdown around the markers, the last
  * `#scores:` wins (a model that restates the format), one score per line (`Text 2: 0`, `2. 0`, `- 0`) or a comma or
  * space separated list, `1.0` for 1. A non-numeric or out-of-range score leaves that text `null` with a problem; a
- * count mismatch marks the batch unaligned (its scores cannot be trusted by position). Pure, linear-time, never throws.
+ * count mismatch marks the batch unaligned (its scores cannot be trusted by position). Pure, linear-time, never throws
+ * on any reply.
+ * @throws InvalidArgumentError when `expected` is not an integer from 0 to 100000 (a batch of texts in one prompt).
  */
 export function parseSupportScores(reply: string, expected: number): ParsedSupportScores {
+  assertIntegerInRange('expected', expected, 0, MAX_SUPPORT_SCORES, 'parseSupportScores');
   const text = typeof reply === 'string' ? reply : '';
   const empty = (): (0 | 1 | null)[] => new Array<0 | 1 | null>(Math.max(0, expected)).fill(null);
   if (text.trim().length === 0) return { analysis: '', scores: empty(), aligned: false, problems: [{ code: 'empty-reply', message: 'the reply is empty' }] };

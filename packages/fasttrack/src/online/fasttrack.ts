@@ -57,11 +57,16 @@ export interface TraceResult {
   readonly judgements: readonly SupportJudgement[];
   /** Candidates the judge could not decide (their judgement is `failed`); the trace is incomplete when any. */
   readonly unjudged: readonly string[];
+  /**
+   * Leaves (`clustering:leafId`) whose keyword call failed: they have no keywords, so the fuzzy match could not
+   * consider them and any leaf could have ranked among the matched ones. The trace is incomplete when any.
+   */
+  readonly unlabelledLeaves: readonly string[];
   readonly clusters: readonly MatchedLeaf[];
   /** The judge's calls: analysis, raw reply, provenance. */
   readonly calls: readonly JudgeCall[];
   readonly cost: TraceCost;
-  /** `no-cluster-matched`, and one `unjudged` per candidate the judge could not decide. */
+  /** `no-cluster-matched`, one `unlabelled-leaves` when a leaf's keyword call failed, and one `unjudged` per candidate the judge could not decide. */
   readonly problems: ItemProblem[];
 }
 
@@ -115,6 +120,9 @@ export function createFastTrack(options: FastTrackOptions): FastTrack {
   };
 
   const rowById = new Map(documents.map((document, row) => [document.id, row]));
+  // A leaf whose label call failed cannot be matched by keywords: every query's stage 1 ranks leaves over all
+  // keywords, so any trace over such an index may have missed candidates (issue 21 §1: never a silent result).
+  const unlabelledLeaves = indexes.flatMap((index, clustering) => index.tree.leaves.filter((leafId) => index.labels.get(leafId)?.status === 'failed').map((leafId) => `${clustering}:${leafId}`));
 
   const trace: FastTrack['trace'] = async (query, traceOptions = {}) => {
     const { abortSignal } = traceOptions;
@@ -122,6 +130,7 @@ export function createFastTrack(options: FastTrackOptions): FastTrack {
     const candidateDocuments = stage1.documentIds.map((documentId) => documents[rowById.get(documentId) as number] as Document);
     const judged = await judge.judge({ query, candidates: candidateDocuments.map((document) => ({ documentId: document.id, text: document.text })), ...(abortSignal ? { abortSignal } : {}) });
     const problems: ItemProblem[] = [...stage1.problems];
+    if (unlabelledLeaves.length > 0) problems.push({ code: 'unlabelled-leaves', message: `${unlabelledLeaves.length} leaf cluster(s) have no keywords (their keyword call failed): the trace may have missed their documents` });
     const supporting: SupportingDocument[] = [];
     const unjudged: string[] = [];
     judged.judgements.forEach((judgement, position) => {
@@ -151,7 +160,7 @@ export function createFastTrack(options: FastTrackOptions): FastTrack {
         ...(judgedCount > 0 && usage.totalTokens > 0 ? { estimatedTokens: Math.round((usage.totalTokens / judgedCount) * documents.length) } : {}),
       },
     };
-    return { query, supporting, judgements: judged.judgements, unjudged, clusters: stage1.clusters, calls: judged.calls, cost, problems };
+    return { query, supporting, judgements: judged.judgements, unjudged, unlabelledLeaves, clusters: stage1.clusters, calls: judged.calls, cost, problems };
   };
 
   const retriever: Retriever = {

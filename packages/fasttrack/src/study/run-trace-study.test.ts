@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildFastTrackIndex } from '../index/fasttrack-index.js';
 import { supportJudgement, type SupportJudge } from '../judge/support-judge.js';
 import { createClassTfidfLabeller } from '../labels/class-tfidf-labeller.js';
+import type { KeywordLabeller } from '../labels/keyword-labeller.js';
 import { createFastTrack } from '../online/fasttrack.js';
 import { runTraceStudy, scoreTraceMethod } from './run-trace-study.js';
 
@@ -81,6 +82,32 @@ describe('runTraceStudy', () => {
       'FastTrack: 1 of 4 statements incomplete (judge undecided or call failed), left out of its scores',
       'brute force (scripted-judge, every document): 1 of 4 statements incomplete (judge undecided or call failed), left out of its scores',
     ]);
+  });
+
+  it('a failed keyword call is never hidden: every statement is incomplete and left out of the scores (issue 21 §1)', async () => {
+    const embedder = createMockEmbedder({ dimensions: 16 });
+    const tfidf = createClassTfidfLabeller();
+    // The class TF-IDF labeller, except that the call for the first leaf fails (as an LLM call failing after retries).
+    const flaky: KeywordLabeller = {
+      id: 'flaky-labeller',
+      async label(request) {
+        const labels = await tfidf.label(request);
+        const failedLeaf = request.clusters[0]!.leafId;
+        return labels.map((label) => (label.leafId === failedLeaf ? { leafId: label.leafId, status: 'failed' as const, keywords: [], problems: [{ code: 'call-failed', message: 'HTTP 500 after 2 retries' }] } : label));
+      },
+    };
+    const { index } = await buildFastTrackIndex(documents, { embedder, labeller: flaky, k: 2, maxLeafSize: 2, seed: 0 });
+    expect(index.tree.leaves.length).toBeGreaterThan(1);
+    const fastTrack = createFastTrack({ index, judge, embedder });
+    const traced = await fastTrack.trace('cats purr');
+    expect(traced.unlabelledLeaves).toHaveLength(1);
+    expect(traced.problems.map((problem) => problem.code)).toContain('unlabelled-leaves');
+    const result = await runTraceStudy({ statements: statements.slice(0, 2), tracers: [{ name: 'FastTrack', fastTrack }] });
+    const [fast, upper] = result.methods;
+    expect(fast!.perStatement.map((run) => run.incomplete)).toEqual([true, true]);
+    expect(fast!.scores).toBeUndefined();
+    expect(upper!.scores).toBeUndefined();
+    expect(result.incomplete[0]).toBe('FastTrack: 2 of 2 statements incomplete (judge undecided or call failed), left out of its scores');
   });
 
   it('a failed retrieval is never a ranking: the statement is left out and reported', async () => {

@@ -134,7 +134,7 @@ async function runTracer(options: TraceStudyOptions, name: string, fastTrack: Fa
     const started = performance.now();
     try {
       const result = await fastTrack.trace(statement.text, abortSignal ? { abortSignal } : {});
-      const incomplete = result.unjudged.length > 0;
+      const incomplete = result.unjudged.length > 0 || result.unlabelledLeaves.length > 0;
       runs.push({ supporting: result.supporting.map((document) => document.documentId), judged: result.cost.candidatesJudged, incomplete, result, latencyMs: performance.now() - started, problems: result.problems });
     } catch (error) {
       if (isAbortReason(error, abortSignal)) throw error;
@@ -145,12 +145,12 @@ async function runTracer(options: TraceStudyOptions, name: string, fastTrack: Fa
   return runs;
 }
 
-/** "Ours*": a perfect judge on FastTrack's candidates (the gold ids among them); never incomplete when the trace ran. */
+/** "Ours*": a perfect judge on FastTrack's candidates (the gold ids among them); incomplete only when a leaf had no keywords (its label call failed). */
 function upperBoundRuns(statements: readonly TraceStatement[], runs: readonly TraceStatementRun[]): TraceStatementRun[] {
   return runs.map((run, position) => {
     const gold = new Set(statements[position]?.gold ?? []);
     if (!run.result) return { supporting: [], incomplete: true, problems: run.problems };
-    return { supporting: run.result.judgements.map((judgement) => judgement.documentId).filter((id) => gold.has(id)), judged: run.result.cost.candidatesJudged, incomplete: false, problems: [] };
+    return { supporting: run.result.judgements.map((judgement) => judgement.documentId).filter((id) => gold.has(id)), judged: run.result.cost.candidatesJudged, incomplete: run.result.unlabelledLeaves.length > 0, problems: [] };
   });
 }
 

@@ -1,6 +1,5 @@
 import OpenAI from 'openai';
-import { FactkitError, ProviderCallError, ResponseParseError, redactSecrets } from '@factkit/core';
-import { linkAbort } from './abort-link.js';
+import { FactkitError, ProviderCallError, ResponseParseError, linkAbort, redactSecrets } from '@factkit/core';
 import { isNotJsonBody } from './parse-responses.js';
 import { PROVIDER } from './client-config.js';
 import type { ResolvedConnection } from './client-config.js';
@@ -38,7 +37,7 @@ export async function callOnce<T>(options: CallOptions, attempt: (context: Attem
   const connection = resolve();
   const controller = new AbortController();
   let timedOut = false;
-  // One listener per caller signal however many calls share it (see abort-link.ts).
+  // One listener per caller signal however many calls share it (core linkAbort).
   const unlink = linkAbort(abortSignal, () => controller.abort(abortSignal?.reason));
   const timer = setTimeout(() => {
     timedOut = true;

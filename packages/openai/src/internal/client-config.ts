@@ -65,6 +65,24 @@ export function isHttpUrl(value: unknown): boolean {
   }
 }
 
+/**
+ * The URL without its userinfo when `value` is a URL holding credentials (`http://user:KEY@host/v1` →
+ * `http://host/v1`), else `undefined` (no credentials, or not a URL).
+ */
+export function urlWithoutCredentials(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.username === '' && url.password === '') return undefined;
+  url.username = '';
+  url.password = '';
+  return url.href.replace(/\/+$/, '');
+}
+
 /** `openai-compatible(<base URL>)`: two endpoints serving the same model name never share cached answers. */
 export function providerNameFor(baseUrl: string): string {
   return `${PROVIDER}(${baseUrl.replace(/\/+$/, '')})`;

@@ -31,7 +31,13 @@ export async function saveBm25Index(index: Bm25Index, path: string): Promise<voi
     throw error;
   }
   closeSync(descriptor);
-  renameSync(temporary, path);
+  try {
+    renameSync(temporary, path);
+  } catch (error) {
+    // A failed write leaves nothing behind (e.g. `path` is a directory): no temporary file next to it.
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 /**

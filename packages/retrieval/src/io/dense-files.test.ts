@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
@@ -9,6 +9,7 @@ import { createBm25Retriever } from '../bm25/bm25-retriever.js';
 import type { DenseIndexSnapshot } from '../dense/dense-serialization.js';
 import { restoreDenseRetriever } from '../dense/dense-serialization.js';
 import { createHybridRetriever } from '../fusion/hybrid-retriever.js';
+import { saveBm25Index } from './bm25-files.js';
 import { HYBRID_MANIFEST_FILE, loadDenseIndex, loadHybridIndex, saveDenseIndex, saveHybridIndex } from './dense-files.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'factkit-dense-io-'));
@@ -27,6 +28,17 @@ async function denseSnapshot(): Promise<DenseIndexSnapshot> {
 }
 
 describe('dense and hybrid index files', () => {
+  it('a failed save (the path is an existing directory) removes its temporary file (issue 21 §11)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'factkit-failed-save-'));
+    const target = join(folder, 'existing');
+    mkdirSync(target);
+    await expect(saveDenseIndex(await denseSnapshot(), target)).rejects.toThrow(/EISDIR|directory/);
+    const bm25 = createBm25Index();
+    bm25.addDocuments(documents);
+    await expect(saveBm25Index(bm25, target)).rejects.toThrow(/EISDIR|directory/);
+    expect(readdirSync(folder)).toEqual(['existing']);
+  });
+
   it('saves and loads a dense index; damage and missing files are typed errors naming the path', async () => {
     const snapshot = await denseSnapshot();
     const path = join(directory, 'x.dense');

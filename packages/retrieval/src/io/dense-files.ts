@@ -1,6 +1,6 @@
 // Node file helpers for dense and hybrid indexes (the byte formats are browser-safe, in dense/dense-serialization.ts
 // and bm25/bm25-serialization.ts).
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertNonEmptyString, assertPositiveInteger, CorruptDataError, InvalidArgumentError } from '@factkit/core';
 import type { Bm25Index } from '../bm25/bm25-index.js';
@@ -10,8 +10,14 @@ import { loadBm25Index, saveBm25Index } from './bm25-files.js';
 
 async function writeAtomically(path: string, bytes: Uint8Array | string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, bytes);
-  await rename(temporary, path);
+  try {
+    await writeFile(temporary, bytes);
+    await rename(temporary, path);
+  } catch (error) {
+    // A failed write leaves nothing behind (e.g. `path` is a directory): no temporary file next to it.
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 /**

@@ -26,7 +26,8 @@ async function isGzip(path: string): Promise<boolean> {
 }
 
 /**
- * Streams a JSONL file (gzip detected by its magic bytes) one parsed line at a time; blank lines are skipped.
+ * Streams a JSONL file (gzip detected by its magic bytes) one parsed line at a time; blank lines and a UTF-8
+ * byte-order mark are skipped.
  * Memory stays bounded by one line.
  * @throws CorruptDataError naming the file and line for invalid JSON, and for a gzip stream that ends early or is damaged.
  */
@@ -52,10 +53,12 @@ export async function* readJsonLines(path: string, options: ReadJsonLinesOptions
       lineNumber++;
       if (abortSignal?.aborted) throw abortSignal.reason;
       if (streamError) break;
-      if (text.trim().length === 0) continue;
+      // A UTF-8 byte-order mark before the first record is not part of it.
+      const line = lineNumber === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+      if (line.trim().length === 0) continue;
       let value: unknown;
       try {
-        value = JSON.parse(text);
+        value = JSON.parse(line);
       } catch (cause) {
         // A truncated gzip often ends mid-line: report the stream failure rather than the half line.
         if (streamError) break;

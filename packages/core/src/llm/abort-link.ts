@@ -7,7 +7,11 @@
  */
 const links = new WeakMap<AbortSignal, { readonly callbacks: Set<() => void>; readonly dispatch: () => void }>();
 
-/** Calls `onAbort` once when `signal` aborts (at once if it already has); returns the unlink function. */
+/**
+ * Calls `onAbort` once when `signal` aborts (at once if it already has); returns the unlink function. Many links to
+ * one signal (a batch's shared signal: calls, retry waits) hold one 'abort' listener on it.
+ * @example const unlink = linkAbort(abortSignal, () => controller.abort(abortSignal?.reason)); try { … } finally { unlink(); }
+ */
 export function linkAbort(signal: AbortSignal | undefined, onAbort: () => void): () => void {
   if (signal === undefined) return () => {};
   if (signal.aborted) {
@@ -40,9 +44,4 @@ export function linkAbort(signal: AbortSignal | undefined, onAbort: () => void):
       signal.removeEventListener('abort', dispatch);
     }
   };
-}
-
-/** The number of 'abort' listeners this module holds on `signal` (0 or 1), for tests. */
-export function linkedListenerCount(signal: AbortSignal): number {
-  return links.has(signal) ? 1 : 0;
 }

@@ -1,5 +1,8 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { linkAbort, linkedListenerCount } from './abort-link.js';
+import { linkAbort } from './abort-link.js';
+
+const linkedListenerCount = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
 
 describe('linkAbort', () => {
   it('holds one listener per signal however many links, fans an abort out to every live link, and lets go when all unlink', () => {
