@@ -19,11 +19,13 @@ export type { ClaimQueryParse, ParsedClaimQueryPair } from './generate/parse-cla
 export { parseClaimQueryReply } from './generate/parse-claim-query-reply.js';
 
 // Chain types
-export type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel } from './types.js';
+export type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel, SnippetJudgement } from './types.js';
 
 // Verification (Tables 23/24) and the offline NLI verifier
-export type { ClaimVerifier, NliAggregation, NliVerifierOptions, VerifyItem, VerifyRequest } from './verify/create-nli-verifier.js';
-export { aggregateNliLabels, createNliVerifier, decideNliLabels } from './verify/create-nli-verifier.js';
+export type { AggregatedVerdict, ClaimVerifier, JudgedSnippet, NliAggregation, NliVerifierOptions, VerifyItem, VerifyRequest } from './verify/create-nli-verifier.js';
+export { aggregateNliLabels, aggregateSnippets, createNliVerifier, decideNliLabels, decideSnippets, DEFAULT_NLI_AGGREGATION, DEFAULT_SOFT_THRESHOLD, explainNliVerdict, NLI_AGGREGATIONS } from './verify/create-nli-verifier.js';
+export type { ClaimTerms, SnippetRelevance } from './verify/relevance.js';
+export { claimTerms, snippetRelevance } from './verify/relevance.js';
 export type { FormatReferenceOptions } from './verify/format-reference.js';
 export { formatReference } from './verify/format-reference.js';
 
