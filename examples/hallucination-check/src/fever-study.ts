@@ -5,17 +5,7 @@
 //   pnpm --filter hallucination-check fever-study [-- --verifiers lexical,feature,feature-use] [--validation 400] [--no-test]
 // Writes results/fever-study.md and results/fever-study.json. Unverifiable counts as not hallucinated (paper Tables 2/3).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import {
-  type ClaimQueryGenerator,
-  createDrafterGenerator,
-  createNliVerifier,
-  DEFAULT_NLI_AGGREGATION,
-  DEFAULT_SOFT_THRESHOLD,
-  type DetectionResult,
-  detectHallucinations,
-  NLI_AGGREGATIONS,
-  type NliAggregation,
-} from '@factkit/claim-query';
+import { type ClaimQueryGenerator, createDrafterGenerator, createNliVerifier, DEFAULT_NLI_AGGREGATION, DEFAULT_SOFT_THRESHOLD, type DetectionResult, detectHallucinations, NLI_AGGREGATIONS, type NliAggregation } from '@factkit/claim-query';
 import type { Embedder, NliModel, NliPrediction } from '@factkit/core';
 import { createGloveEmbedder } from '@factkit/glove';
 import { computeClassificationReport } from '@factkit/metrics';
@@ -180,9 +170,26 @@ const cell = (value: number | null) => (value === null ? 'n/a' : value.toFixed(3
 const header = '| split | system | verifier | aggregation | sent Acc | sent BAcc | sent P | sent R | sent F1 | sent unv. | resp Acc | resp BAcc | resp F1 | failed |';
 const table = [header, `|${'---|'.repeat(14)}`]
   .concat(
-    rows.map((r) =>
-      [r.split, r.system, r.verifier, r.aggregation, cell(r.sentence.accuracy), cell(r.sentence.balancedAccuracy), cell(r.sentence.precision), cell(r.sentence.recall), cell(r.sentence.f1), String(r.unverifiableSentences), cell(r.response.accuracy), cell(r.response.balancedAccuracy), cell(r.response.f1), String(r.failed)].join(' | '),
-    ).map((line) => `| ${line} |`),
+    rows
+      .map((r) =>
+        [
+          r.split,
+          r.system,
+          r.verifier,
+          r.aggregation,
+          cell(r.sentence.accuracy),
+          cell(r.sentence.balancedAccuracy),
+          cell(r.sentence.precision),
+          cell(r.sentence.recall),
+          cell(r.sentence.f1),
+          String(r.unverifiableSentences),
+          cell(r.response.accuracy),
+          cell(r.response.balancedAccuracy),
+          cell(r.response.f1),
+          String(r.failed),
+        ].join(' | '),
+      )
+      .map((line) => `| ${line} |`),
   )
   .join('\n');
 const heading = [

