@@ -139,6 +139,9 @@ function baselines(split: typeof splits.validation): void {
 }
 
 const drafter = createDrafterGenerator();
+const drafterWithoutSplit = createDrafterGenerator({ splitCompound: false });
+const chosenVerifier = args.get('default-verifier') ?? 'feature';
+const chosenAggregation = (args.get('default-aggregation') ?? DEFAULT_NLI_AGGREGATION) as NliAggregation;
 baselines(splits.validation);
 const nliModels = new Map<string, NliModel>();
 for (const name of verifierNames) {
@@ -153,13 +156,15 @@ for (const name of verifierNames) {
     for (const threshold of aggregation === 'soft' ? softThresholds : [undefined]) {
       const results = await run(splits.validation.responses, drafter, nli, aggregation, threshold === undefined ? {} : { softThreshold: threshold });
       rows.push(detectionRow('validation', 'drafter', name, threshold === undefined ? aggregation : `soft@${threshold}`, splits.validation.responses, results));
+      // The drafter without compound splitting / answer-subject decontextualisation, for the default verifier.
+      if (name !== chosenVerifier) continue;
+      const plain = await run(splits.validation.responses, drafterWithoutSplit, nli, aggregation, threshold === undefined ? {} : { softThreshold: threshold });
+      rows.push(detectionRow('validation', 'drafter w/o split', name, threshold === undefined ? aggregation : `soft@${threshold}`, splits.validation.responses, plain));
     }
   }
   log(`  ${name}: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
-const chosenVerifier = args.get('default-verifier') ?? 'feature';
-const chosenAggregation = (args.get('default-aggregation') ?? DEFAULT_NLI_AGGREGATION) as NliAggregation;
 if (!args.has('no-test')) {
   baselines(splits.test);
   const nli = nliModels.get(chosenVerifier) ?? memoised(models[chosenVerifier]!());
