@@ -66,7 +66,13 @@ export async function createCheckVerifier(options: CheckVerifierOptions): Promis
   let nli: NliModel;
   if (spec === 'feature') nli = await featureModel(options.nli !== undefined, onStatus);
   else if (spec === 'lexical') nli = createLexicalNliModel();
-  else if (spec.startsWith('transformers:') && spec.length > 'transformers:'.length) nli = createTransformersNliModel({ modelPath: spec.slice('transformers:'.length) });
-  else throw new InvalidArgumentError({ where: WHERE, argument: '--nli', message: `must be one of ${CHECK_NLI_SPECS} (got "${spec}")` });
+  else if (spec.startsWith('transformers:') && spec.length > 'transformers:'.length) {
+    try {
+      nli = createTransformersNliModel({ modelPath: spec.slice('transformers:'.length) });
+    } catch (cause) {
+      if (!(cause instanceof InvalidArgumentError)) throw cause;
+      throw new InvalidArgumentError({ where: WHERE, argument: '--nli', message: `${spec}: ${cause.message}`, cause });
+    }
+  } else throw new InvalidArgumentError({ where: WHERE, argument: '--nli', message: `must be one of ${CHECK_NLI_SPECS} (got "${spec}")` });
   return createNliVerifier({ nli, topSnippets, aggregation: options.aggregation ?? DEFAULT_NLI_AGGREGATION });
 }

@@ -65,6 +65,13 @@ export interface CheckAnswersResult {
  */
 export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckAnswersResult> {
   const { items, corpus = DEFAULT_CHECK_CORPUS, endpoint, topK = 10, concurrency = 4, abortSignal, onProgress } = options;
+  // The verifier first: a bad --nli / --aggregate fails before the corpus is read.
+  const verifier = await createCheckVerifier({
+    ...(options.nli ? { nli: options.nli } : {}),
+    ...(options.aggregation ? { aggregation: options.aggregation } : {}),
+    ...(endpoint ? { endpoint, verifierModel: endpoint.verifierModel ?? endpoint.model } : {}),
+    ...(options.onVerifierStatus ? { onStatus: options.onVerifierStatus } : {}),
+  });
   let retriever: Retriever;
   let corpusName = corpus;
   let corpusSize: number;
@@ -81,12 +88,6 @@ export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckA
     problems = [...loaded.problems];
   }
   let generator: ClaimQueryGenerator = createDrafterGenerator();
-  const verifier = await createCheckVerifier({
-    ...(options.nli ? { nli: options.nli } : {}),
-    ...(options.aggregation ? { aggregation: options.aggregation } : {}),
-    ...(endpoint ? { endpoint, verifierModel: endpoint.verifierModel ?? endpoint.model } : {}),
-    ...(options.onVerifierStatus ? { onStatus: options.onVerifierStatus } : {}),
-  });
   let embedder: Embedder | undefined;
   if (endpoint) {
     generator = createJointCqGenerator({ model: connectLanguageModel(endpoint, 'check') });
