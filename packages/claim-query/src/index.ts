@@ -44,6 +44,7 @@ export { evaluateDetections } from './metrics/evaluate-detections.js';
 // LLM-free drafter (baseline, not JointCQ)
 export type { DraftedPair, DraftOptions, DraftRequest, DraftResult } from './drafter/draft-claims-and-queries.js';
 export { draftClaimsAndQueries, extractKeyphrases, findQuestionSubject } from './drafter/draft-claims-and-queries.js';
+export { sentenceSubject, splitCompoundSentence } from './drafter/split-compound.js';
 
 // Detection pipeline (§2.2, Appendix B)
 export type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from './detect/generator.js';
