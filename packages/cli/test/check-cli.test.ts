@@ -143,7 +143,7 @@ describe('factkit check (built bin, offline)', () => {
       [['check', '--answer', 'a', '--top-k', '-1'], /^factkit check: argument "--top-k" must be a positive integer \(got "-1"\)\n$/],
       [['check', '--answer', 'a', '--frob'], /^factkit check: Unknown option '--frob'/],
       [['check', '--answer', 'a', '--base-url', 'http://127.0.0.1:9/v1'], /^factkit check: argument "--model" is needed with an endpoint/],
-      [['check', '--answer', 'a', '--nli', 'bogus'], /^factkit check: argument "--nli" must be one of feature \| lexical \| transformers:<dir> \| llm \(got "bogus"\)\n$/],
+      [['check', '--answer', 'a', '--nli', 'bogus'], /^factkit check: argument "--nli" must be one of feature \| feature-use \| lexical \| transformers:<dir> \| llm \(got "bogus"\)\n$/],
       [['check', '--answer', 'a', '--nli', 'llm'], /^factkit check: argument "--base-url" is needed for --nli llm/],
       [['check', '--answer', 'a', '--aggregate', 'vote'], /^factkit check: argument "--aggregate" must be one of top-decisive, strict, soft, majority, decisive-majority \(got "vote"\)\n$/],
       [['check', '--answer', 'a', '--nli', 'transformers:/nonexistent-model-folder'], /^factkit check: argument "--nli" transformers:\/nonexistent-model-folder: .*not an existing directory/],

