@@ -119,7 +119,7 @@ function detectionRow(split: 'validation' | 'test', system: string, verifier: st
   let unverifiable = 0;
   const row = rowOf(split, system, verifier, aggregation, responses, (response) => {
     const result = byId.get(response.id);
-    if (!result || result.status !== 'ok' || result.sentences.length !== response.sentenceGold.length || result.sentences.some((s) => s.incomplete)) return undefined;
+    if (result?.status !== 'ok' || result.sentences.length !== response.sentenceGold.length || result.sentences.some((s) => s.incomplete)) return undefined;
     unverifiable += result.sentences.filter((s) => s.label === 'unverifiable').length;
     return result.sentences.map((s) => s.label === 'hallucinated');
   });
