@@ -65,11 +65,7 @@ function renderClaim(claim: CheckedClaim): string {
       // The verifier's judgement of this snippet (same rank), beside its text: label, probability, relevance, deciding mark.
       const judged = verdict.snippets?.find((snippet) => snippet.rank === index + 1);
       const mark = judged?.decisive ? '<strong class="decisive-mark">deciding</strong> ' : '';
-      const judgement = judged?.label
-        ? `${mark}${badge(judged.label, 'nli')}${judged.score === undefined ? '' : ` ${judged.score.toFixed(2)}`} `
-        : judged?.label === null
-          ? `${mark}${badge('unreadable', 'nli')} `
-          : mark;
+      const judgement = judged?.label ? `${mark}${badge(judged.label, 'nli')}${judged.score === undefined ? '' : ` ${judged.score.toFixed(2)}`} ` : judged?.label === null ? `${mark}${badge('unreadable', 'nli')} ` : mark;
       const relevance = judged ? ` · claim-word overlap ${judged.overlap.toFixed(2)}${judged.relevant ? '' : ' · names none of the claim’s entities'}` : '';
       return `<li class="snippet${judged?.decisive ? ' decisive' : ''}" value="${index + 1}" data-rank="${index + 1}"${judged?.label ? ` data-nli="${escapeHtml(judged.label)}"` : ''}${judged?.decisive ? ' data-decisive="true"' : ''}>${judgement}${origin.title ? `<strong>${escapeHtml(origin.title)}</strong> ` : ''}${escapeHtml(evidence.text)}<div class="source">rank ${index + 1} · source: ${source}${score}${relevance}</div></li>`;
     })
