@@ -5,10 +5,20 @@
 //   pnpm --filter hallucination-check fever-study [-- --verifiers lexical,feature,feature-use] [--validation 400] [--no-test]
 // Writes results/fever-study.md and results/fever-study.json. Unverifiable counts as not hallucinated (paper Tables 2/3).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { type ClaimQueryGenerator, createDrafterGenerator, createNliVerifier, DEFAULT_NLI_AGGREGATION, DEFAULT_SOFT_THRESHOLD, type DetectionResult, detectHallucinations, NLI_AGGREGATIONS, type NliAggregation } from '@factkit/claim-query';
+import {
+  type ClaimQueryGenerator,
+  computeHallucinationMetrics,
+  createDrafterGenerator,
+  createNliVerifier,
+  DEFAULT_NLI_AGGREGATION,
+  DEFAULT_SOFT_THRESHOLD,
+  type DetectionResult,
+  detectHallucinations,
+  NLI_AGGREGATIONS,
+  type NliAggregation,
+} from '@factkit/claim-query';
 import type { Embedder, NliModel, NliPrediction } from '@factkit/core';
 import { createGloveEmbedder } from '@factkit/glove';
-import { computeClassificationReport } from '@factkit/metrics';
 import { createFeatureNliModel, createLexicalNliModel, GLOVE_USE_LITE_NLI_WEIGHTS } from '@factkit/nli-models';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { NLI_PAIR_DATASETS } from '@factkit/test-utils/nli-pairs';
@@ -71,16 +81,10 @@ interface Row {
 }
 
 const finite = (value: number): number | null => (Number.isFinite(value) ? value : null);
+/** claim-query's scores (unverifiable counts as not hallucinated) with absent values as null for the JSON. */
 function scoresOf(gold: readonly boolean[], predicted: readonly boolean[]): Scores {
-  if (gold.length === 0) return { n: 0, accuracy: null, balancedAccuracy: null, precision: null, recall: null, f1: null };
-  const report = computeClassificationReport(
-    gold.map((g) => (g ? 'h' : 'ok')),
-    predicted.map((p) => (p ? 'h' : 'ok')),
-    { labels: ['h', 'ok'] },
-  );
-  const h = report.perClass['h']!;
-  const bothClasses = gold.some(Boolean) && gold.some((g) => !g);
-  return { n: gold.length, accuracy: report.accuracy, balancedAccuracy: bothClasses ? report.macro.recall : null, precision: finite(h.precision), recall: finite(h.recall), f1: finite(h.f1) };
+  const { overall } = computeHallucinationMetrics(gold.map((g, i) => ({ gold: g, predicted: predicted[i] ? ('hallucinated' as const) : ('not-hallucinated' as const) })));
+  return { n: overall.n, accuracy: finite(overall.accuracy), balancedAccuracy: finite(overall.balancedAccuracy), precision: finite(overall.precision), recall: finite(overall.recall), f1: finite(overall.f1) };
 }
 
 /** Sentence and response scores of per-sentence predictions (true = hallucinated; unverifiable counts as not). */
