@@ -19,11 +19,13 @@ export type { ClaimQueryParse, ParsedClaimQueryPair } from './generate/parse-cla
 export { parseClaimQueryReply } from './generate/parse-claim-query-reply.js';
 
 // Chain types
-export type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel } from './types.js';
+export type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel, SnippetJudgement } from './types.js';
 
 // Verification (Tables 23/24) and the offline NLI verifier
-export type { ClaimVerifier, NliAggregation, NliVerifierOptions, VerifyItem, VerifyRequest } from './verify/create-nli-verifier.js';
-export { aggregateNliLabels, createNliVerifier, decideNliLabels } from './verify/create-nli-verifier.js';
+export type { AggregatedVerdict, ClaimVerifier, JudgedSnippet, NliAggregation, NliVerifierOptions, VerifyItem, VerifyRequest } from './verify/create-nli-verifier.js';
+export { aggregateNliLabels, aggregateSnippets, createNliVerifier, decideNliLabels, decideSnippets, DEFAULT_NLI_AGGREGATION, DEFAULT_SOFT_THRESHOLD, explainNliVerdict, NLI_AGGREGATIONS } from './verify/create-nli-verifier.js';
+export type { ClaimTerms, SnippetRelevance } from './verify/relevance.js';
+export { claimTerms, snippetRelevance } from './verify/relevance.js';
 export type { FormatReferenceOptions } from './verify/format-reference.js';
 export { formatReference } from './verify/format-reference.js';
 
@@ -42,6 +44,7 @@ export { evaluateDetections } from './metrics/evaluate-detections.js';
 // LLM-free drafter (baseline, not JointCQ)
 export type { DraftedPair, DraftOptions, DraftRequest, DraftResult } from './drafter/draft-claims-and-queries.js';
 export { draftClaimsAndQueries, extractKeyphrases, findQuestionSubject } from './drafter/draft-claims-and-queries.js';
+export { sentenceSubject, splitCompoundSentence } from './drafter/split-compound.js';
 
 // Detection pipeline (§2.2, Appendix B)
 export type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from './detect/generator.js';

@@ -1,4 +1,23 @@
-import type { Claim, ClaimLabel, Evidence, GenerationProvenance, ItemProblem, SearchQuery } from '@factkit/core';
+import type { Claim, ClaimLabel, Evidence, EvidenceOrigin, GenerationProvenance, ItemProblem, NliLabel, SearchQuery } from '@factkit/core';
+
+/** One snippet a verifier judged for a claim: where it ranked, what it says, the verifier's label and whether it decided the verdict. */
+export interface SnippetJudgement {
+  /** 1-based position among the claim's snippets (the retriever's rank order). */
+  readonly rank: number;
+  readonly text: string;
+  /** Where the snippet comes from, when the evidence carried an origin. */
+  readonly origin?: EvidenceOrigin;
+  /** The verifier's label for this snippet; null when its answer could not be read; absent when the verifier judges snippets together (the LLM verifier). */
+  readonly label?: NliLabel | null;
+  /** The model's probability of `label`, when the model gives probabilities (the feature and transformers models; the lexical rule gives none). */
+  readonly score?: number;
+  /** Share of the claim's content words found in the snippet, 0..1. */
+  readonly overlap: number;
+  /** Whether the snippet passes the relevance gate (names one of the claim's entities; see the aggregation). */
+  readonly relevant: boolean;
+  /** True when this snippet decided the verdict (a deciding snippet; several for a vote). */
+  readonly decisive: boolean;
+}
 
 /** A verdict on one claim with everything that produced it. */
 export interface ClaimVerdictRecord {
@@ -19,6 +38,10 @@ export interface ClaimVerdictRecord {
   readonly problems: readonly ItemProblem[];
   /** Provenance of the model call, when an LLM verified the claim. */
   readonly provenance?: GenerationProvenance;
+  /** The judged snippets, in rank order, each with its label, score and whether it decided the verdict. */
+  readonly snippets?: readonly SnippetJudgement[];
+  /** One line saying why the claim got its label (which snippet(s) decided, by which rule). */
+  readonly why?: string;
 }
 
 /** A claim with its query, the evidence found for it and the verdict: one link of the detection chain. */

@@ -105,6 +105,11 @@ describe('LLM path against a scripted local server', () => {
       ['How long did it take to construct the Acqua Felice aqueduct?', 'hallucinated'],
     ]);
     expect(acqua.claims[1]?.verdict.reasoning).toBe('The reference says about eighteen months.');
+    // The LLM verifier reads the snippets together: each is listed with its rank, none has a label of its own, all read
+    // ones decided, and the why line says what the verifier answered.
+    const judged = acqua.claims[1]!.verdict;
+    expect(judged.snippets?.map((s) => [s.rank, s.label, s.decisive])).toEqual(acqua.claims[1]!.evidence.map((_, i) => [i + 1, undefined, true]));
+    expect(judged.why).toBe(`hallucinated: the LLM verifier read snippet(s) #1–#${acqua.claims[1]!.evidence.length} together and answered hallucinated`);
     expect(acqua.responseLabel).toBe('hallucinated');
     const provenance = acqua.claims[0]!.verdict.provenance!;
     expect(provenance.step).toBe('jointcq.verify');

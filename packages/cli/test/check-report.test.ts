@@ -41,7 +41,18 @@ function poisoned(payload: string): DetectionResult {
         claim: { id: 'c0', text: `claim ${payload}` },
         query: { text: `query ${payload}`, claimId: 'c0' },
         evidence: [{ documentId: `javascript:${payload}`, text: `snippet ${payload}`, score: 1.5, origin: { documentId: `javascript:${payload}`, title: `title ${payload}` } }],
-        verdict: { status: 'ok', label: 'hallucinated', reasoning: `reasoning ${payload}`, raw: [`reply ${payload}`], verifier: `v ${payload}`, problems: [], provenance: provenanceOf(payload), votes: { hallucinated: 1 } },
+        verdict: {
+          status: 'ok',
+          label: 'hallucinated',
+          reasoning: `reasoning ${payload}`,
+          raw: [`reply ${payload}`],
+          verifier: `v ${payload}`,
+          problems: [],
+          provenance: provenanceOf(payload),
+          votes: { hallucinated: 1 },
+          why: `why ${payload}`,
+          snippets: [{ rank: 1, text: `snippet ${payload}`, overlap: 0.5, relevant: true, decisive: true }],
+        },
         sentenceIndex: 0,
         problems: [],
       },
@@ -119,6 +130,44 @@ describe('renderCheckReport', () => {
     expect(html).toMatch(/<details class="evidence"><summary>Evidence \(1 snippet\)<\/summary>/);
     expect(html).toContain('Claims not aligned to a sentence');
     expect(html).not.toMatch(/<script|<link|src=/i);
+  });
+
+  it("shows each snippet's rank, NLI label and probability beside its text, marks the deciding one, prints the why line", () => {
+    const result = poisoned('x');
+    const judged: DetectionResult = {
+      ...result,
+      claims: [
+        {
+          ...result.claims[1]!,
+          evidence: [
+            { documentId: 'a', text: 'Canberra is the capital.', score: 2, origin: { documentId: 'a' } },
+            { documentId: 'b', text: 'Sydney is a city.', score: 1, origin: { documentId: 'b' } },
+          ],
+          verdict: {
+            status: 'ok',
+            label: 'correct',
+            raw: ['entailment', 'neutral'],
+            verifier: 'v',
+            problems: [],
+            why: 'correct: decided by #1 entailment 0.91 (top-decisive; 1 entail, 0 contradict, 1 neutral of 2)',
+            snippets: [
+              { rank: 1, text: 'Canberra is the capital.', label: 'entailment', score: 0.912, overlap: 1, relevant: true, decisive: true },
+              { rank: 2, text: 'Sydney is a city.', label: 'neutral', score: 0.6, overlap: 0.25, relevant: false, decisive: false },
+            ],
+          },
+        },
+      ],
+    };
+    const html = renderCheckReport([judged]);
+    expect(html).toContain(
+      '<li class="snippet decisive" value="1" data-rank="1" data-nli="entailment" data-decisive="true"><strong class="decisive-mark">deciding</strong> <span class="badge nli-entailment" data-nli="entailment">entails</span> 0.91 Canberra is the capital.<div class="source">rank 1 · source: a · score 2.000 · claim-word overlap 1.00</div></li>',
+    );
+    expect(html).toContain(
+      '<li class="snippet" value="2" data-rank="2" data-nli="neutral"><span class="badge nli-neutral" data-nli="neutral">neutral</span> 0.60 Sydney is a city.<div class="source">rank 2 · source: b · score 1.000 · claim-word overlap 0.25 · names none of the claim’s entities</div></li>',
+    );
+    expect(html).toContain('<div class="reason why">why: correct: decided by #1 entailment 0.91 (top-decisive; 1 entail, 0 contradict, 1 neutral of 2)</div>');
+    // The labels sit beside the snippets, so the separate raw list is not repeated.
+    expect(html).not.toContain('Verifier output (2)');
   });
 
   it('property: escapeHtml output never contains markup characters and round-trips through entity decoding', () => {

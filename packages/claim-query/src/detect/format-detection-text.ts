@@ -8,9 +8,15 @@ function formatClaim(claim: CheckedClaim, snippetsPerClaim: number): string[] {
   const verdict = claim.verdict;
   const label = verdict.status === 'failed' ? `FAILED (${verdict.problems.map((p) => p.message).join('; ')})` : (MARK[verdict.label ?? ''] ?? String(verdict.label));
   const out = [`    claim: ${claim.claim.text}`, `      query:   ${claim.query?.text ?? '(none)'}`, `      verdict: ${label}${verdict.reason ? ` (${verdict.reason})` : ''}`];
+  if (verdict.why) out.push(`      why:     ${verdict.why}`);
   if (verdict.reasoning) out.push(`      reasoning: ${verdict.reasoning.slice(0, 300)}`);
-  for (const evidence of claim.evidence.slice(0, snippetsPerClaim)) out.push(`      - ${evidence.text.slice(0, 160)}  <${evidence.origin.source?.url ?? evidence.origin.documentId}>`);
-  if (claim.evidence.length > snippetsPerClaim) out.push(`      (+${claim.evidence.length - snippetsPerClaim} more snippets in the report)`);
+  // The top snippets and every deciding one, each with its rank and, for NLI verifiers, its label and probability.
+  const shown = claim.evidence.map((evidence, index) => ({ evidence, index, judged: verdict.snippets?.find((s) => s.rank === index + 1) })).filter(({ index, judged }) => index < snippetsPerClaim || judged?.decisive);
+  for (const { evidence, index, judged } of shown) {
+    const judgement = judged?.label === undefined ? '' : ` ${judged.label ?? 'unreadable'}${judged.score === undefined ? '' : ` ${judged.score.toFixed(2)}`}${judged.decisive ? ' (deciding)' : ''}`;
+    out.push(`      #${index + 1}${judgement} - ${evidence.text.slice(0, 160)}  <${evidence.origin.source?.url ?? evidence.origin.documentId}>`);
+  }
+  if (claim.evidence.length > shown.length) out.push(`      (+${claim.evidence.length - shown.length} more snippets in the report)`);
   return out;
 }
 

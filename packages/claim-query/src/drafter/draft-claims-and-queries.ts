@@ -2,6 +2,7 @@ import type { ItemProblem } from '@factkit/core';
 import { isRefusal, segmentSentences, tokenizeWords } from '@factkit/core';
 import { detectPromptLanguage } from '../prompts/language.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
+import { sentenceSubject, splitCompoundSentence } from './split-compound.js';
 
 export interface DraftRequest {
   readonly question: string;
@@ -15,6 +16,13 @@ export interface DraftOptions {
   readonly maxKeyphrases?: number;
   /** Sentences longer than this many characters are cut at clause boundaries into separate claims. @default 400 */
   readonly maxClaimChars?: number;
+  /**
+   * Split compound English sentences into simple claims (coordinated clauses, "which/who" relatives; see
+   * `splitCompoundSentence`) and, when the question names no subject, replace leading pronouns with the subject of the
+   * answer's first sentence. Off by default: on the FEVER-lite validation responses it changed nothing measurable
+   * (docs/claim-query.md). @default false
+   */
+  readonly splitCompound?: boolean;
 }
 
 export interface DraftedPair {
@@ -27,7 +35,7 @@ export interface DraftedPair {
 export interface DraftResult {
   readonly pairs: readonly DraftedPair[];
   readonly sentences: readonly { readonly text: string; readonly start: number; readonly end: number }[];
-  /** The subject found in the question, used to replace leading pronouns. */
+  /** The subject used to replace leading pronouns: the question's, else (with `splitCompound`) that of the answer's first sentence. */
   readonly subject?: string;
   /** Sentences skipped (`no-factual-content`, `question-sentence`, `refusal`) and other notes. */
   readonly problems: readonly ItemProblem[];
@@ -148,14 +156,17 @@ function splitLong(sentence: string, maxChars: number): string[] {
  * @example draftClaimsAndQueries({ question: 'Who wrote Hamlet?', answer: 'It was written by Shakespeare.' })
  */
 export function draftClaimsAndQueries(request: DraftRequest, options: DraftOptions = {}): DraftResult {
-  const { maxKeyphrases = 3, maxClaimChars = 400 } = options;
+  const { maxKeyphrases = 3, maxClaimChars = 400, splitCompound = false } = options;
   const question = typeof request.question === 'string' ? request.question.trim() : '';
   const answer = typeof request.answer === 'string' ? request.answer : '';
   const problems: ItemProblem[] = [];
   if (answer.trim().length === 0) return { pairs: [], sentences: [], problems: [{ code: 'empty-answer', message: 'the answer is empty' }] };
   const language = request.language ?? detectPromptLanguage(answer);
-  const subject = findQuestionSubject(question, language);
   const sentences = segmentSentences(answer).map((span) => ({ text: span.text, start: span.start, end: span.end }));
+  const questionSubject = findQuestionSubject(question, language);
+  // Without a subject in the question, the answer's own: the subject of its first sentence, when that names something.
+  const answerSubject = splitCompound && language === 'en' && sentences[0] ? sentenceSubject(sentences[0].text) : undefined;
+  const subject = questionSubject ?? (answerSubject && /^[A-Z]/.test(answerSubject) && !EN_PRONOUN.test(answerSubject) ? answerSubject : undefined);
   const pairs: DraftedPair[] = [];
   sentences.forEach((sentence, sentenceIndex) => {
     const text = sentence.text.replace(/^[-*•]\s+|^\d+[.)、]\s*/u, '').trim();
@@ -164,7 +175,8 @@ export function draftClaimsAndQueries(request: DraftRequest, options: DraftOptio
     if (SUBJECTIVE.test(text)) return problems.push({ index: sentenceIndex, code: 'no-factual-content', message: 'subjective sentence', raw: text });
     if (/[?？]$/u.test(text)) return problems.push({ index: sentenceIndex, code: 'question-sentence', message: 'sentence is a question', raw: text });
     if (words.length === 0) return problems.push({ index: sentenceIndex, code: 'no-factual-content', message: 'no content words', raw: text });
-    for (const part of splitLong(text, maxClaimChars)) {
+    const parts = splitLong(text, maxClaimChars).flatMap((part) => (splitCompound && language === 'en' ? splitCompoundSentence(part) : [part]));
+    for (const part of parts) {
       let claim = decontextualise(part, subject, language);
       // A bare short answer ("In 1586.") only makes sense with the question.
       const content = tokenizeWords(claim).filter((word) => !STOP.has(word.toLowerCase()));
@@ -180,7 +192,7 @@ export function draftClaimsAndQueries(request: DraftRequest, options: DraftOptio
           .trim();
       } else {
         const phrases = extractKeyphrases(claim, maxKeyphrases);
-        if (subject && !phrases.some((p) => p.toLowerCase().includes(subject.toLowerCase()))) phrases.unshift(subject);
+        if (questionSubject && !phrases.some((p) => p.toLowerCase().includes(questionSubject.toLowerCase()))) phrases.unshift(questionSubject);
         query = phrases.join(' ');
       }
       pairs.push({ claim, query: query || claim, sentenceIndex });

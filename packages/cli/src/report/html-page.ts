@@ -16,6 +16,7 @@ dt{font-weight:600}dd{margin:0 0 .6rem 1rem}
 .verdict-correct,.response-not-hallucinated{background:var(--ok);border-color:var(--okb)}
 .verdict-hallucinated,.response-hallucinated{background:var(--bad);border-color:var(--badb)}
 .response-abstained,.label-abstained{background:var(--abs);border-color:var(--absb)}
+.nli-entailment{background:var(--ok);border-color:var(--okb)}.nli-contradiction{background:var(--bad);border-color:var(--badb)}.snippet.decisive{border-left:3px solid #1a4f8b;padding-left:.4rem}
 .verdict-failed,.verdict-unreadable,.label-incomplete.badge,[class*="response-undecided"]{background:var(--inc);border-color:var(--incb)}
 .sentence-block{margin:.8rem 0}.claim{margin:.5rem 0;padding:.4rem .6rem;border-left:3px solid #ccc;background:#fcfcfc}
 details{margin:.3rem 0}summary{cursor:pointer;color:#1a4f8b}.snippet{margin:.3rem 0}
