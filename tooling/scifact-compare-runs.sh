@@ -5,14 +5,14 @@
 # against BM25 and between all pairs, Holm–Bonferroni per measure). Library defaults throughout (BM25 k1 0.9 b 0.4,
 # RM3 10/10/0.5, top 1000): nothing was tuned, so the test split is read once.
 #
-#   FACTKIT_DATA=/path/to/data tooling/scifact-compare-runs.sh [out-folder]     (after `pnpm build`)
+#   FACTKIT_DATA=/path/to/data tooling/scifact-compare-runs.sh [out-folder, default $TMPDIR/factkit-scifact-runs]   (after `pnpm build`)
 #
 # Reads the data root at run time (never copies it). Writes indexes, runs and the table (.md, .tex, .html) to out-folder.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 data="${FACTKIT_DATA:?set FACTKIT_DATA to the data root (the folder holding scifact/)}"
 scifact="$data/scifact"
-out="${1:-scifact-runs}"
+out="${1:-${TMPDIR:-/tmp}/factkit-scifact-runs}"
 mkdir -p "$out"
 factkit() { node "$root/packages/cli/dist/bin.js" "$@"; }
 

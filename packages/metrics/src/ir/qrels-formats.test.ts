@@ -33,13 +33,12 @@ describe('qrels in TREC, BEIR TSV and pytrec_eval JSON', () => {
     expect(() => parseBeirQrelsTsv('q1\td1\t1\nq1\td2\n', { source: 'x.tsv' })).toThrow(/x\.tsv:2.*2 tab-separated columns/);
     expect(() => parseBeirQrelsTsv('q1\td1\thigh\n')).toThrow(/score "high" is not an integer/);
     expect(() => parseBeirQrelsTsv('q1\td1\t1\nq1\td1\t0\n')).toThrow(/judged twice/);
-    const error = (() => {
-      try {
-        parseQrels('q1 0 d1 1\nq1 0 d2\n', { source: 'y' });
-      } catch (caught) {
-        return caught;
-      }
-    })();
+    let error: unknown;
+    try {
+      parseQrels('q1 0 d1 1\nq1 0 d2\n', { source: 'y' });
+    } catch (caught) {
+      error = caught;
+    }
     expect(CorruptDataError.isInstance(error)).toBe(true);
     expect(() => parseQrels('', { format: 'xml' as 'trec' })).toThrow(/argument "format"/);
   });
