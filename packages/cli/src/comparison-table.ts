@@ -34,7 +34,8 @@ export function systemLetter(index: number): string {
   return String.fromCharCode(97 + (index % 26)) + (index >= 26 ? String(Math.floor(index / 26)) : '');
 }
 
-const TEST_NAMES = { 't-test': "paired Student's t-test", randomization: 'paired randomization (sign-flip) test' } as const;
+const TEST_NAMES = { 't-test': "Paired Student's t-test", randomization: 'Paired randomization (sign-flip) test' } as const;
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** Builds the table model; numbers with `digits` decimals, p-values with 4 (`< 0.0001` below), absent values "n/a". */
 export function buildComparisonTable(result: CompareRunsResult, options: { readonly digits?: number; readonly title?: string } = {}): ComparisonTable {
@@ -47,8 +48,8 @@ export function buildComparisonTable(result: CompareRunsResult, options: { reado
   const baselineName = result.systems[result.baseline]!.name;
   const caption =
     `${options.title ? `${options.title}. ` : ''}Mean ± standard error over ${result.queries.length} queries. ${TEST_NAMES[result.test]}, p-values Holm–Bonferroni corrected per measure; ` +
-    `superscripts name the systems a result is significantly better than (all ${(result.systems.length * (result.systems.length - 1)) / 2} pairs, α = ${result.alpha}); ` +
-    `† marks a significant difference from the baseline ${systemLetter(result.baseline)} (${baselineName}; ${result.systems.length - 1} tests per measure).`;
+    `superscripts name the systems a result is significantly better than (${plural((result.systems.length * (result.systems.length - 1)) / 2, 'pair')}, α = ${result.alpha}); ` +
+    `† marks a significant difference from the baseline ${systemLetter(result.baseline)} (${baselineName}; ${plural(result.systems.length - 1, 'test')} per measure).`;
   const rows = result.systems.map((system, index) => ({
     letter: systemLetter(index),
     name: system.name,
@@ -102,12 +103,16 @@ export function renderComparisonMarkdown(table: ComparisonTable): string {
   return `${table.caption}\n\n${systems}\n\nDifference, raw p and Holm-adjusted p against the baseline († adjusted p < α):\n\n${baseline}\n\nEvery pair (first − second), raw and Holm-adjusted p († adjusted p < α):\n\n${pairs}\n`;
 }
 
-/** Escapes LaTeX's special characters in plain text. */
+/** Escapes LaTeX's special characters in plain text, and writes the table's non-ASCII signs as pdflatex-safe math. */
 export function escapeLatex(text: string): string {
   return text
     .replace(/[\\{}$&#^_%~]/g, (char) => (char === '\\' ? '\\textbackslash{}' : char === '^' ? '\\textasciicircum{}' : char === '~' ? '\\textasciitilde{}' : `\\${char}`))
     .replace(/−/g, '$-$')
-    .replace(/±/g, '$\\pm$');
+    .replace(/±/g, '$\\pm$')
+    .replace(/α/g, '$\\alpha$')
+    .replace(/†/g, '$\\dagger$')
+    .replace(/–/g, '--')
+    .replace(/[<>]/g, (char) => `$${char}$`);
 }
 
 /** The comparison as a LaTeX table (booktabs; `\usepackage{booktabs}`), systems table then the p-value tables. */

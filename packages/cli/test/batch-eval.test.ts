@@ -26,8 +26,18 @@ writeFileSync(join(directory, 'corpus.jsonl'), CORPUS.map((row) => JSON.stringif
 writeFileSync(join(directory, 'topics.tsv'), 'q1\tpurring felines\nq2\tcoffee caffeine\n{"_id": "q3", "text": "loyal dogs"}\n');
 // The same judgments in the three qrels layouts.
 const JUDGED = { q1: { d1: 1 }, q2: { d4: 2, d3: 1 }, q3: { d2: 1 } };
-writeFileSync(join(directory, 'qrels.tsv'), `query-id\tcorpus-id\tscore\n${Object.entries(JUDGED).flatMap(([q, docs]) => Object.entries(docs).map(([d, r]) => `${q}\t${d}\t${r}`)).join('\n')}\n`);
-writeFileSync(join(directory, 'qrels.trec'), `${Object.entries(JUDGED).flatMap(([q, docs]) => Object.entries(docs).map(([d, r]) => `${q} 0 ${d} ${r}`)).join('\n')}\n`);
+writeFileSync(
+  join(directory, 'qrels.tsv'),
+  `query-id\tcorpus-id\tscore\n${Object.entries(JUDGED)
+    .flatMap(([q, docs]) => Object.entries(docs).map(([d, r]) => `${q}\t${d}\t${r}`))
+    .join('\n')}\n`,
+);
+writeFileSync(
+  join(directory, 'qrels.trec'),
+  `${Object.entries(JUDGED)
+    .flatMap(([q, docs]) => Object.entries(docs).map(([d, r]) => `${q} 0 ${d} ${r}`))
+    .join('\n')}\n`,
+);
 writeFileSync(join(directory, 'qrels.json'), JSON.stringify(JUDGED));
 
 describe('factkit search --topics and eval --runs (built bin, hand-written corpus)', () => {
@@ -37,7 +47,14 @@ describe('factkit search --topics and eval --runs (built bin, hand-written corpu
     expect(pooled).toMatchObject({ kind: 'bm25', queries: 3, tag: 'my-bm25', topK: 1000, failed: 0 });
     const lines = readFileSync(join(directory, 'bm25.trec'), 'utf8').trim().split('\n');
     // Each query's only matching documents, best first: q1 → d1; q2 → d4 (coffee + caffeine) above d3 (caffeine); q3 → d2.
-    expect(lines.map((line) => line.split(' ').filter((_, k) => k !== 4).join(' '))).toEqual(['q1 Q0 d1 1 my-bm25', 'q2 Q0 d4 1 my-bm25', 'q2 Q0 d3 2 my-bm25', 'q3 Q0 d2 1 my-bm25']);
+    expect(
+      lines.map((line) =>
+        line
+          .split(' ')
+          .filter((_, k) => k !== 4)
+          .join(' '),
+      ),
+    ).toEqual(['q1 Q0 d1 1 my-bm25', 'q2 Q0 d4 1 my-bm25', 'q2 Q0 d3 2 my-bm25', 'q3 Q0 d2 1 my-bm25']);
     await factkit('search', '--index', 'bm25.idx', '--topics', 'topics.tsv', '--run', 'single.trec', '--tag', 'my-bm25', '--threads', '1');
     expect(readFileSync(join(directory, 'single.trec'), 'utf8')).toBe(readFileSync(join(directory, 'bm25.trec'), 'utf8'));
   });
@@ -71,7 +88,11 @@ describe('factkit search --topics and eval --runs (built bin, hand-written corpu
     writeFileSync(join(directory, 'C.trec'), rank('C', 3));
     const compare = async (qrels: string) =>
       JSON.parse((await factkit('eval', '--qrels', qrels, '--runs', 'A.trec,B.trec,C.trec', '--test', 'randomization', '--alpha', '0.6', '--metrics', 'recip_rank', '--json')).stdout) as {
-        comparison: { systems: { name: string; scores: Record<string, { mean: number }> }[]; allPairs: { a: number; b: number; pvalue: number; adjustedPValue: number; significant: boolean }[]; againstBaseline: { a: number; pvalue: number; adjustedPValue: number }[] };
+        comparison: {
+          systems: { name: string; scores: Record<string, { mean: number }> }[];
+          allPairs: { a: number; b: number; pvalue: number; adjustedPValue: number; significant: boolean }[];
+          againstBaseline: { a: number; pvalue: number; adjustedPValue: number }[];
+        };
       };
     const fromBeir = await compare('qrels.tsv');
     expect((await compare('qrels.trec')).comparison).toEqual(fromBeir.comparison);
@@ -98,6 +119,9 @@ describe('factkit search --topics and eval --runs (built bin, hand-written corpu
     expect(markdown).toContain('| a vs b | +0.5000 (p 0.2500, adj. 0.7500) † |');
     const latex = (await factkit('eval', '--qrels', 'qrels.json', '--runs', 'A.trec,B.trec,C.trec', '--names', 'bm25_x,B,C', '--test', 'randomization', '--alpha', '0.8', '--metrics', 'recip_rank', '--format', 'latex')).stdout;
     expect(latex).toContain('\\begin{tabular}{llr}');
+    // pdflatex-safe caption: Holm--Bonferroni, $\alpha$, $\dagger$; no raw Unicode sign left.
+    expect(latex).toMatch(/Holm--Bonferroni[^]*\$\\alpha\$ = 0\.8[^]*\$\\dagger\$ marks/);
+    expect(latex).not.toMatch(/[α†–−±]/);
     expect(latex).toContain('a & bm25\\_x (baseline) & 1.0000 $\\pm$ 0.0000$^{bc}$ \\\\');
     expect(latex).toContain('b & B & 0.5000 $\\pm$ 0.0000$^{c\\dagger}$ \\\\');
     await factkit('eval', '--qrels', 'qrels.trec', '--runs', 'A.trec,B.trec,C.trec', '--names', 'A<x>,B,C', '--test', 'randomization', '--alpha', '0.8', '--metrics', 'recip_rank', '--out', 'table.html');
@@ -128,7 +152,14 @@ describe('factkit search --topics and eval --runs (built bin, hand-written corpu
     await factkit('index', '--jsonl', 'corpus.jsonl', '--kind', 'dense', '--embedder', 'transformers:static-model', '--out', 'dense.idx');
     const dense = JSON.parse((await factkit('search', '--index', 'dense.idx', '--topics', 'topics.tsv', '--run', 'dense.trec', '--json')).stdout);
     expect(dense).toMatchObject({ kind: 'dense', queries: 3, tag: 'factkit-dense', failed: 0 });
-    const best = (text: string) => Object.fromEntries(text.trim().split('\n').filter((line) => line.split(' ')[3] === '1').map((line) => [line.split(' ')[0], line.split(' ')[2]]));
+    const best = (text: string) =>
+      Object.fromEntries(
+        text
+          .trim()
+          .split('\n')
+          .filter((line) => line.split(' ')[3] === '1')
+          .map((line) => [line.split(' ')[0], line.split(' ')[2]]),
+      );
     expect(best(readFileSync(join(directory, 'dense.trec'), 'utf8'))).toEqual({ q1: 'd1', q2: 'd4', q3: 'd2' });
     await factkit('index', '--jsonl', 'corpus.jsonl', '--kind', 'hybrid', '--embedder', 'transformers:static-model', '--out', 'hybrid');
     const evaluated = JSON.parse((await factkit('eval', '--index', 'hybrid', '--topics', 'topics.tsv', '--qrels', 'qrels.trec', '--metrics', 'recip_rank', '--json')).stdout);

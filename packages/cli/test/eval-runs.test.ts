@@ -18,7 +18,10 @@ describe('factkit eval --qrels --runs (built bin)', () => {
     writeFileSync(join(dir, 'a.trec'), queries.map((q) => `${q} Q0 rel-${q} 1 2.0 a\n${q} Q0 x-${q} 2 1.0 a`).join('\n'));
     writeFileSync(join(dir, 'b.trec'), queries.map((q, k) => (k < 3 ? `${q} Q0 x-${q} 1 2.0 b\n${q} Q0 rel-${q} 2 1.0 b` : `${q} Q0 x-${q} 1 3.0 b\n${q} Q0 y-${q} 2 2.0 b\n${q} Q0 rel-${q} 3 1.0 b`)).join('\n'));
     const runs = `${join(dir, 'a.trec')},${join(dir, 'b.trec')}`;
-    type Report = { runs: { queries: number; aggregate: Record<string, number> }[]; comparison: { measures: string[]; systems: { scores: Record<string, { mean: number }> }[]; againstBaseline: { measure: string; a: number; meanDifference: number; pvalue: number }[] } };
+    type Report = {
+      runs: { queries: number; aggregate: Record<string, number> }[];
+      comparison: { measures: string[]; systems: { scores: Record<string, { mean: number }> }[]; againstBaseline: { measure: string; a: number; meanDifference: number; pvalue: number }[] };
+    };
     const report = JSON.parse((await run(process.execPath, [bin, 'eval', '--qrels', join(dir, 'qrels.txt'), '--runs', runs, '--metrics', 'ndcg_cut_10,map', '--baseline', 'b', '--json'])).stdout) as Report;
     const randomized = JSON.parse((await run(process.execPath, [bin, 'eval', '--qrels', join(dir, 'qrels.txt'), '--runs', runs, '--metrics', 'ndcg_cut_10,map', '--baseline', 'b', '--test', 'randomization', '--json'])).stdout) as Report;
     expect(report.runs.map((r) => r.queries)).toEqual([5, 5]);
