@@ -120,7 +120,7 @@ describe('factkit search --topics and eval --runs (built bin, hand-written corpu
     const latex = (await factkit('eval', '--qrels', 'qrels.json', '--runs', 'A.trec,B.trec,C.trec', '--names', 'bm25_x,B,C', '--test', 'randomization', '--alpha', '0.8', '--metrics', 'recip_rank', '--format', 'latex')).stdout;
     expect(latex).toContain('\\begin{tabular}{llr}');
     // pdflatex-safe caption: Holm--Bonferroni, $\alpha$, $\dagger$; no raw Unicode sign left.
-    expect(latex).toMatch(/Holm--Bonferroni[^]*\$\\alpha\$ = 0\.8[^]*\$\\dagger\$ marks/);
+    expect(latex).toMatch(/Holm--Bonferroni[\s\S]*\$\\alpha\$ = 0\.8[\s\S]*\$\\dagger\$ marks/);
     expect(latex).not.toMatch(/[α†–−±]/);
     expect(latex).toContain('a & bm25\\_x (baseline) & 1.0000 $\\pm$ 0.0000$^{bc}$ \\\\');
     expect(latex).toContain('b & B & 0.5000 $\\pm$ 0.0000$^{c\\dagger}$ \\\\');
