@@ -37,12 +37,13 @@ export function systemLetter(index: number): string {
 const TEST_NAMES = { 't-test': "Paired Student's t-test", randomization: 'Paired randomization (sign-flip) test' } as const;
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-/** Builds the table model; numbers with `digits` decimals, p-values with 4 (`< 0.0001` below), absent values "n/a". */
+/** Builds the table model; numbers with `digits` decimals, p-values with 4 (scientific below 0.0001), absent values "n/a". */
 export function buildComparisonTable(result: CompareRunsResult, options: { readonly digits?: number; readonly title?: string } = {}): ComparisonTable {
   const { digits = 4 } = options;
   const fixed = (value: number | null) => (value === null ? 'n/a' : value.toFixed(digits));
   const signed = (value: number | null) => (value === null ? 'n/a' : `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(digits)}`);
-  const p = (value: number | null) => (value === null ? 'n/a' : value < 0.0001 ? '< 0.0001' : value.toFixed(4));
+  // p-values below 0.0001 in scientific notation (1.2e-9): exact enough for a paper, and no "<" to escape.
+  const p = (value: number | null) => (value === null ? 'n/a' : value !== 0 && value < 0.0001 ? value.toExponential(1) : value.toFixed(4));
   const cellOf = (row: PairComparison): PValueCell => ({ difference: signed(row.meanDifference), pvalue: p(row.pvalue), adjustedPValue: p(row.adjustedPValue), significant: row.significant });
   const findPair = (a: number, b: number, measure: string) => result.allPairs.find((row) => row.measure === measure && ((row.a === a && row.b === b) || (row.a === b && row.b === a)));
   const baselineName = result.systems[result.baseline]!.name;
