@@ -1,9 +1,13 @@
 import { type Embedder, InvalidArgumentError } from '@factkit/core';
 import { type Endpoint, connectEmbedder } from './endpoint.js';
+import { createTransformersEmbedder } from '@factkit/transformers';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 
-/** Embedders `factkit index --embedder` knows: the two offline ones and any model of an OpenAI-compatible endpoint. */
-export const EMBEDDER_SPECS = 'use-lite | glove | endpoint:<model>';
+/**
+ * Embedders `factkit index --embedder` knows: the two offline ones, a local transformers.js model folder (one
+ * `factkit models --dir` verified) and any model of an OpenAI-compatible endpoint.
+ */
+export const EMBEDDER_SPECS = 'use-lite | glove | transformers:<dir> | endpoint:<model>';
 
 export interface CliEmbedderOptions {
   /** The command, for error messages (`factkit index`). */
@@ -34,6 +38,15 @@ export async function createCliEmbedder(spec: string, options: CliEmbedderOption
       throw new InvalidArgumentError({ where, argument: '--embedder', message: 'glove needs the optional package @factkit/glove (npm i @factkit/glove; its vectors are 294 MB)', cause });
     }
     inner = glove.createGloveEmbedder();
+  } else if (spec.startsWith('transformers:') && spec.length > 'transformers:'.length) {
+    // The folder as given is the id a saved index records: search reopens the same folder (run it from the same place,
+    // or give an absolute path). Mean pooling, L2-normalised (the factory's defaults: sentence-transformers' usual).
+    const modelPath = spec.slice('transformers:'.length);
+    try {
+      inner = createTransformersEmbedder({ modelPath, id: spec });
+    } catch (cause) {
+      throw new InvalidArgumentError({ where, argument: '--embedder', message: `${spec}: ${(cause as Error).message}`, cause });
+    }
   } else if (spec.startsWith('endpoint:') && spec.length > 'endpoint:'.length) {
     const model = spec.slice('endpoint:'.length);
     if (!options.endpoint) throw new InvalidArgumentError({ where, argument: '--base-url', message: `is needed for --embedder ${spec} (or set OPENAI_BASE_URL)` });

@@ -50,7 +50,9 @@ exit codes: 0 done, 1 unexpected failure, 2 bad input, 3 partial failure, 130 in
 ${COMMANDS.flatMap((command) => [command.usage, ...(command.mode ? [command.mode.command.usage] : [])]).join('\n\n')}`;
 
 function isEvalRunsMode(args: readonly string[]): boolean {
-  return args.some((argument) => argument === '--qrels' || argument.startsWith('--qrels=') || argument === '--runs' || argument.startsWith('--runs='));
+  const has = (flag: string) => args.some((argument) => argument === flag || argument.startsWith(`${flag}=`));
+  // `eval --index … --qrels` evaluates a saved index (eval.ts); `--runs`, or `--qrels` alone, compares run files.
+  return has('--runs') || (has('--qrels') && !has('--index'));
 }
 
 /** Takes `--config <file>` / `--config=<file>` / `--no-config` from anywhere in the arguments; the first other word is the command. */

@@ -133,7 +133,7 @@ describe('factkit index / search (built bin)', () => {
       [['index', '--out', '/tmp/x.bm25'], /give exactly one of --jsonl, --beir, --folder/],
       [['index', '--folder', '/nonexistent', '--out', '/tmp/x.bm25'], /^factkit index: argument "--folder" is not a folder/],
       [['index', '--beir', beir, '--out', '/tmp/x.bm25', '--kind', 'sparse'], /"--kind" must be one of bm25, dense, hybrid \(got "sparse"\)/],
-      [['index', '--beir', beir, '--out', '/tmp/x.dense', '--kind', 'dense', '--embedder', 'word2vec'], /"--embedder" must be one of use-lite \| glove \| endpoint:<model>/],
+      [['index', '--beir', beir, '--out', '/tmp/x.dense', '--kind', 'dense', '--embedder', 'word2vec'], /"--embedder" must be one of use-lite \| glove \| transformers:<dir> \| endpoint:<model>/],
       [['index', '--beir', beir, '--out', '/tmp/x.dense', '--kind', 'dense', '--embedder', 'endpoint:e5', '--base-url', 'http://127.0.0.1:9/v1'], /"--dimensions" is needed for --embedder endpoint:e5/],
       [['index', '--beir', beir, '--out', '/tmp/x.hybrid', '--kind', 'hybrid', '--fusion', 'average'], /"--fusion" is invalid/],
       [['search', '--index', '/nonexistent.dense', '--query', 'x'], /^factkit search: argument "--index" cannot be read/],

@@ -22,6 +22,10 @@ export type { BestMeanF1, SetScores } from './ir/set-scores.js';
 export { computeBestMeanF1OverTopK, computeSetScores } from './ir/set-scores.js';
 export type { FormatTrecRunOptions, ParseTrecOptions } from './ir/trec-format.js';
 export { formatTrecQrels, formatTrecRun, parseQrelsJson, parseRunJson, parseTrecQrels, parseTrecRun } from './ir/trec-format.js';
+export type { ParseQrelsOptions, QrelsFormat } from './ir/qrels-formats.js';
+export { QRELS_FORMATS, detectQrelsFormat, formatQrels, parseBeirQrelsTsv, parseQrels, parseRun } from './ir/qrels-formats.js';
+export type { CompareRunsOptions, CompareRunsResult, NamedEvaluation, PairComparison, PairedTestName, SystemScore } from './ir/compare-runs.js';
+export { PAIRED_TESTS, compareRuns } from './ir/compare-runs.js';
 export type { FormatReportOptions } from './ir/format-report.js';
 export { formatJsonReport, formatMarkdownReport, formatTrecEvalReport } from './ir/format-report.js';
 
@@ -41,6 +45,7 @@ export type { PairedTestOptions, PairedTTestResult } from './stats/paired-t-test
 export { pairedTTest } from './stats/paired-t-test.js';
 export type { PairedRandomizationTestOptions, PairedRandomizationTestResult } from './stats/paired-randomization-test.js';
 export { pairedRandomizationTest } from './stats/paired-randomization-test.js';
+export { adjustPValuesHolm } from './stats/holm-bonferroni.js';
 
 // Text overlap
 export type { RougeMultiResult, RougeOptions, RougeResult, RougeScore, RougeTokenizeOptions, RougeType } from './text/rouge.js';

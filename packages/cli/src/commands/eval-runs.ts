@@ -1,16 +1,30 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, resolve } from 'node:path';
 import { InvalidArgumentError } from '@factkit/core';
-import { type EvaluateRunResult, evaluateRun, pairedRandomizationTest, pairedTTest, parseTrecQrels, parseTrecRun } from '@factkit/metrics';
-import { EXIT_CODES } from '../exit-codes.js';
-import { buildEvalReport } from '../report/eval-report.js';
-import { writeStudyReportFiles } from '../report/study-report.js';
+import { type EvaluateRunResult, PAIRED_TESTS, type PairedTestName, compareRuns, evaluateRun } from '@factkit/metrics';
+import { readQrelsFile, readRunFile } from '@factkit/metrics/node';
 import type { CliIo } from '../cli-io.js';
-import { type CommandValues, defineCommand, integerFlag } from '../command.js';
-import { assertOutputsAreNotInputs, readTextInput } from '../read-input.js';
+import { type CommandValues, defineCommand, integerFlag, numberFlag } from '../command.js';
+import { buildComparisonTable, renderComparisonLatex, renderComparisonMarkdown } from '../comparison-table.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { assertOutputsAreNotInputs } from '../read-input.js';
+import { buildEvalReport } from '../report/eval-report.js';
+import { comparisonStudyTable, renderRunsTablePage } from '../report/runs-table.js';
+import { writeStudyReportFiles } from '../report/study-report.js';
 
-export const EVAL_RUNS_USAGE = `usage: factkit eval --qrels qrels.txt --runs a.trec[,b.trec] [--metrics ndcg_cut_10,recall_100,map] [--resamples 9999] [--seed 0] [--json]
-  Scores TREC runs with @factkit/metrics (trec_eval -c semantics: every judged query counts, a query missing from a
-  run scores 0). With two runs: per measure, the paired t-test and the paired randomization (sign-flip) test of
-  mean(a) − mean(b) over the judged queries.`;
+export const EVAL_RUNS_USAGE = `usage: factkit eval --qrels <qrels> --runs a.trec,b.trec[,c.trec,…] [--names bm25,dense,…] [--baseline <name|index>]
+                    [--test t-test|randomization] [--alpha 0.05] [--metrics ndcg_cut_10,recall_100,map]
+                    [--format md|latex|html] [--out table.md|.tex|.html] [--resamples 9999] [--seed 0] [--json]
+                    [--svg chart.svg] [--html page.html]
+  Scores any number of TREC (or pytrec_eval JSON) runs with @factkit/metrics (trec_eval -c semantics: every judged
+  query counts, a query missing from a run scores 0) and, with two or more, compares them as ranx's compare does:
+  per measure, a paired test (Student's t by default, or the sign-flip randomization test) of every system against
+  the baseline (the first run unless --baseline) and of every pair, each family Holm–Bonferroni corrected per measure.
+  The table shows mean ± SE, superscript letters of the systems a result is significantly better than, and † for a
+  significant difference from the baseline; then the tests with raw and adjusted p-values. --format picks Markdown
+  (default), LaTeX (booktabs) or HTML; --out writes it to a file (format from the extension unless --format).
+  --qrels may be TREC 4-column, BEIR TSV or pytrec_eval JSON (detected from the content, plain or gzip).
+  Names default to the run files' base names.`;
 
 /** One measure's comparison of run a against run b over the same queries. */
 export interface RunComparison {
@@ -25,46 +39,62 @@ export interface RunComparison {
 
 /**
  * Paired significance of two evaluations of the same qrels (`completeQueries: true`): per measure, @factkit/metrics'
- * paired t-test and paired randomization test over the per-query values.
+ * paired t-test and paired randomization test over the per-query values (`compareRuns` with two systems; a t-test
+ * SciPy cannot compute, every difference 0, is NaN here as in SciPy).
  * @throws InvalidArgumentError when the two evaluations do not cover the same queries.
  */
 export function compareEvaluations(a: EvaluateRunResult, b: EvaluateRunResult, options: { resamples?: number; seed?: number } = {}): RunComparison[] {
-  const queries = a.evaluatedQueries;
-  if (queries.length !== b.evaluatedQueries.length || queries.some((id, k) => b.evaluatedQueries[k] !== id)) {
-    throw new InvalidArgumentError({ where: 'compareEvaluations', argument: 'b', message: 'must cover the same queries as a (evaluate both with completeQueries: true)' });
+  const systems = [
+    { name: 'a', evaluation: a },
+    { name: 'b', evaluation: b },
+  ];
+  let t: ReturnType<typeof compareRuns>;
+  try {
+    t = compareRuns(systems, { baseline: 1 });
+  } catch (cause) {
+    throw new InvalidArgumentError({ where: 'compareEvaluations', argument: 'b', message: 'must cover the same queries as a (evaluate both with completeQueries: true)', cause });
   }
-  return a.measures
-    .filter((measure) => !measure.startsWith('num_'))
-    .map((measure) => {
-      const x = queries.map((id) => a.perQuery[id]?.[measure] ?? 0);
-      const y = queries.map((id) => b.perQuery[id]?.[measure] ?? 0);
-      const t = pairedTTest(x, y);
-      const r = pairedRandomizationTest(x, y, { ...(options.resamples ? { resamples: options.resamples } : {}), seed: options.seed ?? 0 });
-      const meanA = x.reduce((sum, v) => sum + v, 0) / x.length;
-      const meanB = y.reduce((sum, v) => sum + v, 0) / y.length;
-      return { measure, meanA, meanB, difference: meanA - meanB, tTestP: t.pvalue, randomizationP: r.pvalue, queries: x.length };
-    });
+  const r = compareRuns(systems, { baseline: 1, test: 'randomization', ...(options.resamples ? { resamples: options.resamples } : {}), seed: options.seed ?? 0 });
+  return t.measures.map((measure, index) => {
+    const meanA = t.systems[0]!.scores[measure]!.mean ?? Number.NaN;
+    const meanB = t.systems[1]!.scores[measure]!.mean ?? Number.NaN;
+    return { measure, meanA, meanB, difference: meanA - meanB, tTestP: t.againstBaseline[index]!.pvalue ?? Number.NaN, randomizationP: r.againstBaseline[index]!.pvalue ?? Number.NaN, queries: t.queries.length };
+  });
 }
 
 const EVAL_RUNS_OPTIONS = {
   qrels: { type: 'string' },
   runs: { type: 'string' },
+  names: { type: 'string' },
+  baseline: { type: 'string' },
+  test: { type: 'string', default: 't-test' },
+  alpha: { type: 'string', default: '0.05' },
   metrics: { type: 'string', default: 'ndcg_cut_10,recall_100,map' },
   resamples: { type: 'string', default: '9999' },
   seed: { type: 'string', default: '0' },
+  format: { type: 'string' },
+  out: { type: 'string' },
   json: { type: 'boolean', default: false },
   svg: { type: 'string' },
   html: { type: 'string' },
 } as const;
 
-/** `factkit eval --qrels … --runs a[,b]`: scores TREC run files, with paired significance for two runs. */
-async function runEvalRuns(values: CommandValues<typeof EVAL_RUNS_OPTIONS>, io: CliIo): Promise<number> {
-  const paths = (values.runs ?? '')
+const FORMATS = ['md', 'latex', 'html'] as const;
+type TableFormat = (typeof FORMATS)[number];
+const EXTENSIONS: Readonly<Record<string, TableFormat>> = { '.md': 'md', '.markdown': 'md', '.tex': 'latex', '.latex': 'latex', '.html': 'html', '.htm': 'html' };
+
+const list = (text: string | undefined) =>
+  (text ?? '')
     .split(',')
-    .map((path) => path.trim())
+    .map((item) => item.trim())
     .filter(Boolean);
-  if (!values.qrels || paths.length < 1 || paths.length > 2) {
-    io.stderr(`factkit eval: give --qrels and one or two --runs\n${EVAL_RUNS_USAGE}\n`);
+
+/** `factkit eval --qrels … --runs a,b,c,…`: scores run files and compares any number of them. */
+async function runEvalRuns(values: CommandValues<typeof EVAL_RUNS_OPTIONS>, io: CliIo): Promise<number> {
+  const where = 'factkit eval';
+  const paths = list(values.runs);
+  if (!values.qrels || paths.length < 1) {
+    io.stderr(`factkit eval: give --qrels and --runs (one or more run files, comma-separated)\n${EVAL_RUNS_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
   await assertOutputsAreNotInputs(
@@ -72,53 +102,78 @@ async function runEvalRuns(values: CommandValues<typeof EVAL_RUNS_OPTIONS>, io: 
     [
       { flag: '--svg', path: values.svg },
       { flag: '--html', path: values.html },
+      { flag: '--out', path: values.out },
     ],
     [{ flag: '--qrels', path: values.qrels }, ...paths.map((path) => ({ flag: '--runs', path }))],
   );
+  const names = values.names === undefined ? paths.map((path) => basename(path).replace(/\.(trec|run|txt|json)(\.gz)?$/i, '')) : list(values.names);
+  if (names.length !== paths.length) throw new InvalidArgumentError({ where, argument: '--names', message: `must name each of the ${paths.length} runs (got ${names.length} names)` });
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated !== undefined) throw new InvalidArgumentError({ where, argument: values.names === undefined ? '--runs' : '--names', message: `names "${repeated}" twice; give --names to tell the runs apart` });
+  let baseline = 0;
+  if (values.baseline !== undefined) {
+    baseline = names.indexOf(values.baseline);
+    if (baseline < 0 && /^\d+$/.test(values.baseline) && Number(values.baseline) < names.length) baseline = Number(values.baseline);
+    if (baseline < 0) throw new InvalidArgumentError({ where, argument: '--baseline', message: `must be one of ${names.join(', ')} or an index 0..${names.length - 1} (got "${values.baseline}")` });
+  }
+  if (!PAIRED_TESTS.includes(values.test as PairedTestName)) throw new InvalidArgumentError({ where, argument: '--test', message: `must be one of ${PAIRED_TESTS.join(', ')} (got "${values.test}")` });
+  const alpha = numberFlag('eval', 'alpha', values.alpha);
+  if (!(alpha > 0 && alpha < 1)) throw new InvalidArgumentError({ where, argument: '--alpha', message: `must be between 0 and 1 (got "${values.alpha}")` });
   const resamples = integerFlag('eval', 'resamples', values.resamples);
   const seed = integerFlag('eval', 'seed', values.seed, Number.MIN_SAFE_INTEGER);
-  const metrics = values.metrics
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  // The CLI's text reader (BOM stripped; missing, binary, empty or oversized files are exit 2), then the strict TREC
-  // parsers (a malformed row is a corrupt file naming file:line, exit 2: a dropped judgement would change every score).
-  const readTrec = async (path: string, flag: string) => {
-    const text = await readTextInput(path, { command: 'eval', flag });
-    if (text.trim() === '') throw new InvalidArgumentError({ where: 'factkit eval', argument: flag, message: `"${path}" is empty` });
-    return text;
-  };
-  const qrels = parseTrecQrels(await readTrec(values.qrels, '--qrels'), { source: values.qrels });
-  const evaluations = await Promise.all(paths.map(async (path) => evaluateRun(qrels, parseTrecRun(await readTrec(path, '--runs'), { source: path }), { metrics, completeQueries: true })));
-  const comparison = evaluations.length === 2 ? compareEvaluations(evaluations[0]!, evaluations[1]!, { resamples, seed }) : undefined;
-  const lines: string[] = [];
+  let format: TableFormat = 'md';
+  if (values.format !== undefined) {
+    if (!FORMATS.includes(values.format as TableFormat)) throw new InvalidArgumentError({ where, argument: '--format', message: `must be one of ${FORMATS.join(', ')} (got "${values.format}")` });
+    format = values.format as TableFormat;
+  } else if (values.out !== undefined) {
+    const byExtension = EXTENSIONS[extname(values.out).toLowerCase()];
+    if (!byExtension) throw new InvalidArgumentError({ where, argument: '--out', message: `has no known extension (.md, .tex, .html); give --format (got "${values.out}")` });
+    format = byExtension;
+  }
+  const qrels = await readQrelsFile(values.qrels);
+  const metrics = list(values.metrics);
+  const evaluations = await Promise.all(paths.map(async (path) => evaluateRun(qrels, await readRunFile(path), { metrics, completeQueries: true })));
   const measures = evaluations[0]!.measures;
-  lines.push(`| run | queries | ${measures.join(' | ')} |`, `|---|---:|${measures.map(() => '---:').join('|')}|`);
-  paths.forEach((path, k) => lines.push(`| ${path} | ${evaluations[k]!.evaluatedQueries.length} | ${measures.map((m) => (evaluations[k]!.aggregate[m] ?? Number.NaN).toFixed(4)).join(' | ')} |`));
+  const systems = names.map((name, index) => ({ name, evaluation: evaluations[index]! }));
+  const comparison = systems.length >= 2 ? compareRuns(systems, { test: values.test as PairedTestName, baseline, alpha, resamples, seed }) : undefined;
+  let text: string;
   if (comparison) {
-    lines.push(
-      '',
-      `Paired tests, a = ${paths[0]} vs b = ${paths[1]} (${comparison[0]?.queries ?? 0} queries; randomization: ${resamples} sign flips, seed ${seed}, exact when 2^n ≤ resamples)`,
-      '',
-      '| measure | a | b | a − b | t-test p | randomization p |',
-      '|---|---:|---:|---:|---:|---:|',
-    );
-    for (const row of comparison)
-      lines.push(`| ${row.measure} | ${row.meanA.toFixed(4)} | ${row.meanB.toFixed(4)} | ${row.difference >= 0 ? '+' : ''}${row.difference.toFixed(4)} | ${row.tTestP.toFixed(4)} | ${row.randomizationP.toFixed(4)} |`);
+    const table = buildComparisonTable(comparison, { title: `Runs scored against ${basename(values.qrels)}` });
+    text = format === 'latex' ? renderComparisonLatex(table) : format === 'html' ? renderRunsTablePage(table, `factkit eval: ${names.join(', ')}`) : renderComparisonMarkdown(table);
+  } else {
+    const only = evaluations[0]!;
+    text = `| run | queries | ${measures.join(' | ')} |\n|---|---:|${measures.map(() => '---:').join('|')}|\n| ${names[0]} | ${only.evaluatedQueries.length} | ${measures.map((m) => (only.evaluatedQueries.length === 0 ? 'n/a' : (only.aggregate[m] ?? Number.NaN).toFixed(4))).join(' | ')} |\n`;
   }
-  const markdown = `${lines.join('\n')}\n`;
-  if (values.svg || values.html) await writeStudyReportFiles({ svg: values.svg, html: values.html }, buildEvalReport({ qrels: values.qrels, paths, evaluations, comparison, resamples, seed, markdown }));
+  if (values.svg || values.html) {
+    // The study page: runs table, chart and (two runs) both paired tests; with two or more runs also the Holm-corrected
+    // comparison table.
+    const page = buildEvalReport({
+      qrels: values.qrels,
+      paths,
+      evaluations,
+      comparison: evaluations.length === 2 ? compareEvaluations(evaluations[0]!, evaluations[1]!, { resamples, seed }) : undefined,
+      resamples,
+      seed,
+      markdown: text,
+    });
+    await writeStudyReportFiles({ svg: values.svg, html: values.html }, comparison ? { ...page, tables: [...(page.tables ?? []), comparisonStudyTable(buildComparisonTable(comparison))] } : page);
+  }
+  if (values.out) {
+    await mkdir(dirname(resolve(values.out)), { recursive: true });
+    await writeFile(values.out, text);
+  }
   if (values.json) {
-    io.stdout(`${JSON.stringify({ qrels: values.qrels, runs: paths.map((path, k) => ({ path, queries: evaluations[k]!.evaluatedQueries.length, aggregate: evaluations[k]!.aggregate })), ...(comparison ? { comparison } : {}) }, null, 2)}\n`);
-    return EXIT_CODES.ok;
-  }
-  io.stdout(markdown);
+    io.stdout(
+      `${JSON.stringify({ qrels: values.qrels, runs: paths.map((path, k) => ({ path, name: names[k], queries: evaluations[k]!.evaluatedQueries.length, aggregate: evaluations[k]!.aggregate })), ...(comparison ? { comparison } : {}) }, null, 2)}\n`,
+    );
+  } else if (!values.out) io.stdout(text);
+  else io.stdout(`wrote the ${format} table of ${names.length} runs to ${values.out}\n`);
   return EXIT_CODES.ok;
 }
 
 export const evalRunsCommand = defineCommand({
   name: 'eval-runs',
-  summary: 'TREC run files scored with paired significance (factkit eval --qrels … --runs …)',
+  summary: 'TREC run files scored and compared with paired tests and Holm–Bonferroni (factkit eval --qrels … --runs …)',
   usage: EVAL_RUNS_USAGE,
   options: EVAL_RUNS_OPTIONS,
   run: runEvalRuns,

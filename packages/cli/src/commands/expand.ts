@@ -8,7 +8,7 @@ import { createRm3Expander } from '@factkit/retrieval';
 import { loadBm25Index } from '@factkit/retrieval/node';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { EXIT_CODES } from '../exit-codes.js';
-import { detectIndexKind } from './index-search.js';
+import { detectIndexKind } from '../batch-search.js';
 import { createProgress } from '../progress.js';
 import type { CliIo } from '../cli-io.js';
 
@@ -64,7 +64,7 @@ async function runExpand(values: CommandValues<typeof EXPAND_OPTIONS>, io: CliIo
   let expander: QueryExpander;
   if (method === 'rm3') {
     if (!values.index) throw new InvalidArgumentError({ where: 'factkit expand', argument: '--index', message: 'is needed for rm3 (a saved BM25 index from factkit index)' });
-    const kind = await detectIndexKind(values.index, { command: 'expand', flag: '--index' });
+    const kind = await detectIndexKind(values.index, 'factkit expand');
     if (kind !== 'bm25') throw new InvalidArgumentError({ where: 'factkit expand', argument: '--index', message: `is a ${kind} index ("${values.index}"); rm3 needs a BM25 index (factkit index --kind bm25)` });
     expander = createRm3Expander({ index: await loadBm25Index(values.index) });
   } else {

@@ -1,10 +1,24 @@
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CorruptDataError, type Document, type Embedder, InvalidArgumentError, type ItemProblem, type Retriever } from '@factkit/core';
-import { type Bm25Index, type DenseIndexSnapshot, type FusionMethod, type FusionOptions, createBm25Index, buildDenseIndex, createBm25Retriever, createHybridRetriever, fuseScores, restoreDenseRetriever } from '@factkit/retrieval';
-import { buildBm25IndexFromJsonl, loadBm25Index, loadDenseIndex, loadHybridIndex, saveBm25Index, saveDenseIndex, saveHybridIndex, streamBeirCorpus } from '@factkit/retrieval/node';
-import { createCliEmbedder } from '../embedders.js';
+import { CorruptDataError, type Document, type Embedder, InvalidArgumentError, type ItemProblem, type Query, type RetrieveResult } from '@factkit/core';
+import { formatTrecRun } from '@factkit/metrics';
+import {
+  type Analyzer,
+  type Bm25Index,
+  type DenseIndexSnapshot,
+  type FusionMethod,
+  type FusionOptions,
+  buildDenseIndex,
+  createBm25Index,
+  createChineseAnalyzer,
+  createEnglishAnalyzer,
+  createRm3Expander,
+  fuseScores,
+} from '@factkit/retrieval';
+import { buildBm25IndexFromJsonl, saveBm25Index, saveDenseIndex, saveHybridIndex, streamBeirCorpus } from '@factkit/retrieval/node';
+import { INDEX_KINDS, type IndexKind, openSavedIndex, searchTopics } from '../batch-search.js';
+import { EMBEDDER_SPECS, createCliEmbedder } from '../embedders.js';
 import { ENDPOINT_OPTIONS, resolveEndpoint } from '../endpoint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
@@ -12,27 +26,43 @@ import type { CliIo } from '../cli-io.js';
 import { type CommandValues, defineCommand, integerFlag, numberFlag as commandNumberFlag } from '../command.js';
 import { assertOutputsAreNotInputs, beirFiles, readJsonlCorpus, readTextInput, reportDroppedLines } from '../read-input.js';
 import { RERANK_OPTIONS, RERANK_USAGE, withCliReranker } from '../rerank.js';
+import { readTopicsFile } from '../topics.js';
 
 export const INDEX_USAGE = `usage: factkit index (--jsonl corpus.jsonl[.gz] | --beir <folder> | --folder <dir>) --out <path> [--kind bm25|dense|hybrid]
-                     [--k1 0.9] [--b 0.4] [--embedder use-lite|glove|endpoint:<model>] [--dimensions N] [--batch-size 32]
+                     [--k1 0.9] [--b 0.4] [--analyzer english|chinese] [--embedder ${EMBEDDER_SPECS.replaceAll(' ', '')}] [--dimensions N] [--batch-size 32]
                      [--fusion rrf|min-max|z-score|comb-sum|comb-mnz] [--rrf-k 60] [--candidate-depth 100] [--json]
                      [--base-url URL [--api-key KEY]]
   Builds an index (@factkit/retrieval) and saves it. --kind bm25 (default): a Lucene/Anserini-compatible BM25 index file
   (saveBm25Index). --kind dense: every document embedded (offline default USE-lite, 512-d; glove = averaged GloVe 100-d,
-  needs @factkit/glove installed; endpoint:<model> = an OpenAI-compatible /embeddings endpoint, give --dimensions) into a
+  needs @factkit/glove installed; transformers:<dir> = a local transformers.js feature-extraction model folder, e.g.
+  one \`factkit models --dir\` verified; endpoint:<model> = an OpenAI-compatible /embeddings endpoint, give --dimensions) into a
   checksummed flat index file (saveDenseIndex). --kind hybrid: a folder with both and a manifest of the fusion settings
   (saveHybridIndex). --jsonl/--beir: {"_id"|"id", "title"?, "text"|"contents"} lines; --folder: every .txt/.md file
-  below it (id = relative path). Embedding shows progress with ETA on a terminal.`;
+  below it (id = relative path). --analyzer (BM25 and hybrid): english = Lucene's EnglishAnalyzer as Anserini runs it
+  (default), chinese = Lucene's CJKAnalyzer (CJK bigrams); the index records it, so search analyses queries the same
+  way. Embedding shows progress with ETA on a terminal.`;
 
-export const SEARCH_USAGE = `usage: factkit search --index <path> --query <text> [--top-k 10] [--json] [--base-url URL [--api-key KEY]]
-                      [--rerank llm|cross-encoder:<dir> [--rerank-depth 100]]
-  Searches an index saved by factkit index and prints the ranked documents. The kind (BM25 file, dense file or hybrid
-  folder) is read from the index itself; dense and hybrid queries are embedded by the embedder the index was built with
-  (endpoint embedders need --base-url or OPENAI_BASE_URL).
-  ${RERANK_USAGE}`;
+export const SEARCH_USAGE = `usage: factkit search --index <path> (--query <text> | --topics <queries.jsonl|tsv> --run <out.trec> [--tag T])
+                      [--top-k 10 | 1000 with --topics] [--rm3 [--fb-docs 10] [--fb-terms 10] [--original-query-weight 0.5]]
+                      [--threads N] [--json] [--base-url URL [--api-key KEY]] [--rerank llm|cross-encoder:<dir> [--rerank-depth 100]]
+  Searches an index saved by factkit index. The kind (BM25 file, dense file or hybrid folder) is read from the index
+  itself; dense and hybrid queries are embedded by the embedder the index was built with (endpoint embedders need
+  --base-url or OPENAI_BASE_URL). --query prints the ranked documents of one query. --topics runs every query of a
+  topics file (JSONL {"_id"|"id"|"qid", "text"|"query"} as BEIR's queries.jsonl, or TSV qid<TAB>text as Pyserini's
+  topic files) and writes a TREC run (qid Q0 docno rank score tag) for factkit eval --runs, like Pyserini's batch
+  search: a BM25 index is searched on a worker pool (--threads, default: the machine's cores), with progress on a
+  terminal; --tag names the run (default factkit-<kind>[-rm3]). --rm3 expands each query with RM3 (BM25 indexes;
+  Anserini's defaults). A query that fails is named and left out (exit 3).
+  ${RERANK_USAGE} (with --query).`;
 
-const INDEX_KINDS = ['bm25', 'dense', 'hybrid'] as const;
-type IndexKind = (typeof INDEX_KINDS)[number];
+/**
+ * The analyzers `factkit index --analyzer` offers: retrieval's two built-in analyzers, the ones a saved index can name
+ * and be reopened with (`loadBm25Index` recreates them from the id it stores).
+ */
+export const ANALYZERS: Readonly<Record<string, () => Analyzer>> = {
+  english: () => createEnglishAnalyzer(),
+  chinese: () => createChineseAnalyzer(),
+};
 
 function numberFlag(command: string, name: string, text: string, integer = false): number {
   return integer ? integerFlag(command, name, text) : commandNumberFlag(command, name, text);
@@ -110,7 +140,7 @@ async function embedCorpus(documents: readonly Document[], embedder: Embedder, b
   return built;
 }
 
-function buildBm25(documents: readonly Document[], parameters: { k1: number; b: number }, io: CliIo): { index: Bm25Index; problems: ItemProblem[] } {
+function buildBm25(documents: readonly Document[], parameters: { k1: number; b: number; analyzer: Analyzer }, io: CliIo): { index: Bm25Index; problems: ItemProblem[] } {
   const index = createBm25Index(parameters);
   const problems: ItemProblem[] = [];
   const progress = createProgress(io, 'bm25');
@@ -130,6 +160,7 @@ const INDEX_OPTIONS = {
   out: { type: 'string' },
   k1: { type: 'string' },
   b: { type: 'string' },
+  analyzer: { type: 'string' },
   kind: { type: 'string' },
   embedder: { type: 'string' },
   dimensions: { type: 'string' },
@@ -160,7 +191,11 @@ async function runIndex(values: CommandValues<typeof INDEX_OPTIONS>, io: CliIo):
   if (!INDEX_KINDS.includes(kind as IndexKind)) throw new InvalidArgumentError({ where: 'factkit index', argument: '--kind', message: `must be one of ${INDEX_KINDS.join(', ')} (got "${kind}")` });
   // Refused before any work: saving over a directory would fail only after indexing (issue 21 §11).
   if (kind !== 'hybrid' && (await stat(out).catch(() => undefined))?.isDirectory()) throw new InvalidArgumentError({ where: 'factkit index', argument: '--out', message: `is a directory ("${out}"); --kind ${kind} writes one file` });
-  const parameters = { k1: numberFlag('index', 'k1', option('k1', '0.9')), b: numberFlag('index', 'b', option('b', '0.4')) };
+  const analyzerName = option('analyzer', 'english');
+  const makeAnalyzer = Object.hasOwn(ANALYZERS, analyzerName) ? ANALYZERS[analyzerName] : undefined;
+  if (!makeAnalyzer) throw new InvalidArgumentError({ where: 'factkit index', argument: '--analyzer', message: `must be one of ${Object.keys(ANALYZERS).join(', ')} (got "${analyzerName}")` });
+  if (values.analyzer !== undefined && kind === 'dense') throw new InvalidArgumentError({ where: 'factkit index', argument: '--analyzer', message: 'applies to bm25 and hybrid indexes (a dense index is embedded, not analysed)' });
+  const parameters = { k1: numberFlag('index', 'k1', option('k1', '0.9')), b: numberFlag('index', 'b', option('b', '0.4')), analyzer: makeAnalyzer() };
   const started = Date.now();
   const signal = io.abortSignal ? { abortSignal: io.abortSignal } : {};
   let problems: ItemProblem[] = [];
@@ -185,7 +220,7 @@ async function runIndex(values: CommandValues<typeof INDEX_OPTIONS>, io: CliIo):
     progress.end();
     await saveBm25Index(index, out);
     documentCount = index.documentCount;
-    detail = `BM25 k1=${parameters.k1} b=${parameters.b}`;
+    detail = `BM25 k1=${parameters.k1} b=${parameters.b}, ${parameters.analyzer.id}`;
   } else {
     const env = io.env ?? {};
     const spec = option('embedder', 'use-lite');
@@ -234,63 +269,88 @@ async function folderSize(folder: string): Promise<number> {
   return total;
 }
 
-/** Which kind of index a path holds: a hybrid folder (manifest.json), or a file recognised by its magic bytes. */
-export async function detectIndexKind(path: string, input: { command: string; flag: string } = { command: 'search', flag: '--index' }): Promise<IndexKind> {
-  const info = await stat(path).catch((cause: unknown) => {
-    throw new InvalidArgumentError({ where: `factkit ${input.command}`, argument: input.flag, message: `cannot be read (${path})`, cause });
-  });
-  if (info.isDirectory()) return 'hybrid';
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(8);
-    await handle.read(head, 0, 8, 0);
-    return head.subarray(0, 6).toString('latin1') === 'FKDENS' ? 'dense' : 'bm25';
-  } finally {
-    await handle.close();
-  }
-}
-
 const SEARCH_OPTIONS = {
   index: { type: 'string' },
   query: { type: 'string' },
+  topics: { type: 'string' },
+  run: { type: 'string' },
+  tag: { type: 'string' },
   'top-k': { type: 'string' },
+  threads: { type: 'string' },
+  rm3: { type: 'boolean', default: false },
+  'fb-docs': { type: 'string', default: '10' },
+  'fb-terms': { type: 'string', default: '10' },
+  'original-query-weight': { type: 'string', default: '0.5' },
   json: { type: 'boolean', default: false },
   ...RERANK_OPTIONS,
   ...ENDPOINT_OPTIONS,
 } as const;
 
-/** `factkit search`: ranked documents of a saved BM25, dense or hybrid index for one query. Returns the exit code. */
+/** `factkit search`: ranked documents of a saved BM25, dense or hybrid index for one query, or a TREC run for a topics file. */
 async function runSearch(values: CommandValues<typeof SEARCH_OPTIONS>, io: CliIo): Promise<number> {
   const indexPath = values.index;
-  if (!indexPath || values.query === undefined) {
-    io.stderr(`factkit search: give --index and --query\n${SEARCH_USAGE}\n`);
+  const batch = values.topics !== undefined;
+  if (!indexPath || (values.query === undefined) === !batch || (batch && !values.run)) {
+    io.stderr(`factkit search: give --index and either --query or --topics with --run\n${SEARCH_USAGE}\n`);
     return EXIT_CODES.badInput;
   }
-  const topK = numberFlag('search', 'top-k', values['top-k'] ?? '10', true);
-  const kind = await detectIndexKind(indexPath);
-  const env = io.env ?? {};
-  const embedderFor = (embedderId: string, dimensions: number) => createCliEmbedder(embedderId, { where: 'factkit search', endpoint: resolveEndpoint('search', values, env), dimensions });
-  let retriever: Retriever;
-  let embedder: (Embedder & { dispose?: () => void }) | undefined;
-  if (kind === 'bm25') retriever = createBm25Retriever(await loadBm25Index(indexPath));
-  else if (kind === 'dense') {
-    const snapshot = await loadDenseIndex(indexPath);
-    embedder = await embedderFor(snapshot.embedderId, snapshot.dimensions);
-    retriever = await restoreDenseRetriever(snapshot, { embedder });
-  } else {
-    const { manifest, bm25, dense } = await loadHybridIndex(indexPath);
-    embedder = await embedderFor(dense.embedderId, dense.dimensions);
-    retriever = createHybridRetriever({ retrievers: [createBm25Retriever(bm25), await restoreDenseRetriever(dense, { embedder })], fusion: manifest.fusion, candidateDepth: manifest.candidateDepth });
+  const topK = numberFlag('search', 'top-k', values['top-k'] ?? (batch ? '1000' : '10'), true);
+  const threads = values.threads === undefined ? undefined : numberFlag('search', 'threads', values.threads, true);
+  const rm3 = values.rm3
+    ? {
+        fbDocs: numberFlag('search', 'fb-docs', values['fb-docs'], true),
+        fbTerms: numberFlag('search', 'fb-terms', values['fb-terms'], true),
+        originalQueryWeight: numberFlag('search', 'original-query-weight', values['original-query-weight']),
+      }
+    : undefined;
+  const tag = values.tag;
+  if (tag !== undefined && (tag === '' || /\s/.test(tag))) throw new InvalidArgumentError({ where: 'factkit search', argument: '--tag', message: `must be one word without whitespace (got "${tag}")` });
+  if (values.rerank !== undefined && !values.query) throw new InvalidArgumentError({ where: 'factkit search', argument: '--rerank', message: 'applies to --query (batch reranking of --topics is not supported yet)' });
+  // Topics are read before the index is opened, so a bad topics file fails fast.
+  const topics = batch ? await readTopicsFile(values.topics!, { command: 'search', flag: '--topics' }) : undefined;
+  const index = await openSavedIndex(indexPath, { where: 'factkit search', endpoint: resolveEndpoint('search', values, io.env ?? {}) });
+  if (topics) {
+    let searched: Awaited<ReturnType<typeof searchTopics>>;
+    try {
+      searched = await searchTopics(index, topics.queries, { topK, rm3, threads, where: 'factkit search', io });
+    } finally {
+      index.close();
+    }
+    const runTag = tag ?? `factkit-${index.kind}${rm3 ? '-rm3' : ''}`;
+    await writeFile(values.run!, formatTrecRun(searched.run, { runId: runTag, maxRank: topK }));
+    const dropped = reportDroppedLines(io, topics.problems);
+    for (const problem of searched.problems.slice(0, 20)) io.stderr(`warning: ${problem.message}\n`);
+    if (searched.problems.length > 20) io.stderr(`warning: … and ${searched.problems.length - 20} more problems\n`);
+    const summary = {
+      index: indexPath,
+      kind: index.kind,
+      rm3: Boolean(rm3),
+      topics: values.topics,
+      queries: topics.queries.length,
+      run: values.run,
+      tag: runTag,
+      topK,
+      failed: searched.failed,
+      problems: searched.problems.length,
+      droppedLines: dropped,
+    };
+    io.stdout(values.json ? `${JSON.stringify(summary)}\n` : `searched ${summary.queries} queries (${index.kind}${rm3 ? ' + RM3' : ''}, top ${topK}) into ${values.run} [${runTag}]${searched.failed ? `; ${searched.failed} failed` : ''}\n`);
+    return dropped > 0 || searched.failed > 0 ? EXIT_CODES.partialFailure : EXIT_CODES.ok;
   }
-  retriever = await withCliReranker(retriever, values, { job: 'search', endpoint: resolveEndpoint('search', values, env) });
-  let result;
+  const retriever = await withCliReranker(index.retriever, values, { job: 'search', endpoint: resolveEndpoint('search', values, io.env ?? {}) });
+  let result: RetrieveResult;
   try {
-    result = await retriever.retrieve({ query: { text: values.query }, topK, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}) });
+    if (rm3 && !index.bm25) throw new InvalidArgumentError({ where: 'factkit search', argument: '--rm3', message: `needs a BM25 index (this one is ${index.kind})` });
+    const signal = io.abortSignal ? { abortSignal: io.abortSignal } : {};
+    const query: Query = { id: 'query', text: values.query! };
+    const searched = rm3 && index.bm25 ? await createRm3Expander({ index: index.bm25, ...rm3 }).expand({ query, ...signal }) : query;
+    // A reranking stage, when there is one, takes `result.evidence` from here.
+    result = await retriever.retrieve({ query: searched, topK, ...signal });
   } finally {
-    embedder?.dispose?.();
+    index.close();
   }
   const hits = result.evidence.map((hit, position) => ({ rank: hit.rank ?? position + 1, id: hit.documentId, score: hit.score, ...(hit.origin.title ? { title: hit.origin.title } : {}), text: hit.text }));
-  if (values.json) io.stdout(`${JSON.stringify({ query: values.query, kind, retriever: retriever.id, hits, problems: result.problems ?? [] }, null, 2)}\n`);
+  if (values.json) io.stdout(`${JSON.stringify({ query: values.query, kind: index.kind, retriever: index.retriever.id, hits, problems: result.problems ?? [] }, null, 2)}\n`);
   else {
     for (const hit of hits) io.stdout(`${String(hit.rank).padStart(3)}  ${hit.score.toFixed(4)}  ${hit.id}  ${(hit.title ? `${hit.title}: ` : '') + hit.text.replace(/\s+/g, ' ').slice(0, 120)}\n`);
     if (hits.length === 0) io.stdout('no hits\n');
