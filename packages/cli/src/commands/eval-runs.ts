@@ -1,13 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { InvalidArgumentError } from '@factkit/core';
-import { type EvaluateRunResult, PAIRED_TESTS, type PairedTestName, compareRuns, evaluateRun } from '@factkit/metrics';
-import { readQrelsFile, readRunFile } from '@factkit/metrics/node';
+import { type EvaluateRunResult, PAIRED_TESTS, type PairedTestName, compareRuns, evaluateRun, parseQrels, parseRun } from '@factkit/metrics';
 import type { CliIo } from '../cli-io.js';
 import { type CommandValues, defineCommand, integerFlag, numberFlag } from '../command.js';
 import { buildComparisonTable, renderComparisonLatex, renderComparisonMarkdown } from '../comparison-table.js';
 import { EXIT_CODES } from '../exit-codes.js';
-import { assertOutputsAreNotInputs } from '../read-input.js';
+import { assertOutputsAreNotInputs, readTextInput } from '../read-input.js';
 import { buildEvalReport } from '../report/eval-report.js';
 import { comparisonStudyTable, renderRunsTablePage } from '../report/runs-table.js';
 import { writeStudyReportFiles } from '../report/study-report.js';
@@ -130,9 +129,16 @@ async function runEvalRuns(values: CommandValues<typeof EVAL_RUNS_OPTIONS>, io: 
     if (!byExtension) throw new InvalidArgumentError({ where, argument: '--out', message: `has no known extension (.md, .tex, .html); give --format (got "${values.out}")` });
     format = byExtension;
   }
-  const qrels = await readQrelsFile(values.qrels);
+  // The CLI's text reader (BOM stripped, gzip opened; missing, binary, empty or oversized files are exit 2), then the
+  // strict parsers (a malformed row is a corrupt file naming file:line, exit 2: a dropped judgement would change every score).
+  const readNonEmpty = async (path: string, flag: string) => {
+    const text = await readTextInput(path, { command: 'eval', flag });
+    if (text.trim() === '') throw new InvalidArgumentError({ where, argument: flag, message: `"${path}" is empty` });
+    return text;
+  };
+  const qrels = parseQrels(await readNonEmpty(values.qrels, '--qrels'), { source: values.qrels });
   const metrics = list(values.metrics);
-  const evaluations = await Promise.all(paths.map(async (path) => evaluateRun(qrels, await readRunFile(path), { metrics, completeQueries: true })));
+  const evaluations = await Promise.all(paths.map(async (path) => evaluateRun(qrels, parseRun(await readNonEmpty(path, '--runs'), { source: path }), { metrics, completeQueries: true })));
   const measures = evaluations[0]!.measures;
   const systems = names.map((name, index) => ({ name, evaluation: evaluations[index]! }));
   const comparison = systems.length >= 2 ? compareRuns(systems, { test: values.test as PairedTestName, baseline, alpha, resamples, seed }) : undefined;

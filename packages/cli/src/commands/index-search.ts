@@ -350,7 +350,7 @@ async function runSearch(values: CommandValues<typeof SEARCH_OPTIONS>, io: CliIo
     index.close();
   }
   const hits = result.evidence.map((hit, position) => ({ rank: hit.rank ?? position + 1, id: hit.documentId, score: hit.score, ...(hit.origin.title ? { title: hit.origin.title } : {}), text: hit.text }));
-  if (values.json) io.stdout(`${JSON.stringify({ query: values.query, kind: index.kind, retriever: index.retriever.id, hits, problems: result.problems ?? [] }, null, 2)}\n`);
+  if (values.json) io.stdout(`${JSON.stringify({ query: values.query, kind: index.kind, retriever: retriever.id, hits, problems: result.problems ?? [] }, null, 2)}\n`);
   else {
     for (const hit of hits) io.stdout(`${String(hit.rank).padStart(3)}  ${hit.score.toFixed(4)}  ${hit.id}  ${(hit.title ? `${hit.title}: ` : '') + hit.text.replace(/\s+/g, ' ').slice(0, 120)}\n`);
     if (hits.length === 0) io.stdout('no hits\n');
