@@ -34,8 +34,11 @@ export function slug(heading) {
     .replace(/ /g, '-');
 }
 
-/** Markdown without fenced code blocks and inline code (links there are examples, not links). */
-function stripCode(markdown) {
+/**
+ * Markdown without fenced code blocks and (unless `keepInline`) inline code: links there are examples, not links; a
+ * heading's inline code is part of its text (and slug), so anchors are read with `keepInline`.
+ */
+function stripCode(markdown, keepInline = false) {
   const out = [];
   let fence = null;
   for (const line of markdown.split('\n')) {
@@ -43,7 +46,7 @@ function stripCode(markdown) {
     if (fence === null && marker) fence = marker[0];
     else if (fence !== null && marker && marker[0] === fence) fence = null;
     else if (fence === null) {
-      out.push(line.replace(/(`+)[^`]*?\1/g, ''));
+      out.push(keepInline ? line : line.replace(/(`+)[^`]*?\1/g, ''));
       continue;
     }
     out.push('');
@@ -58,7 +61,7 @@ function anchorsOf(file) {
   for (const m of text.matchAll(/\b(?:id|name)=["']([^"']+)["']/g)) anchors.add(m[1]);
   if (file.endsWith('.md')) {
     const counts = new Map();
-    for (const m of stripCode(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+    for (const m of stripCode(text, true).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
       const base = slug(m[1]);
       const n = counts.get(base) ?? 0;
       counts.set(base, n + 1);
