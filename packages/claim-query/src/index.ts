@@ -57,7 +57,7 @@ export type { CheckMode, PassageWindow } from './detect/reference-passages.js';
 export { createOverlapRetriever, itemPassages, splitPassages } from './detect/reference-passages.js';
 export type { DetectionSummary } from './detect/summarize-detections.js';
 export { formatFactualPrecision, summarizeDetections } from './detect/summarize-detections.js';
-export { formatDetectionText } from './detect/format-detection-text.js';
+export { failureReason, formatDetectionText } from './detect/format-detection-text.js';
 
 // Two-step baseline (§3.2): example selection
 export type { ClaimExample, QueryExample, SelectExamplesOptions } from './two-step/select-examples.js';

@@ -38,8 +38,8 @@ export { createNliSupportJudge } from './judge/nli-support-judge.js';
 // Online stage
 export type { ClusterMatch, ClusterMatcher, ClusterMatcherOptions, FuzzyScorerName, MatchedLeaf } from './online/cluster-matcher.js';
 export { FUZZY_SCORER_NAMES, createClusterMatcher, processForFuzzyMatch } from './online/cluster-matcher.js';
-export type { FastTrack, FastTrackOptions, SupportingDocument, TraceCost, TraceResult } from './online/fasttrack.js';
-export { createFastTrack } from './online/fasttrack.js';
+export type { FastTrack, FastTrackOptions, SupportingDocument, TraceCost, TraceProblemKind, TraceResult } from './online/fasttrack.js';
+export { createFastTrack, traceProblemKind } from './online/fasttrack.js';
 
 // Study (paper Table 1)
 export type { TraceMeanWithError, TraceMethodRun, TraceMethodScores, TraceRanker, TraceStatement, TraceStatementRun, TraceStudyOptions, TraceStudyResult } from './study/run-trace-study.js';

@@ -1,3 +1,4 @@
+import type { ItemProblem } from '@factkit/core';
 import type { CheckedClaim } from '../types.js';
 import type { DetectionResult } from './detect-hallucinations.js';
 import { formatFactualPrecision } from './summarize-detections.js';
@@ -25,6 +26,14 @@ function formatClaim(claim: CheckedClaim, snippetsPerClaim: number): string[] {
  * sentence its label and claims → query → verdict → the top `snippetsPerClaim` snippets with their sources.
  * @example console.log(formatDetectionText(result))
  */
+/**
+ * Why a result has no response label: the item's refusal problem if a model step refused, else its failed call
+ * (generator or verifier); undefined when no such problem is recorded. For reports, so they never compare codes.
+ */
+export function failureReason(result: Pick<DetectionResult, 'problems'>): ItemProblem | undefined {
+  return result.problems.find((p) => p.code === 'refusal') ?? result.problems.find((p) => p.code === 'call-failed' || p.code === 'verifier-failed');
+}
+
 export function formatDetectionText(result: DetectionResult, snippetsPerClaim = 2): string {
   const lines: string[] = [];
   lines.push(`[${result.id}] Question: ${result.question || '(none)'}`);
@@ -36,7 +45,7 @@ export function formatDetectionText(result: DetectionResult, snippetsPerClaim = 
   } else if (result.responseLabel) {
     lines.push(`Response: ${result.responseLabel.toUpperCase()} · factual precision ${formatFactualPrecision(result)}`);
   } else {
-    const why = result.problems.find((p) => p.code === 'refusal') ?? result.problems.find((p) => p.code === 'call-failed' || p.code === 'verifier-failed');
+    const why = failureReason(result);
     lines.push(`Response: FAILED at ${result.failedStage ?? result.status}${why ? ` (${why.code}: ${why.message})` : ''}`);
   }
   for (const sentence of result.sentences) {

@@ -1,6 +1,17 @@
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError } from '@factkit/core';
-import { buildFastTrackIndex, createClassTfidfLabeller, createFastTrack, createLlmKeywordLabeller, createLlmSupportJudge, createNliSupportJudge, runTraceStudy, type TraceRanker, type TraceStatement } from '@factkit/fasttrack';
+import {
+  buildFastTrackIndex,
+  createClassTfidfLabeller,
+  createFastTrack,
+  createLlmKeywordLabeller,
+  createLlmSupportJudge,
+  createNliSupportJudge,
+  runTraceStudy,
+  traceProblemKind,
+  type TraceRanker,
+  type TraceStatement,
+} from '@factkit/fasttrack';
 import { createLexicalNliModel } from '@factkit/nli-models';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
@@ -154,7 +165,7 @@ async function runTrace(values: CommandValues<typeof TRACE_OPTIONS>, io: CliIo):
       if (traced[position]!.incomplete)
         io.stdout(
           `  undecided (left out of the scores): ${problems
-            .filter((problem) => problem.code !== 'no-cluster-matched')
+            .filter((problem) => traceProblemKind(problem) !== 'note')
             .map((problem) => problem.message)
             .slice(0, 3)
             .join('; ')}\n`,

@@ -1,5 +1,5 @@
 import type { CheckedClaim, DetectionResult, DetectionSummary } from '@factkit/claim-query';
-import { formatFactualPrecision, summarizeDetections } from '@factkit/claim-query';
+import { failureReason, formatFactualPrecision, summarizeDetections } from '@factkit/claim-query';
 import { escapeHtml } from './escape-html.js';
 import { renderHtmlPage } from './html-page.js';
 
@@ -27,7 +27,7 @@ const MODE_TEXT: Record<string, string> = {
 function responseNote(result: DetectionResult): string {
   if (result.responseLabel === 'abstained') return `the answer ${result.abstention?.kind === 'refusal' ? 'refuses' : 'abstains'}: “${result.abstention?.sentence ?? ''}” — no claim checked, counted apart`;
   if (result.responseLabel) return `factual precision ${formatFactualPrecision(result)}`;
-  const why = result.problems.find((p) => p.code === 'refusal') ?? result.problems.find((p) => p.code === 'call-failed' || p.code === 'verifier-failed');
+  const why = failureReason(result);
   return `failed at ${result.failedStage ?? result.status}${why ? ` (${why.code}: ${why.message})` : ''}; left out of every rate`;
 }
 

@@ -1,5 +1,6 @@
 import type { Document } from '@factkit/core';
 import type { TraceMethodRun, TraceStatement, TraceStudyResult } from '@factkit/fasttrack';
+import { traceProblemKind } from '@factkit/fasttrack';
 import { computeSetScores } from '@factkit/metrics';
 import { renderBarChartSvg } from './bar-chart.js';
 import { escapeHtml } from './escape-html.js';
@@ -82,11 +83,7 @@ export function buildTraceReport(input: TraceReportInput): StudyReportOptions {
   if (study.incomplete.length > 0) {
     // Why: the first few distinct problems of the incomplete statements (a failed keyword or judge call), beside the counts.
     const causes = [
-      ...new Set(
-        runs.flatMap((run) =>
-          run.perStatement.filter((entry) => entry.incomplete).flatMap((entry) => entry.problems.filter((problem) => problem.code !== 'unjudged' && problem.code !== 'no-cluster-matched').map((problem) => problem.message)),
-        ),
-      ),
+      ...new Set(runs.flatMap((run) => run.perStatement.filter((entry) => entry.incomplete).flatMap((entry) => entry.problems.filter((problem) => traceProblemKind(problem) === 'failure').map((problem) => problem.message)))),
     ].slice(0, 5);
     lines.push('', '**Incomplete: these numbers are not whole**', '', ...study.incomplete.map((reason) => `- ${reason}`), ...causes.map((message) => `- ${message}`));
   }

@@ -50,6 +50,21 @@ export interface TraceCost {
   };
 }
 
+/**
+ * What a trace problem means for the scores: `note` — a finding, not a failure (the query matched no cluster, so
+ * nothing was judged); `unjudged` — the judge gave no verdict for one candidate; `failure` — the trace itself may have
+ * missed documents (e.g. a leaf whose keyword call failed: `unlabelled-leaves`). Reports and CLIs use this instead of
+ * comparing problem codes.
+ */
+export type TraceProblemKind = 'note' | 'unjudged' | 'failure';
+
+/** The {@link TraceProblemKind} of a problem in {@link TraceResult.problems}. */
+export function traceProblemKind(problem: Pick<ItemProblem, 'code'>): TraceProblemKind {
+  if (problem.code === 'no-cluster-matched') return 'note';
+  if (problem.code === 'unjudged') return 'unjudged';
+  return 'failure';
+}
+
 export interface TraceResult {
   readonly query: string;
   readonly supporting: SupportingDocument[];
