@@ -4,7 +4,7 @@ import type { Embedder, ItemProblem, ProgressCallback, Retriever } from '@factki
 import { createLexicalNliModel } from '@factkit/nli-models';
 import { createBm25Retriever } from '@factkit/retrieval';
 import { WORDNET_SOURCE } from '@factkit/retrieval/node';
-import { createUseLiteEmbedder } from '@factkit/use-lite';
+import { createCliUseLiteEmbedder } from '../embedders.js';
 import { type Endpoint, connectLanguageModel } from '../endpoint.js';
 import { readJsonlCorpus } from '../read-input.js';
 import { WORDNET_CORPUS, factkitCacheDirectory, openWordNetIndex } from './check-corpus.js';
@@ -28,6 +28,8 @@ export interface CheckAnswersOptions {
   readonly cacheDirectory?: string;
   /** One-line status messages about the corpus (building the WordNet index, how long it took). */
   readonly onCorpusStatus?: (message: string) => void;
+  /** One line when the USE-lite encoder (endpoint runs) falls back from ONNX Runtime to WebAssembly. */
+  readonly onEmbedderNotice?: (line: string) => void;
   /** Without it: LLM-free drafter baseline + BM25 + lexical NLI verifier (offline). */
   readonly endpoint?: CheckEndpoint;
   /** Snippets per query. @default 10 */
@@ -78,7 +80,7 @@ export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckA
   if (endpoint) {
     generator = createJointCqGenerator({ model: connectLanguageModel(endpoint, 'check') });
     verifier = createLlmVerifier({ model: connectLanguageModel(endpoint, 'check', endpoint.verifierModel ?? endpoint.model) });
-    embedder = createUseLiteEmbedder();
+    embedder = createCliUseLiteEmbedder(options.onEmbedderNotice);
   }
   const results = await detectHallucinations({
     items,

@@ -80,6 +80,7 @@ async function runCheck(values: CommandValues<typeof CHECK_OPTIONS>, io: CliIo):
     corpus,
     cacheDirectory: factkitCacheDirectory(io.env ?? {}),
     onCorpusStatus: (message) => io.stderr(`factkit check: ${message}\n`),
+    onEmbedderNotice: (line) => io.stderr(`${line}\n`),
     topK: integerFlag('check', 'top-k', values['top-k']),
     concurrency: integerFlag('check', 'concurrency', values.concurrency),
     ...(endpoint ? { endpoint } : {}),

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { CorruptDataError, type Document, type Embedder, InvalidArgumentError, type ItemProblem, type Retriever } from '@factkit/core';
 import { type Bm25Index, type DenseIndexSnapshot, type FusionMethod, type FusionOptions, createBm25Index, buildDenseIndex, createBm25Retriever, createHybridRetriever, fuseScores, restoreDenseRetriever } from '@factkit/retrieval';
 import { buildBm25IndexFromJsonl, loadBm25Index, loadDenseIndex, loadHybridIndex, saveBm25Index, saveDenseIndex, saveHybridIndex, streamBeirCorpus } from '@factkit/retrieval/node';
-import { createCliEmbedder } from '../embedders.js';
+import { createCliEmbedder, splitOversizedDocuments } from '../embedders.js';
 import { ENDPOINT_OPTIONS, resolveEndpoint } from '../endpoint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
@@ -82,8 +82,12 @@ async function readCorpus(values: { jsonl?: string | undefined; beir?: string | 
   return { documents, problems: [] };
 }
 
-/** Embeds `documents` with retrieval's `buildDenseIndex` (batching, per-document problems), showing progress. */
-async function embedCorpus(documents: readonly Document[], embedder: Embedder, batchSize: number, io: CliIo): Promise<{ snapshot: DenseIndexSnapshot; problems: ItemProblem[] }> {
+/**
+ * Embeds `documents` with retrieval's `buildDenseIndex` (batching, per-document problems), showing progress; a
+ * document too long for the embedder is left out as a problem (`text-too-long`).
+ */
+async function embedCorpus(all: readonly Document[], embedder: Embedder & { maxTextLength?: number }, batchSize: number, io: CliIo): Promise<{ snapshot: DenseIndexSnapshot; problems: ItemProblem[] }> {
+  const { documents, positions, problems } = splitOversizedDocuments(all, embedder);
   const progress = createProgress(io, `embedding (${embedder.id})`);
   progress.update(0, documents.length);
   const built = await buildDenseIndex(documents, {
@@ -93,7 +97,8 @@ async function embedCorpus(documents: readonly Document[], embedder: Embedder, b
     onProgress: ({ completed, total }) => progress.update(completed, total),
   });
   progress.end();
-  return built;
+  const embedProblems = built.problems.map((problem) => (problem.index === undefined ? problem : { ...problem, index: positions[problem.index] as number }));
+  return { snapshot: built.snapshot, problems: [...problems, ...embedProblems].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)) };
 }
 
 function buildBm25(documents: readonly Document[], parameters: { k1: number; b: number }, io: CliIo): { index: Bm25Index; problems: ItemProblem[] } {
@@ -171,6 +176,7 @@ async function runIndex(values: CommandValues<typeof INDEX_OPTIONS>, io: CliIo):
     const batchSize = numberFlag('index', 'batch-size', option('batch-size', '32'), true);
     const embedder = await createCliEmbedder(spec, {
       where: 'factkit index',
+      notice: (line) => io.stderr(`${line}\n`),
       endpoint: resolveEndpoint('index', values, env),
       ...(dimensionsText === undefined ? {} : { dimensions: numberFlag('index', 'dimensions', dimensionsText, true) }),
     });
@@ -246,7 +252,7 @@ async function runSearch(values: CommandValues<typeof SEARCH_OPTIONS>, io: CliIo
   const topK = numberFlag('search', 'top-k', values['top-k'] ?? '10', true);
   const kind = await detectIndexKind(indexPath);
   const env = io.env ?? {};
-  const embedderFor = (embedderId: string, dimensions: number) => createCliEmbedder(embedderId, { where: 'factkit search', endpoint: resolveEndpoint('search', values, env), dimensions });
+  const embedderFor = (embedderId: string, dimensions: number) => createCliEmbedder(embedderId, { where: 'factkit search', notice: (line) => io.stderr(`${line}\n`), endpoint: resolveEndpoint('search', values, env), dimensions });
   let retriever: Retriever;
   let embedder: (Embedder & { dispose?: () => void }) | undefined;
   if (kind === 'bm25') retriever = createBm25Retriever(await loadBm25Index(indexPath));

@@ -1,0 +1,84 @@
+// `factkit index --kind dense` end to end over the first N SciFact abstract sentences (the data root's scifact/), one
+// or more builds of the CLI compared in rotating order; medians over repeats, ratios to the first build.
+//
+//   tsx bench/cli-index.bench.ts <label>=<path to factkit bin.js> [<label>=<bin.js> ...]
+//   (BENCH_SENTENCES=10000 BENCH_REPEATS=1; BENCH_OUT=name writes bench/results/<name>.{json,md}, default cli-index)
+//
+// The corpus file is built at run time in a temporary folder (never committed). The machine is shared: `uptime` is
+// recorded before and after every run.
+import { requireDataset } from '@factkit/test-utils/data';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const sentenceCount = Number(process.env['BENCH_SENTENCES'] ?? 10_000);
+const repeats = Number(process.env['BENCH_REPEATS'] ?? 1);
+const outName = process.env['BENCH_OUT'] ?? 'cli-index';
+const builds = process.argv.slice(2).map((argument) => {
+  const [label, path] = argument.split('=') as [string, string | undefined];
+  if (!path) throw new Error(`expected <label>=<path to bin.js>, got "${argument}"`);
+  return { label, path };
+});
+if (builds.length === 0) throw new Error('give at least one <label>=<path to factkit bin.js>');
+
+function sentences(count: number): string[] {
+  const out: string[] = [];
+  for (const line of gunzipSync(readFileSync(join(requireDataset('scifact'), 'corpus_sentences.jsonl.gz')))
+    .toString('utf8')
+    .split('\n')) {
+    if (!line.trim()) continue;
+    for (const sentence of (JSON.parse(line) as { abstract: string[] }).abstract) if (out.length < count) out.push(sentence);
+    if (out.length >= count) break;
+  }
+  return out;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+const uptime = (): string => execFileSync('uptime', { encoding: 'utf8' }).trim();
+
+const folder = mkdtempSync(join(tmpdir(), 'factkit-cli-index-'));
+try {
+  const texts = sentences(sentenceCount);
+  const corpus = join(folder, 'sentences.jsonl');
+  writeFileSync(corpus, texts.map((text, index) => JSON.stringify({ _id: `s${index}`, text })).join('\n') + '\n');
+  const runs: { label: string; repeat: number; seconds: number; exit: number | null; uptimeBefore: string; uptimeAfter: string; stderr: string }[] = [];
+  for (let repeat = 0; repeat < repeats; repeat++) {
+    const order = builds.map((_, index) => builds[(index + repeat) % builds.length] as (typeof builds)[number]);
+    for (const build of order) {
+      const out = join(folder, `${build.label}-${repeat}.dense`);
+      const uptimeBefore = uptime();
+      const started = process.hrtime.bigint();
+      const result = spawnSync(process.execPath, [build.path, 'index', '--jsonl', corpus, '--kind', 'dense', '--out', out, '--json'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const uptimeAfter = uptime();
+      runs.push({ label: build.label, repeat, seconds, exit: result.status, uptimeBefore, uptimeAfter, stderr: result.stderr.trim().split('\n').slice(-3).join(' | ') });
+      process.stderr.write(`${build.label} repeat ${repeat}: ${seconds.toFixed(1)} s, exit ${String(result.status)} (${uptimeAfter})\n`);
+      rmSync(out, { force: true });
+    }
+  }
+  const rows = builds.map((build) => {
+    const seconds = median(runs.filter((run) => run.label === build.label && run.exit === 0).map((run) => run.seconds));
+    return { label: build.label, path: build.path, medianSeconds: seconds, sentencesPerSecond: texts.length / seconds };
+  });
+  const base = rows[0]!;
+  mkdirSync(join(here, 'results'), { recursive: true });
+  writeFileSync(join(here, 'results', `${outName}.json`), `${JSON.stringify({ sentences: texts.length, repeats, rows, runs }, null, 2)}\n`);
+  const table = rows.map((row) => `| ${row.label} | ${row.medianSeconds.toFixed(1)} | ${row.sentencesPerSecond.toFixed(1)} | ${(row.sentencesPerSecond / base.sentencesPerSecond).toFixed(2)} |`);
+  const loads = runs.map((run) => `- ${run.label}, repeat ${run.repeat + 1}: ${run.seconds.toFixed(1)} s, exit ${String(run.exit)}; before: \`${run.uptimeBefore}\`; after: \`${run.uptimeAfter}\``);
+  writeFileSync(
+    join(here, 'results', `${outName}.md`),
+    `# \`factkit index --kind dense\` over ${texts.length} SciFact sentences, ${repeats} repeat(s) (median), builds in rotating order\n\nShared 2-core machine (other jobs running); \`uptime\` around every run below.\n\n| build | seconds | sentences/s | × ${base.label} |\n|---|---:|---:|---:|\n${table.join('\n')}\n\n${loads.join('\n')}\n`,
+  );
+  process.stdout.write(`${table.join('\n')}\n`);
+} finally {
+  rmSync(folder, { recursive: true, force: true });
+}
