@@ -58,7 +58,9 @@ describe('factkit and USE-lite backends (built bin)', () => {
     expect(JSON.parse(indexed.stdout)).toMatchObject({ documents: 3, problems: 1 });
     expect((await loadDenseIndex(out)).ids).toEqual(['d1', 'd2', 'd3']);
 
-    const traced = await run(process.execPath, [bin, 'trace', '--corpus', corpus, '--query', 'Vitamin D raises bone density.', '--k', '2', '--leaf-size', '2', '--json']).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    const traced = await run(process.execPath, [bin, 'trace', '--corpus', corpus, '--query', 'Vitamin D raises bone density.', '--k', '2', '--leaf-size', '2', '--json']).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
     expect((traced as { code?: number }).code).toBe(3);
     expect(traced.stderr).toMatch(/document "huge" is \d+ characters long/);
     expect(JSON.parse(traced.stdout)).toMatchObject({ corpus: 3 });

@@ -49,7 +49,7 @@ const folder = mkdtempSync(join(tmpdir(), 'factkit-cli-index-'));
 try {
   const texts = sentences(sentenceCount);
   const corpus = join(folder, 'sentences.jsonl');
-  writeFileSync(corpus, texts.map((text, index) => JSON.stringify({ _id: `s${index}`, text })).join('\n') + '\n');
+  writeFileSync(corpus, `${texts.map((text, index) => JSON.stringify({ _id: `s${index}`, text })).join('\n')}\n`);
   const runs: { label: string; repeat: number; seconds: number; exit: number | null; uptimeBefore: string; uptimeAfter: string; stderr: string }[] = [];
   for (let repeat = 0; repeat < repeats; repeat++) {
     const order = builds.map((_, index) => builds[(index + repeat) % builds.length] as (typeof builds)[number]);

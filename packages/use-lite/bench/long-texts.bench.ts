@@ -70,7 +70,7 @@ async function main(): Promise<void> {
         // wasm is 4-5x slower: one repeat up to WASM_MAX_KB (default 50) shows its slope without hogging the machine.
         if (id === 'wasm' && ((sizes[position] as number) > wasmMax || repeat > 0)) continue;
         const elapsed = await time(embedder, texts[position] as string);
-        (seconds[system]?.[position] as number[]).push(elapsed);
+        ((seconds[system] as number[][])[position] as number[]).push(elapsed);
         process.stderr.write(`repeat ${repeat + 1}: ${id} ${sizes[position]} KB: ${elapsed.toFixed(2)} s\n`);
       }
     }
@@ -98,7 +98,14 @@ async function main(): Promise<void> {
       const previousList = position > 0 ? (seconds[system]?.[position - 1] as number[]) : [];
       const previous = previousList.length > 0 ? median(previousList) : null;
       const value = median(list);
-      return { kb, characters: (texts[position] as string).length, medianSeconds: value, repeats: list.length, ratioToPreviousSize: previous === null ? null : value / previous, sizeRatio: position > 0 ? kb / (sizes[position - 1] as number) : null };
+      return {
+        kb,
+        characters: (texts[position] as string).length,
+        medianSeconds: value,
+        repeats: list.length,
+        ratioToPreviousSize: previous === null ? null : value / previous,
+        sizeRatio: position > 0 ? kb / (sizes[position - 1] as number) : null,
+      };
     }),
   }));
   const summary = { source: 'scifact/corpus_sentences.jsonl.gz (data root), abstract sentences joined by spaces', repeats, uptimeBefore, uptimeAfter, rows, before: before ? { build: before, rows: beforeRows } : null };
@@ -111,7 +118,11 @@ async function main(): Promise<void> {
     '',
     '| backend | text | seconds | × previous size (size ratio) | repeats |',
     '|---|---:|---:|---:|---:|',
-    ...rows.flatMap((row) => row.sizes.filter((size) => size.repeats > 0).map((size) => `| ${row.id} | ${size.kb} KB | ${size.medianSeconds.toFixed(2)} | ${size.ratioToPreviousSize === null ? '–' : `${size.ratioToPreviousSize.toFixed(2)} (${(size.sizeRatio as number).toFixed(2)})`} | ${size.repeats} |`)),
+    ...rows.flatMap((row) =>
+      row.sizes
+        .filter((size) => size.repeats > 0)
+        .map((size) => `| ${row.id} | ${size.kb} KB | ${size.medianSeconds.toFixed(2)} | ${size.ratioToPreviousSize === null ? '–' : `${size.ratioToPreviousSize.toFixed(2)} (${(size.sizeRatio as number).toFixed(2)})`} | ${size.repeats} |`),
+    ),
     '',
     ...(before ? ['Before (old build, wasm, passes of 8, one run each):', '', ...beforeRows.map((row) => `- ${row.kb} KB: ${row.seconds.toFixed(2)} s`), ''] : []),
   ];

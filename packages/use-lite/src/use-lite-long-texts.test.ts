@@ -89,9 +89,15 @@ describe('createUseLiteTokenizer (linear-time SentencePiece)', () => {
   it('gives the ids of @energetic-ai/embeddings for arbitrary strings (fast-check)', () => {
     const pieces = fc.constantFrom('the', ' ', '  ', 'cell', 'ing', '.', ',', 'é', 'ﬁ', '数', '😀', '\u00a0', 'x', 'ꙮ', '\u0301', 'B12');
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join(''))), (text) => {
-        expect(tokenizer.encode(text)).toEqual(reference.encode(text));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'grapheme', maxLength: 60 }),
+          fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join('')),
+        ),
+        (text) => {
+          expect(tokenizer.encode(text)).toEqual(reference.encode(text));
+        },
+      ),
       { numRuns: 500 },
     );
   });
