@@ -5,47 +5,16 @@
 //   tsx bench/backends.bench.ts      (BENCH_SENTENCES=300 BENCH_REPEATS=3; BENCH_ONLY=id,id to pick configs)
 //
 // Results: bench/results/backends.{json,md}. The machine is shared: `uptime` before and after is recorded.
-import { requireDataset } from '@factkit/test-utils/data';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { createUseLiteEmbedder, type UseLiteEmbedder, type UseLiteEmbedderOptions } from '../src/index.js';
+import { benchSentences, maxAbsDifference, median, uptime } from './bench-utils.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sentenceCount = Number(process.env['BENCH_SENTENCES'] ?? 300);
 const repeats = Number(process.env['BENCH_REPEATS'] ?? 3);
 const only = process.env['BENCH_ONLY']?.split(',');
-
-function sentences(count: number): string[] {
-  const out: string[] = [];
-  for (const line of gunzipSync(readFileSync(join(requireDataset('scifact'), 'corpus_sentences.jsonl.gz')))
-    .toString('utf8')
-    .split('\n')) {
-    if (!line.trim()) continue;
-    for (const sentence of (JSON.parse(line) as { abstract: string[] }).abstract) if (out.length < count) out.push(sentence);
-    if (out.length >= count) break;
-  }
-  return out;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-function maxAbsDifference(a: readonly Float32Array[], b: readonly Float32Array[]): number {
-  let max = 0;
-  a.forEach((vector, row) => {
-    const other = b[row] as Float32Array;
-    for (let column = 0; column < vector.length; column++) max = Math.max(max, Math.abs((vector[column] as number) - (other[column] as number)));
-  });
-  return max;
-}
-
-const uptime = (): string => execFileSync('uptime', { encoding: 'utf8' }).trim();
 
 const CONFIGS: { id: string; options: UseLiteEmbedderOptions }[] = [
   { id: 'wasm-b8', options: { maxBatchSize: 8 } },
@@ -53,7 +22,7 @@ const CONFIGS: { id: string; options: UseLiteEmbedderOptions }[] = [
 ];
 
 async function main(): Promise<void> {
-  const texts = sentences(sentenceCount);
+  const texts = benchSentences(sentenceCount);
   const configs = CONFIGS.filter((config) => !only || only.includes(config.id));
   const embedders: UseLiteEmbedder[] = configs.map((config) => createUseLiteEmbedder(config.options));
   // Load every model outside the timed runs.

@@ -6,13 +6,12 @@
 //
 // The corpus file is built at run time in a temporary folder (never committed). The machine is shared: `uptime` is
 // recorded before and after every run.
-import { requireDataset } from '@factkit/test-utils/data';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { benchSentences, median, uptime } from './bench-utils.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sentenceCount = Number(process.env['BENCH_SENTENCES'] ?? 10_000);
@@ -25,29 +24,9 @@ const builds = process.argv.slice(2).map((argument) => {
 });
 if (builds.length === 0) throw new Error('give at least one <label>=<path to factkit bin.js>');
 
-function sentences(count: number): string[] {
-  const out: string[] = [];
-  for (const line of gunzipSync(readFileSync(join(requireDataset('scifact'), 'corpus_sentences.jsonl.gz')))
-    .toString('utf8')
-    .split('\n')) {
-    if (!line.trim()) continue;
-    for (const sentence of (JSON.parse(line) as { abstract: string[] }).abstract) if (out.length < count) out.push(sentence);
-    if (out.length >= count) break;
-  }
-  return out;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-const uptime = (): string => execFileSync('uptime', { encoding: 'utf8' }).trim();
-
 const folder = mkdtempSync(join(tmpdir(), 'factkit-cli-index-'));
 try {
-  const texts = sentences(sentenceCount);
+  const texts = benchSentences(sentenceCount);
   const corpus = join(folder, 'sentences.jsonl');
   writeFileSync(corpus, `${texts.map((text, index) => JSON.stringify({ _id: `s${index}`, text })).join('\n')}\n`);
   const runs: { label: string; repeat: number; seconds: number; exit: number | null; uptimeBefore: string; uptimeAfter: string; stderr: string }[] = [];

@@ -3,6 +3,7 @@ import type { Embedder, EmbedRequest, EmbedResult } from '@factkit/core';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { type GraphModelHolder, runGraphPass } from './internal/graph-pass.js';
 import { createUseLiteTokenizer, type UseLiteTokenizer } from './internal/tokenizer.js';
 import { loadUseLiteOnnx, useLiteModelDir, type UseLiteOnnxRuntime } from './internal/use-lite-onnx.js';
 import { poolWindows, WINDOW_OVERLAP, WINDOW_TOKENS, windowsOf } from './internal/windows.js';
@@ -88,19 +89,7 @@ export interface UseLiteEmbedder extends Embedder {
   dispose(): void;
 }
 
-interface GraphTensor {
-  array(): Promise<number[][]>;
-  dispose(): void;
-}
-
-interface LoadedModel {
-  model: { executeAsync(inputs: Record<string, unknown>): Promise<GraphTensor>; dispose(): void };
-}
-
-interface TensorModule {
-  tensor2d(values: Int32Array, shape: [number, number], dtype: 'int32'): { dispose(): void };
-  tensor1d(values: Int32Array, dtype: 'int32'): { dispose(): void };
-}
+type LoadedModel = GraphModelHolder;
 
 interface EmbeddingsModule {
   initModel(source: () => Promise<unknown>): Promise<LoadedModel>;
@@ -133,37 +122,7 @@ async function loadUseLite(): Promise<{ model: LoadedModel; run: WasmPass }> {
   const modelSource = pickExport<ModelModule['modelSource']>(weights, 'modelSource');
   // Always pass the local source: initModel's default source downloads from TF Hub.
   const model = await initModel(modelSource);
-  const tensor2d = pickExport<TensorModule['tensor2d']>(tensors, 'tensor2d');
-  const tensor1d = pickExport<TensorModule['tensor1d']>(tensors, 'tensor1d');
-  return { model, run: (tokenIds) => runGraphPass(model, tensor2d, tensor1d, tokenIds) };
-}
-
-/** The graph's sparse input of one pass: (row, position) pairs and the ids, in row-major order. */
-async function runGraphPass(model: LoadedModel, tensor2d: TensorModule['tensor2d'], tensor1d: TensorModule['tensor1d'], tokenIds: readonly (readonly number[])[]): Promise<number[][]> {
-  const total = tokenIds.reduce((sum, ids) => sum + ids.length, 0);
-  const indexData = new Int32Array(total * 2);
-  const valueData = new Int32Array(total);
-  let offset = 0;
-  tokenIds.forEach((ids, row) => {
-    ids.forEach((id, position) => {
-      indexData[offset * 2] = row;
-      indexData[offset * 2 + 1] = position;
-      valueData[offset++] = id;
-    });
-  });
-  const indices = tensor2d(indexData, [total, 2], 'int32');
-  const values = tensor1d(valueData, 'int32');
-  try {
-    const output = await model.model.executeAsync({ indices, values });
-    try {
-      return await output.array();
-    } finally {
-      output.dispose();
-    }
-  } finally {
-    indices.dispose();
-    values.dispose();
-  }
+  return { model, run: (tokenIds) => runGraphPass(model, tensors, tokenIds) };
 }
 
 /** Loads the package's SentencePiece vocabulary (local file) as a linear-time tokenizer with the library's ids. */

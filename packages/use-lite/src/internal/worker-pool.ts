@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { FactkitError } from '@factkit/core';
+import { GRAPH_PASS_SOURCE } from './graph-pass.js';
 
 /**
  * Worker source (CommonJS, run with `eval: true` so it works from TypeScript sources and from the bundle alike). It
@@ -17,37 +18,11 @@ const ready = (async () => {
   return pick(embeddings, 'initModel')(pick(weights, 'modelSource'));
 })();
 const tensors = require(workerData.corePath);
-async function run(model, tokenIds) {
-  let total = 0;
-  for (const ids of tokenIds) total += ids.length;
-  const indexData = new Int32Array(total * 2);
-  const valueData = new Int32Array(total);
-  let offset = 0;
-  tokenIds.forEach((ids, row) => {
-    ids.forEach((tokenId, position) => {
-      indexData[offset * 2] = row;
-      indexData[offset * 2 + 1] = position;
-      valueData[offset++] = tokenId;
-    });
-  });
-  const indices = pick(tensors, 'tensor2d')(indexData, [total, 2], 'int32');
-  const values = pick(tensors, 'tensor1d')(valueData, 'int32');
-  try {
-    const output = await model.model.executeAsync({ indices, values });
-    try {
-      return await output.array();
-    } finally {
-      output.dispose();
-    }
-  } finally {
-    indices.dispose();
-    values.dispose();
-  }
-}
+${GRAPH_PASS_SOURCE}
 parentPort.on('message', async ({ id, tokenIds }) => {
   try {
     const model = await ready;
-    const rows = await run(model, tokenIds);
+    const rows = await runGraphPass(model, tensors, tokenIds);
     const vectors = rows.map((row) => Float32Array.from(row));
     parentPort.postMessage({ id, vectors }, vectors.map((vector) => vector.buffer));
   } catch (error) {
