@@ -3,11 +3,12 @@ import { type Endpoint, connectEmbedder } from './endpoint.js';
 import { createUseLiteEmbedder, type UseLiteEmbedder } from '@factkit/use-lite';
 
 /**
- * USE-lite settings of every command, chosen on the bench (packages/use-lite/bench/results/backends.md, SciFact
- * sentences, shared 2-core machine): ONNX Runtime when it loads; passes of 16 sentences; 1 intra-op thread.
+ * USE-lite settings of every command, chosen on the bench (packages/use-lite/bench/results/backends.md: 300 SciFact
+ * sentences, 3 interleaved repeats, shared 2-core machine at load 24–33): ONNX Runtime when it loads, passes of 16
+ * sentences, 2 intra-op threads (12.7 sentences/s there, against 10.9 for 1 thread and passes of 8, 1.3 for wasm).
  */
 export const CLI_USE_LITE_PASS_SIZE = 16;
-export const CLI_USE_LITE_THREADS = 1;
+export const CLI_USE_LITE_THREADS = 2;
 
 /**
  * USE-lite as every command runs it: on ONNX Runtime (`onnxruntime-node`, a dependency of the CLI) when it loads, else
