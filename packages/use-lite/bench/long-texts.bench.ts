@@ -1,5 +1,5 @@
 // USE-lite time for ONE text of 12 / 25 / 50 / 100 KB and 1 MB (SciFact sentences joined, the data root's scifact/),
-// with the settings the CLI uses (backend 'auto' → onnx, passes of 16, 1 thread) and on wasm; sizes in rotating
+// on onnx (backend 'auto', passes of 16, 1 thread) and on wasm; sizes in rotating
 // order, medians over repeats, and the ratio of each size's time to the previous size's (2.0 per doubling = linear).
 // With BEFORE=<path to an older build's dist/index.js>, that build runs the sizes up to BEFORE_MAX_KB (default 25)
 // once each for comparison (it was superlinear: 12 / 25 / 50 KB took 2.7 / 7.6 / 37.2 s in issue 21).
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     return source.repeat(Math.ceil(target / source.length)).slice(0, target);
   });
   const systems: { id: string; embedder: UseLiteEmbedder }[] = [
-    { id: 'onnx (CLI settings)', embedder: createUseLiteEmbedder({ backend: 'auto', maxBatchSize: 16, threads: 1 }) },
+    { id: 'onnx, passes of 16, 1 thread', embedder: createUseLiteEmbedder({ backend: 'auto', maxBatchSize: 16, threads: 1 }) },
     { id: 'wasm', embedder: createUseLiteEmbedder({ maxBatchSize: 16 }) },
   ];
   for (const { embedder } of systems) await embedder.embed({ texts: ['warm up'], kind: 'passage' });
