@@ -53,7 +53,7 @@ export async function studyCorpus(options: CorpusStudyOptions): Promise<CorpusSt
   let embedder: Embedder | undefined;
   let cache: ReturnType<typeof createVectorFileCache> | undefined;
   if (dense) {
-    const useLite = createUseLiteEmbedder();
+    const useLite = createUseLiteEmbedder({ backend: 'auto' }); // onnx when onnxruntime-node loads, else wasm
     cache = createVectorFileCache(`${cacheDirectory}/use-lite`, useLite.dimensions);
     embedder = withEmbeddingCache(useLite, cache);
     const flush = setInterval(() => cache?.flush(), 30_000);

@@ -37,7 +37,7 @@ const outDir = values.out;
 mkdirSync(outDir, { recursive: true });
 
 // USE-lite on ONNX Runtime is ~5x the TF.js/wasm path (`--embedder use-lite-wasm`); embedding is the index's main cost.
-const embedder: Embedder = values.embedder === 'use-lite' ? createUseLiteEmbedder({ backend: 'onnx' }) : values.embedder === 'use-lite-wasm' ? createUseLiteEmbedder({ maxBatchSize: 8, workers: 2 }) : createGloveEmbedder();
+const embedder: Embedder = values.embedder === 'use-lite' ? createUseLiteEmbedder({ backend: 'auto', maxBatchSize: 16 }) : values.embedder === 'use-lite-wasm' ? createUseLiteEmbedder({ maxBatchSize: 8, workers: 2 }) : createGloveEmbedder();
 /** The model id for OPENAI_BASE_URL: FACTKIT_MODEL (the provider takes no default model). */
 function requireModelId(): string {
   const id = process.env['FACTKIT_MODEL'];

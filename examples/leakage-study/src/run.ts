@@ -86,7 +86,7 @@ export async function runStudy(options: StudyOptions, io: StudyIo): Promise<Stud
   // Every model call goes through one persistent cache: a rerun after an interruption repeats no call.
   const cache = createFileCache({ directory: cacheDirectory });
   let useLite: Embedder | undefined;
-  const getUseLite = () => (useLite ??= createUseLiteEmbedder());
+  const getUseLite = () => (useLite ??= createUseLiteEmbedder({ backend: 'auto' }));
   // One GloVe embedder (its vectors load once) for the feature NLI model of every model's run.
   let glove: Embedder | undefined;
   const getGlove = () => (glove ??= createGloveEmbedder());

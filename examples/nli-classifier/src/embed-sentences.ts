@@ -38,7 +38,7 @@ if (process.argv[1]?.endsWith('embed-sentences.ts')) {
   const texts = [...new Set(pairs.flatMap((pair) => [pair.premise, pair.hypothesis]))].filter((text) => !cache.has(keyOf(text).toString('hex')));
   process.stdout.write(`${cache.size} sentences cached, ${texts.length} to embed with USE-lite\n`);
   mkdirSync(CACHE_DIR, { recursive: true });
-  const embedder = createUseLiteEmbedder();
+  const embedder = createUseLiteEmbedder({ backend: 'auto' }); // onnx when onnxruntime-node loads, else wasm
   const CHUNK = 64;
   for (let start = 0; start < texts.length; start += CHUNK) {
     const chunk = texts.slice(start, start + CHUNK);

@@ -111,7 +111,7 @@ const cachedUseLite: Embedder = {
     const out = texts.map((text) => cachedVector(cache, text));
     const misses = texts.filter((_text, index) => out[index] === undefined);
     if (misses.length > 0) {
-      realUseLite ??= createUseLiteEmbedder();
+      realUseLite ??= createUseLiteEmbedder({ backend: 'auto' });
       const { embeddings } = await realUseLite.embed({ texts: misses, kind, ...(abortSignal ? { abortSignal } : {}) });
       let next = 0;
       out.forEach((vector, index) => {

@@ -18,7 +18,7 @@ export interface ChosenEmbedder {
  */
 export function chooseEmbedder(env: Readonly<Record<string, string | undefined>> = process.env): ChosenEmbedder {
   const modelId = env['FACTKIT_EMBED_MODEL']?.trim();
-  if (!modelId) return { embedder: createUseLiteEmbedder(), description: 'offline USE-lite encoder (512-d)', label: 'USE-lite' };
+  if (!modelId) return { embedder: createUseLiteEmbedder({ backend: 'auto' }), description: 'offline USE-lite encoder (512-d)', label: 'USE-lite' };
   const dimensionsText = env['FACTKIT_EMBED_DIMENSIONS']?.trim();
   const dimensions = dimensionsText ? Number(dimensionsText) : undefined;
   if (dimensions !== undefined && !(Number.isInteger(dimensions) && dimensions > 0)) {

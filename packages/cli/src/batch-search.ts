@@ -42,9 +42,9 @@ export async function detectIndexKind(path: string, where: string): Promise<Inde
  * by the embedder the index was built with (its id is the `--embedder` spec, recreated here).
  * @throws InvalidArgumentError naming --index for an unreadable path; the loaders' CorruptDataError for a damaged index.
  */
-export async function openSavedIndex(path: string, options: { readonly where: string; readonly endpoint?: Endpoint | undefined }): Promise<OpenedIndex> {
+export async function openSavedIndex(path: string, options: { readonly where: string; readonly endpoint?: Endpoint | undefined; readonly notice?: ((line: string) => void) | undefined }): Promise<OpenedIndex> {
   const kind = await detectIndexKind(path, options.where);
-  const embedderFor = (embedderId: string, dimensions: number) => createCliEmbedder(embedderId, { where: options.where, endpoint: options.endpoint, dimensions });
+  const embedderFor = (embedderId: string, dimensions: number) => createCliEmbedder(embedderId, { where: options.where, endpoint: options.endpoint, dimensions, ...(options.notice ? { notice: options.notice } : {}) });
   if (kind === 'bm25') {
     const bm25 = await loadBm25Index(path);
     return { kind, retriever: createBm25Retriever(bm25), bm25, close: () => undefined };

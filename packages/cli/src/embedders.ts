@@ -1,7 +1,48 @@
-import { type Embedder, InvalidArgumentError } from '@factkit/core';
+import { type Document, type Embedder, InvalidArgumentError, type ItemProblem } from '@factkit/core';
 import { type Endpoint, connectEmbedder } from './endpoint.js';
 import { createTransformersEmbedder } from '@factkit/transformers';
-import { createUseLiteEmbedder } from '@factkit/use-lite';
+import { createUseLiteEmbedder, type UseLiteEmbedder } from '@factkit/use-lite';
+
+/**
+ * USE-lite settings of every command, chosen on the bench (packages/use-lite/bench/results/backends.md: 300 SciFact
+ * sentences, 3 interleaved repeats, shared 2-core machine at load 24–33): ONNX Runtime when it loads, passes of 16
+ * sentences, 2 intra-op threads (12.7 sentences/s there, against 10.9 for 1 thread and passes of 8, 1.3 for wasm).
+ */
+export const CLI_USE_LITE_PASS_SIZE = 16;
+export const CLI_USE_LITE_THREADS = 2;
+
+/**
+ * USE-lite as every command runs it: on ONNX Runtime (`onnxruntime-node`, a dependency of the CLI) when it loads, else
+ * on WebAssembly, with one line through `notice` saying so and what it costs (same vectors, about 4–5× slower).
+ */
+export function createCliUseLiteEmbedder(notice?: (line: string) => void): UseLiteEmbedder {
+  return createUseLiteEmbedder({
+    backend: 'auto',
+    maxBatchSize: CLI_USE_LITE_PASS_SIZE,
+    threads: CLI_USE_LITE_THREADS,
+    onBackendFallback: (reason) => notice?.(`factkit: onnxruntime-node did not load (${reason.split('\n')[0]}); USE-lite runs on WebAssembly instead: same vectors, about 4-5x slower`),
+  });
+}
+
+/**
+ * Splits off the documents an embedder refuses for their length (USE-lite: more than `maxTextLength` characters of
+ * title and text), each as a per-item problem `text-too-long`, so one huge document is left out instead of failing
+ * its batch or the run. `positions[i]` is the index in `documents` of the i-th kept document.
+ */
+export function splitOversizedDocuments<T extends Document>(documents: readonly T[], embedder: { readonly maxTextLength?: number }): { documents: T[]; positions: number[]; problems: ItemProblem[] } {
+  const limit = embedder.maxTextLength ?? Number.POSITIVE_INFINITY;
+  const kept: T[] = [];
+  const positions: number[] = [];
+  const problems: ItemProblem[] = [];
+  documents.forEach((document, index) => {
+    const length = (document.title ? document.title.length + 2 : 0) + document.text.length;
+    if (length <= limit) {
+      kept.push(document);
+      positions.push(index);
+    } else problems.push({ index, id: document.id, code: 'text-too-long', message: `document "${document.id}" is ${length} characters long; the embedder takes at most ${limit} per text, so it is left out` });
+  });
+  return { documents: kept, positions, problems };
+}
 
 /**
  * Embedders `factkit index --embedder` knows: the two offline ones, a local transformers.js model folder (one
@@ -16,6 +57,8 @@ export interface CliEmbedderOptions {
   readonly endpoint?: Endpoint | undefined;
   /** Vector length of an endpoint model (known from the saved index at search time). */
   readonly dimensions?: number | undefined;
+  /** Gets one line (no newline) when USE-lite falls back from ONNX Runtime to WebAssembly. */
+  readonly notice?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -26,10 +69,10 @@ export interface CliEmbedderOptions {
  * `--embedder glove` install it next to the CLI, and it is imported only when asked for.
  * @throws InvalidArgumentError naming `--embedder` / `--dimensions` / `--base-url` for an unknown spec or missing setting.
  */
-export async function createCliEmbedder(spec: string, options: CliEmbedderOptions): Promise<Embedder & { dispose?: () => void }> {
+export async function createCliEmbedder(spec: string, options: CliEmbedderOptions): Promise<Embedder & { dispose?: () => void; maxTextLength?: number }> {
   const { where } = options;
-  let inner: Embedder & { dispose?: () => void };
-  if (spec === 'use-lite') inner = createUseLiteEmbedder();
+  let inner: Embedder & { dispose?: () => void; maxTextLength?: number };
+  if (spec === 'use-lite') inner = createCliUseLiteEmbedder(options.notice);
   else if (spec === 'glove') {
     let glove: typeof import('@factkit/glove');
     try {
@@ -55,9 +98,10 @@ export async function createCliEmbedder(spec: string, options: CliEmbedderOption
   } else {
     throw new InvalidArgumentError({ where, argument: '--embedder', message: `must be one of ${EMBEDDER_SPECS} (got "${spec}")` });
   }
-  const embedder: Embedder & { dispose?: () => void } = {
+  const embedder: Embedder & { dispose?: () => void; maxTextLength?: number } = {
     id: spec,
     dimensions: inner.dimensions,
+    ...(inner.maxTextLength === undefined ? {} : { maxTextLength: inner.maxTextLength }),
     ...(inner.maxBatchSize === undefined ? {} : { maxBatchSize: inner.maxBatchSize }),
     ...(inner.normalized === undefined ? {} : { normalized: inner.normalized }),
     embed: (request) => inner.embed(request),

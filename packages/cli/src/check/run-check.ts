@@ -3,7 +3,7 @@ import { createDrafterGenerator, createJointCqGenerator, detectHallucinations, i
 import type { Embedder, ItemProblem, ProgressCallback, Retriever } from '@factkit/core';
 import { createBm25Retriever, createBm25RetrieverFactory } from '@factkit/retrieval';
 import { WORDNET_SOURCE } from '@factkit/retrieval/node';
-import { createUseLiteEmbedder } from '@factkit/use-lite';
+import { createCliUseLiteEmbedder } from '../embedders.js';
 import { type Endpoint, connectLanguageModel } from '../endpoint.js';
 import { readJsonlCorpus } from '../read-input.js';
 import { WORDNET_CORPUS, factkitCacheDirectory, openWordNetIndex } from './check-corpus.js';
@@ -28,6 +28,8 @@ export interface CheckAnswersOptions {
   readonly cacheDirectory?: string;
   /** One-line status messages about the corpus (building the WordNet index, how long it took). */
   readonly onCorpusStatus?: (message: string) => void;
+  /** One line when the USE-lite encoder (endpoint runs) falls back from ONNX Runtime to WebAssembly. */
+  readonly onEmbedderNotice?: (line: string) => void;
   /** Without it: LLM-free drafter baseline + BM25 + an offline NLI verifier. */
   readonly endpoint?: CheckEndpoint;
   /** The verifier (`--nli`): `feature`, `lexical`, `transformers:<dir>` or `llm`. @default 'llm' with an endpoint, else DEFAULT_CHECK_NLI ('feature') */
@@ -102,7 +104,7 @@ export async function checkAnswers(options: CheckAnswersOptions): Promise<CheckA
   let embedder: Embedder | undefined;
   if (endpoint) {
     generator = createJointCqGenerator({ model: connectLanguageModel(endpoint, 'check') });
-    embedder = createUseLiteEmbedder();
+    embedder = createCliUseLiteEmbedder(options.onEmbedderNotice);
   }
   const results = await detectHallucinations({
     items,

@@ -134,6 +134,7 @@ async function runCheck(values: CommandValues<typeof CHECK_OPTIONS>, io: CliIo):
     ...(values.nli ? { nli: values.nli } : {}),
     ...(values.aggregate ? { aggregation: values.aggregate as NliAggregation } : {}),
     onVerifierStatus: (message) => io.stderr(`factkit check: ${message}\n`),
+    onEmbedderNotice: (line) => io.stderr(`${line}\n`),
     topK: integerFlag('check', 'top-k', values['top-k']),
     concurrency: integerFlag('check', 'concurrency', values.concurrency),
     ...(endpoint ? { endpoint } : {}),

@@ -123,7 +123,7 @@ async function runEvalIndex(values: CommandValues<typeof EVAL_OPTIONS>, io: CliI
     queries = topics.queries.filter((query) => Object.hasOwn(qrels, query.id as string));
     for (const id of Object.keys(qrels)) if (!topics.queries.some((query) => query.id === id)) problems.push({ message: `qrels query "${id}" has no text in ${values.topics}; skipped` });
   }
-  const index = await openSavedIndex(values.index!, { where: 'factkit eval', endpoint: resolveEndpoint('eval', values, io.env ?? {}) });
+  const index = await openSavedIndex(values.index!, { where: 'factkit eval', endpoint: resolveEndpoint('eval', values, io.env ?? {}), notice: (line) => io.stderr(`${line}\n`) });
   let searched: { run: Record<string, Record<string, number>>; problems: ItemProblem[]; failed: number };
   try {
     searched = await searchTopics(index, queries, { topK: hits, rm3, threads, where: 'factkit eval', io });

@@ -1,12 +1,12 @@
 import type { Query, QueryExpander } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, expandQueries } from '@factkit/expansion';
+import { createCliUseLiteEmbedder } from '../embedders.js';
 import { ENDPOINT_OPTIONS, connectLanguageModel, resolveEndpoint } from '../endpoint.js';
 import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { asRow, readJsonlInput, reportDroppedLines } from '../read-input.js';
 import { createRm3Expander } from '@factkit/retrieval';
 import { loadBm25Index } from '@factkit/retrieval/node';
-import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { EXIT_CODES } from '../exit-codes.js';
 import { detectIndexKind } from '../batch-search.js';
 import { createProgress } from '../progress.js';
@@ -71,7 +71,7 @@ async function runExpand(values: CommandValues<typeof EXPAND_OPTIONS>, io: CliIo
     const endpoint = resolveEndpoint('expand', values, io.env ?? {});
     if (!endpoint?.model) throw new InvalidArgumentError({ where: 'factkit expand', argument: '--base-url', message: `and --model (or OPENAI_BASE_URL and FACTKIT_MODEL) are needed for ${method}; rm3 runs offline` });
     const model = connectLanguageModel(endpoint, 'expand');
-    expander = method === 'query2doc' ? createQuery2docExpander({ model }) : method === 'hyde' ? createHydeExpander({ model, embedder: createUseLiteEmbedder() }) : createMultiQueryExpander({ model });
+    expander = method === 'query2doc' ? createQuery2docExpander({ model }) : method === 'hyde' ? createHydeExpander({ model, embedder: createCliUseLiteEmbedder((line) => io.stderr(`${line}\n`)) }) : createMultiQueryExpander({ model });
   }
   const progress = createProgress(io, 'expand');
   const { outcomes } = await expandQueries(expander, queries, { samples, ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}), onProgress: ({ completed, total }) => progress.update(completed, total) });

@@ -18,7 +18,7 @@ import {
 } from '@factkit/retrieval';
 import { buildBm25IndexFromJsonl, saveBm25Index, saveDenseIndex, saveHybridIndex, streamBeirCorpus } from '@factkit/retrieval/node';
 import { INDEX_KINDS, type IndexKind, openSavedIndex, searchTopics } from '../batch-search.js';
-import { EMBEDDER_SPECS, createCliEmbedder } from '../embedders.js';
+import { EMBEDDER_SPECS, createCliEmbedder, splitOversizedDocuments } from '../embedders.js';
 import { ENDPOINT_OPTIONS, resolveEndpoint } from '../endpoint.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { createProgress } from '../progress.js';
@@ -115,8 +115,12 @@ async function readCorpus(values: { jsonl?: string | undefined; beir?: string | 
   return { documents, problems: [] };
 }
 
-/** Embeds `documents` with retrieval's `buildDenseIndex` (batching, per-document problems), showing progress. */
-async function embedCorpus(documents: readonly Document[], embedder: Embedder, batchSize: number, io: CliIo): Promise<{ snapshot: DenseIndexSnapshot; problems: ItemProblem[] }> {
+/**
+ * Embeds `documents` with retrieval's `buildDenseIndex` (batching, per-document problems), showing progress; a
+ * document too long for the embedder is left out as a problem (`text-too-long`).
+ */
+async function embedCorpus(all: readonly Document[], embedder: Embedder & { maxTextLength?: number }, batchSize: number, io: CliIo): Promise<{ snapshot: DenseIndexSnapshot; problems: ItemProblem[] }> {
+  const { documents, positions, problems } = splitOversizedDocuments(all, embedder);
   const progress = createProgress(io, `embedding (${embedder.id})`);
   progress.update(0, documents.length);
   // Each batch first yields to the event loop: an offline embedder computes without awaiting I/O, so without this
@@ -137,7 +141,8 @@ async function embedCorpus(documents: readonly Document[], embedder: Embedder, b
     onProgress: ({ completed, total }) => progress.update(completed, total),
   });
   progress.end();
-  return built;
+  const embedProblems = built.problems.map((problem) => (problem.index === undefined ? problem : { ...problem, index: positions[problem.index] as number }));
+  return { snapshot: built.snapshot, problems: [...problems, ...embedProblems].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)) };
 }
 
 function buildBm25(documents: readonly Document[], parameters: { k1: number; b: number; analyzer: Analyzer }, io: CliIo): { index: Bm25Index; problems: ItemProblem[] } {
@@ -228,6 +233,7 @@ async function runIndex(values: CommandValues<typeof INDEX_OPTIONS>, io: CliIo):
     const batchSize = numberFlag('index', 'batch-size', option('batch-size', '32'), true);
     const embedder = await createCliEmbedder(spec, {
       where: 'factkit index',
+      notice: (line) => io.stderr(`${line}\n`),
       endpoint: resolveEndpoint('index', values, env),
       ...(dimensionsText === undefined ? {} : { dimensions: numberFlag('index', 'dimensions', dimensionsText, true) }),
     });
@@ -308,7 +314,7 @@ async function runSearch(values: CommandValues<typeof SEARCH_OPTIONS>, io: CliIo
   if (values.rerank !== undefined && !values.query) throw new InvalidArgumentError({ where: 'factkit search', argument: '--rerank', message: 'applies to --query (batch reranking of --topics is not supported yet)' });
   // Topics are read before the index is opened, so a bad topics file fails fast.
   const topics = batch ? await readTopicsFile(values.topics!, { command: 'search', flag: '--topics' }) : undefined;
-  const index = await openSavedIndex(indexPath, { where: 'factkit search', endpoint: resolveEndpoint('search', values, io.env ?? {}) });
+  const index = await openSavedIndex(indexPath, { where: 'factkit search', endpoint: resolveEndpoint('search', values, io.env ?? {}), notice: (line) => io.stderr(`${line}\n`) });
   if (topics) {
     let searched: Awaited<ReturnType<typeof searchTopics>>;
     try {

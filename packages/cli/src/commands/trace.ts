@@ -14,7 +14,7 @@ import {
 } from '@factkit/fasttrack';
 import { createLexicalNliModel } from '@factkit/nli-models';
 import { createBm25Retriever } from '@factkit/retrieval';
-import { createUseLiteEmbedder } from '@factkit/use-lite';
+import { createCliUseLiteEmbedder, splitOversizedDocuments } from '../embedders.js';
 import { ENDPOINT_OPTIONS, connectLanguageModel, resolveEndpoint } from '../endpoint.js';
 import { type CommandValues, defineCommand, integerFlag } from '../command.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -101,12 +101,13 @@ async function runTrace(values: CommandValues<typeof TRACE_OPTIONS>, io: CliIo):
     .filter(Boolean);
   for (const name of baselineNames) if (name !== 'bm25' && name !== 'brute-force') throw new InvalidArgumentError({ where: 'factkit trace', argument: '--baselines', message: `must list bm25 and/or brute-force (got "${name}")` });
 
-  const { items: documents, problems: corpusProblems } = await readJsonlCorpus(values.corpus, { command: 'trace', flag: '--corpus' });
-  const readProblems = [...corpusProblems, ...statementProblems];
+  const { items: corpus, problems: corpusProblems } = await readJsonlCorpus(values.corpus, { command: 'trace', flag: '--corpus' });
+  const embedder = createCliUseLiteEmbedder((line) => io.stderr(`${line}\n`));
+  const { documents, problems: oversized } = splitOversizedDocuments(corpus, embedder);
+  const readProblems = [...corpusProblems, ...oversized, ...statementProblems];
   reportDroppedLines(io, readProblems);
   const endpoint = resolveEndpoint('trace', values, io.env ?? {});
   const model = endpoint ? connectLanguageModel(endpoint, 'trace') : undefined;
-  const embedder = createUseLiteEmbedder();
   const progress = createProgress(io, 'trace index');
   const { index, problems: indexProblems } = await buildFastTrackIndex(documents, {
     embedder,

