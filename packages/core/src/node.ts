@@ -2,3 +2,4 @@
 // built-in and runs in browsers (tooling/check-browser-entries.mjs checks it). Explicit named exports only.
 export type { FileCacheOptions } from './llm/file-cache.js';
 export { createFileCache } from './llm/file-cache.js';
+export { readTextFile } from './io/read-text-file.js';

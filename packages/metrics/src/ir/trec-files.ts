@@ -1,7 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
 import type { Qrels, Run } from '@factkit/core';
-import { CorruptDataError } from '@factkit/core';
+import { readTextFile } from '@factkit/core/node';
 import { type ParseQrelsOptions, parseQrels, parseRun } from './qrels-formats.js';
 import { type FormatTrecRunOptions, formatTrecQrels, formatTrecRun, parseTrecQrels, parseTrecRun } from './trec-format.js';
 
@@ -31,26 +30,13 @@ export async function readTrecQrelsFile(path: string): Promise<Qrels> {
   return parseTrecQrels(await readFile(path, 'utf8'), { source: path });
 }
 
-/** A text file, gunzipped when it starts with the gzip magic bytes. */
-async function readMaybeGzip(path: string): Promise<string> {
-  let bytes = await readFile(path);
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    try {
-      bytes = gunzipSync(bytes);
-    } catch (cause) {
-      throw new CorruptDataError({ source: path, message: 'gzip stream is damaged or ends early', cause });
-    }
-  }
-  return bytes.toString('utf8');
-}
-
 /**
  * Reads qrels in any layout factkit accepts (TREC 4-column, BEIR TSV, pytrec_eval JSON; plain or gzip), detected
  * from the content unless `format` is given (`detectQrelsFormat`).
  * @throws CorruptDataError naming the file (and line) for malformed content; the file system's error when unreadable.
  */
 export async function readQrelsFile(path: string, options: Omit<ParseQrelsOptions, 'source'> = {}): Promise<Qrels> {
-  return parseQrels(await readMaybeGzip(path), { ...options, source: path });
+  return parseQrels(await readTextFile(path), { ...options, source: path });
 }
 
 /**
@@ -58,5 +44,5 @@ export async function readQrelsFile(path: string, options: Omit<ParseQrelsOption
  * @throws CorruptDataError naming the file (and line) for malformed content; the file system's error when unreadable.
  */
 export async function readRunFile(path: string): Promise<Run> {
-  return parseRun(await readMaybeGzip(path), { source: path });
+  return parseRun(await readTextFile(path), { source: path });
 }

@@ -1,8 +1,8 @@
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import type { Document, ItemProblem, Qrels, Query } from '@factkit/core';
 import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
+import { readTextFile } from '@factkit/core/node';
 import { readJsonLines } from './json-lines.js';
 
 export interface BeirReadOptions {
@@ -76,15 +76,7 @@ export function parseBeirQrels(text: string, options: { source?: string } = {}):
 
 /** Reads a BEIR qrels file (plain or gzip). */
 export async function loadBeirQrels(path: string): Promise<Qrels> {
-  let bytes = await readFile(path);
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    try {
-      bytes = gunzipSync(bytes);
-    } catch (cause) {
-      throw new CorruptDataError({ source: path, message: 'gzip stream is damaged or ends early', cause });
-    }
-  }
-  return parseBeirQrels(bytes.toString('utf8'), { source: path });
+  return parseBeirQrels(await readTextFile(path), { source: path });
 }
 
 export interface BeirDataset {
