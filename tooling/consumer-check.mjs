@@ -15,6 +15,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { elapsed, publishedPackages, root } from './lib/workspace.mjs';
 
+// As packages/cli/README.md tells npm users: onnxruntime-node's install script would otherwise try to fetch optional CUDA
+// files from GitHub (only the npm registry is reachable here); its CPU binaries ship in the npm tarball.
+const ONNX_CUDA_SKIP = '--onnxruntime-node-install-cuda=skip';
+
 const execFile = promisify(execFileCb);
 const keep = process.argv.includes('--keep');
 const started = process.hrtime.bigint();
@@ -99,7 +103,7 @@ try {
   if (problems.length > 0) throw new Error('pack failed');
 
   writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'factkit-consumer', version: '0.0.0', private: true, dependencies: deps }, null, 2)}\n`);
-  await step('npm install', () => run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project, 'npm install of the packed tarballs'));
+  await step('npm install', () => run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ONNX_CUDA_SKIP], project, 'npm install of the packed tarballs'));
   if (problems.length > 0) throw new Error('install failed');
   const dependedOn = new Set(packages.flatMap((p) => Object.keys(p.manifest.dependencies ?? {})));
   for (const p of packages) {

@@ -11,9 +11,11 @@ export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
 
 /**
  * A getter that compiles the base64-embedded module on first use and returns it afterwards, or null where this engine
- * cannot compile it (no WebAssembly SIMD, or no shared memory for a kernel that declares one).
+ * cannot compile it (no WebAssembly SIMD, or no shared memory for a kernel that declares one). The module is typed as
+ * `object` (a `WebAssembly.Module` is assignable both ways, its interface being empty) so core's declarations do not
+ * need the DOM library: a Node consumer with `lib: es2022` and @types/node type-checks them.
  */
-export function compileOnce(base64: string): () => WebAssembly.Module | null {
+export function compileOnce(base64: string): () => object | null {
   let compiled: WebAssembly.Module | null | undefined;
   return () => {
     if (compiled !== undefined) return compiled;

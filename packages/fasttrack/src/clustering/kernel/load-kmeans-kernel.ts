@@ -45,8 +45,14 @@ export interface KMeansKernel {
   readonly inertia: Inertia;
 }
 
+/** What the workspace keeps of a `WebAssembly.Memory`: its buffer and `grow`. */
+export interface KernelMemory {
+  readonly buffer: ArrayBuffer;
+  grow(delta: number): number;
+}
+
 /** The compiled kernel, or null where WebAssembly SIMD is unavailable. Compiled once per process. */
-export const getKMeansKernelModule: () => WebAssembly.Module | null = compileOnce(KMEANS_KERNEL_WASM_BASE64);
+export const getKMeansKernelModule: () => object | null = compileOnce(KMEANS_KERNEL_WASM_BASE64);
 
 const align16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
 
@@ -55,7 +61,8 @@ const align16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
  * nor page-faults fresh memory. Memory is not cleared between uses: everything the kernel reads is written first.
  */
 export interface KMeansWorkspace {
-  memory?: WebAssembly.Memory;
+  /** A `WebAssembly.Memory` (typed structurally so these declarations need no DOM library). */
+  memory?: KernelMemory;
   buffer?: ArrayBuffer;
 }
 
