@@ -21,11 +21,11 @@ export interface SnippetJudgement {
 
 /** A verdict on one claim with everything that produced it. */
 export interface ClaimVerdictRecord {
-  /** 'ok' when the verifier answered; 'failed' when its call failed (never turned into a label). */
+  /** 'ok' when the verifier answered; 'failed' when its call or the claim's search failed (never turned into a label). */
   readonly status: 'ok' | 'failed';
   /** Correct / Hallucination / Irrelevant→unverifiable (Appendix B); undefined when failed or unreadable. */
   readonly label?: ClaimLabel;
-  /** Why a claim is unverifiable when no verifier ran (no query, search failed, no evidence). */
+  /** Why no verifier ran: unverifiable (no query, no evidence) or failed (`search failed: …`). */
   readonly reason?: string;
   /** Reasoning text the verifier gave (e.g. a `<think>` block), kept verbatim. */
   readonly reasoning?: string;

@@ -36,7 +36,9 @@ describe('detectHallucinations', () => {
       embedder: createBagOfWordsEmbedder(),
     });
     expect(result?.status).toBe('ok');
-    expect(result?.claims.map((c) => c.verdict.label)).toEqual(['correct', 'hallucinated', 'unverifiable', 'unverifiable']);
+    // The failed search (claim 3) is a failed claim, never a label; the response is still decided: a claim is hallucinated.
+    expect(result?.claims.map((c) => c.verdict.label)).toEqual(['correct', 'hallucinated', 'unverifiable', undefined]);
+    expect(result?.claims[3]?.verdict.status).toBe('failed');
     expect(result?.claims[0]?.evidence[0]).toMatchObject({ text: 'The Acqua Felice was completed in 1586.', origin: { documentId: 'doc-0', source: { url: 'https://example.org/0' } }, rank: 1 });
     // The chain's core types: claim ids, queries pointing back to their claim, the aligned sentence as the claim's source.
     expect(result?.claims[0]?.claim).toEqual({ id: 'q1:c0', text: 'The Acqua Felice was completed in 1586.', source: 'The Acqua Felice was completed in 1586.' });
@@ -47,12 +49,14 @@ describe('detectHallucinations', () => {
     expect(result?.claims[3]?.verdict.problems[0]?.code).toBe('search-failed');
     // Claims 2 and 3 share 4 of their words with sentence 0: cosine 4/sqrt(6*7) = 0.62 >= 0.5.
     expect(result?.claims.map((c) => c.sentenceIndex)).toEqual([0, 1, 0, 0]);
-    expect(result?.sentences.map((s) => s.label)).toEqual(['not-hallucinated', 'hallucinated']);
+    // Sentence 0 holds the failed claim: undecided (shown unverifiable, marked incomplete), not "not-hallucinated".
+    expect(result?.sentences.map((s) => s.label)).toEqual(['unverifiable', 'hallucinated']);
+    expect(result?.sentences[0]?.incomplete).toBe(true);
     expect(result?.responseLabel).toBe('hallucinated');
-    // FActScore-style factual precision: 1 supported of 2 verifiable claims; 2 unverifiable.
+    // FActScore-style factual precision: 1 supported of 2 verifiable claims; 1 unverifiable, 1 failed.
     expect(result?.mode).toBe('corpus');
     expect(result?.factualPrecision).toBe(0.5);
-    expect(result?.claimCounts).toEqual({ supported: 1, hallucinated: 1, unverifiable: 2, failed: 0 });
+    expect(result?.claimCounts).toEqual({ supported: 1, hallucinated: 1, unverifiable: 1, failed: 1 });
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
   });
 

@@ -161,7 +161,7 @@ async function itemSearch(item: QaItem, id: string, options: DetectHallucination
     return { mode: found.mode, retriever, problems };
   } catch (error) {
     if (options.abortSignal?.aborted) throw options.abortSignal.reason;
-    // Indexing the passages failed: every search of this item fails with the reason (its claims are unverifiable).
+    // Indexing the passages failed: every search of this item fails with the reason (its claims are failed, not labelled).
     const message = `indexing the ${found.mode} failed: ${errorMessage(error)}`;
     return { mode: found.mode, retriever: { id: options.passageRetrieverFactory?.id ?? 'passages', retrieve: async () => Promise.reject(new Error(message)) }, problems };
   }
@@ -239,9 +239,8 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
   const verdicts: (ClaimVerdictRecord | undefined)[] = generated.pairs.map((_pair, k) => {
     const found = searched[k];
     if (!searchQueries[k]) return { status: 'ok', label: 'unverifiable', reason: 'no query', raw: [], verifier: verifier.id, problems: [] };
-    if (found?.error) {
-      return { status: 'ok', label: 'unverifiable', reason: `search failed: ${found.error}`, raw: [], verifier: verifier.id, problems: found.problems };
-    }
+    // A failed search is a failure, never a label: the claim is failed (left out of every rate), with the reason.
+    if (found?.error) return { status: 'failed', reason: `search failed: ${found.error}`, raw: [], verifier: verifier.id, problems: found.problems };
     if (!found || found.evidence.length === 0) {
       return { status: 'ok', label: 'unverifiable', reason: searcher.mode === 'corpus' ? 'no evidence found' : `no ${searcher.mode} passage shares a content word with the claim`, raw: [], verifier: verifier.id, problems: [] };
     }
@@ -326,7 +325,7 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
   });
   const responseLabel = decide(claims.map((claim) => claim.verdict));
   const failedVerdicts = claims.filter((claim) => claim.verdict.status === 'failed').length;
-  if (failedVerdicts > 0) problems.push({ code: 'verifier-failed', message: `${failedVerdicts} of ${claims.length} claim verification(s) failed` });
+  if (failedVerdicts > 0) problems.push({ code: 'verifier-failed', message: `${failedVerdicts} of ${claims.length} claim(s) could not be checked (a failed search or verifier call)` });
   const precision = factualPrecisionOf(claims);
   return {
     ...base,

@@ -108,8 +108,11 @@ describe('reference mode (RefChecker: no context, noisy context, accurate refere
       verifier: createNliVerifier({ nli }),
       passageRetrieverFactory: { id: 'broken', createRetriever: async () => Promise.reject(new Error('no index')) },
     });
-    expect(broken?.claims[0]?.verdict).toMatchObject({ status: 'ok', label: 'unverifiable' });
+    // A failed index of the passages fails the claims and so the item (never an "unverifiable" label).
+    expect(broken?.claims[0]?.verdict.status).toBe('failed');
+    expect(broken?.claims[0]?.verdict.label).toBeUndefined();
     expect(broken?.claims[0]?.verdict.reason).toMatch(/indexing the reference failed: no index/);
+    expect(broken?.status).toBe('failed');
   });
 
   it('splits passages into overlapping sentence windows and ranks them by shared content words', async () => {
