@@ -36,34 +36,13 @@ export interface SplitSentencesOptions {
   readonly profile?: SentenceProfile;
 }
 
+/** Titles that abbreviate only when capitalised ("Ms.", "Dr."); in lower case they are units or words ("20 ms."). */
+const TITLE_ABBREVIATION_LIST: readonly string[] = ['mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'mt', 'ft', 'rev', 'hon', 'gen', 'col', 'lt', 'capt', 'cmdr', 'sgt', 'rep', 'sen', 'gov', 'pres', 'supt', 'messrs', 'mme', 'mlle'];
+const TITLE_ABBREVIATIONS: ReadonlySet<string> = new Set(TITLE_ABBREVIATION_LIST);
+
 /** Abbreviations that, followed by a period, do not end an English sentence. Lower case, no final period. */
 export const ENGLISH_ABBREVIATIONS: ReadonlySet<string> = new Set([
-  'mr',
-  'mrs',
-  'ms',
-  'dr',
-  'prof',
-  'sr',
-  'jr',
-  'st',
-  'mt',
-  'ft',
-  'rev',
-  'hon',
-  'gen',
-  'col',
-  'lt',
-  'capt',
-  'cmdr',
-  'sgt',
-  'rep',
-  'sen',
-  'gov',
-  'pres',
-  'supt',
-  'messrs',
-  'mme',
-  'mlle',
+  ...TITLE_ABBREVIATION_LIST,
   'vs',
   'v',
   'al',
@@ -167,36 +146,6 @@ const LOWER_CONTINUING_ABBREVIATIONS: ReadonlySet<string> = new Set([
   'orig',
   'syn',
   'aff',
-]);
-
-/** Titles that abbreviate only when capitalised ("Ms.", "Dr."); in lower case they are units or words ("20 ms."). */
-const TITLE_ABBREVIATIONS: ReadonlySet<string> = new Set([
-  'mr',
-  'mrs',
-  'ms',
-  'dr',
-  'prof',
-  'sr',
-  'jr',
-  'st',
-  'mt',
-  'ft',
-  'rev',
-  'hon',
-  'gen',
-  'col',
-  'lt',
-  'capt',
-  'cmdr',
-  'sgt',
-  'rep',
-  'sen',
-  'gov',
-  'pres',
-  'supt',
-  'messrs',
-  'mme',
-  'mlle',
 ]);
 
 /**
