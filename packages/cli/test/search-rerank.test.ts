@@ -63,6 +63,25 @@ describe('factkit search --rerank (built bin)', () => {
     }
   });
 
+  it('llm: a refused ranking keeps the first-stage order, is warned about and makes the run incomplete (exit 3)', async () => {
+    const index = await tinyIndex();
+    const server = await startScriptedOpenAIServer({ script: () => ({ content: "I'm sorry, but I can't help with that." }) });
+    try {
+      const cache = mkdtempSync(join(tmpdir(), 'factkit-rerank-cache-'));
+      const args = [bin, 'search', '--index', index, '--query', 'cats watching fish', '--json', '--rerank', 'llm', '--base-url', server.url, '--model', 'ranker', '--api-key', 'sk-test', '--cache-dir', cache];
+      const failed = await run(process.execPath, args).then(
+        () => undefined,
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(failed?.code).toBe(3);
+      expect(failed?.stderr).toMatch(/incomplete: the reranker could not rank every window/);
+      // The hits are still shown, in BM25's order (d4, d1), never passed off as a reranked order without a warning.
+      expect((JSON.parse(failed?.stdout ?? '{}') as SearchJson).hits.map((hit) => hit.id)).toEqual(['d4', 'd1']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('cross-encoder:<dir>: reorders by a local model folder (repo-built fixture: "cats" scores high, "fish" low)', async () => {
     const index = await tinyIndex();
     const model = join(mkdtempSync(join(tmpdir(), 'factkit-cross-encoder-')), 'model');

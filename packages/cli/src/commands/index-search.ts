@@ -362,6 +362,12 @@ async function runSearch(values: CommandValues<typeof SEARCH_OPTIONS>, io: CliIo
     if (hits.length === 0) io.stdout('no hits\n');
   }
   for (const problem of result.problems ?? []) io.stderr(`warning: ${problem.message}\n`);
+  // A reranking window whose model call refused or gave no usable order kept its first-stage order: the ranking is
+  // not the one asked for, so the run is incomplete (exit 3), never a silent result.
+  if (values.rerank !== undefined && (result.problems?.length ?? 0) > 0) {
+    io.stderr('factkit search: incomplete: the reranker could not rank every window (see the warnings); those keep the first-stage order\n');
+    return EXIT_CODES.partialFailure;
+  }
   return EXIT_CODES.ok;
 }
 
