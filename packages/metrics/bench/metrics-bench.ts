@@ -3,20 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { requireDataset } from '@factkit/test-utils/data';
-import {
-  computeAveragePrecision,
-  computeMeteor,
-  computeNdcgAtK,
-  computePrecisionAtK,
-  computeRecallAtK,
-  computeReciprocalRank,
-  computeRouge,
-  evaluateRun,
-  parseTrecQrels,
-  parseTrecRun,
-  rankDocuments,
-  tokenizeWordsNltk,
-} from '../src/index.js';
+import { computeMeteor, computeNdcgAtK, computeRecallAtK, computeRouge, evaluateRun, tokenizeWordsNltk } from '../src/index.js';
+import { rankDocuments } from '../src/ir/rank-documents.js';
+import { computeAveragePrecision, computePrecisionAtK, computeReciprocalRank } from '../src/ir/ranking-metrics.js';
+import { parseTrecQrels, parseTrecRun } from '../src/ir/trec-format.js';
 
 const golden = requireDataset('golden');
 const repeats = Number(process.env.BENCH_REPEATS ?? 15);

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeWithData } from '@factkit/test-utils';
 import { describe, expect, it } from 'vitest';
-import { buildAveritecReferences, computeAveritecEvidenceScore, linearSumAssignment, tokenizeWordsNltk } from '../src/index.js';
+import { buildAveritecReferences, computeAveritecEvidenceScore, tokenizeWordsNltk } from '../src/index.js';
+import { linearSumAssignment } from '../src/matching/linear-sum-assignment.js';
 import { closeTo, goldenSynonyms, readGoldenJson } from './golden.js';
 describeWithData(['golden', 'averitec'], 'AVeriTeC golden', (_golden, root) => {
   interface Scored {

@@ -1,7 +1,8 @@
 import { describeWithData } from '@factkit/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { RougeType } from '../src/index.js';
-import { computeRouge, computeRougeMulti, tokenizeForRouge } from '../src/index.js';
+import { computeRouge, computeRougeMulti } from '../src/index.js';
+import { tokenizeForRouge } from '../src/text/rouge.js';
 import { closeTo, readGoldenJson } from './golden.js';
 describeWithData('golden', 'ROUGE golden', () => {
   type Scores = Record<RougeType, { precision: number; recall: number; fmeasure: number }>;

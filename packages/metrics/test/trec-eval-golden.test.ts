@@ -1,6 +1,7 @@
 import { describeWithData } from '@factkit/test-utils';
 import { describe, expect, it } from 'vitest';
-import { evaluateRun, formatTrecEvalReport, parseTrecQrels, parseTrecRun } from '../src/index.js';
+import { evaluateRun, formatReport } from '../src/index.js';
+import { parseTrecQrels, parseTrecRun } from '../src/ir/trec-format.js';
 import { closeTo, readGoldenJson, readGoldenText } from './golden.js';
 describeWithData('golden', 'trec_eval golden', () => {
   interface GoldenOutput {
@@ -69,7 +70,7 @@ describeWithData('golden', 'trec_eval golden', () => {
             .map((line) => line.split('\t')[0]!.trim()),
         ),
       ];
-      const ours = formatTrecEvalReport(evaluateRun(qrels, run, { metrics: measures }));
+      const ours = formatReport(evaluateRun(qrels, run, { metrics: measures }), { format: 'trec_eval' });
       expect(ours.trim().split('\n').sort()).toEqual(raw.trim().split('\n').sort());
     });
   });

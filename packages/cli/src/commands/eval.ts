@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError } from '@factkit/core';
 import type { ItemProblem, Qrels, Query } from '@factkit/core';
-import { evaluateRun, formatMarkdownReport, formatTrecRun } from '@factkit/metrics';
+import { evaluateRun, formatReport, formatTrecRun } from '@factkit/metrics';
 import { readQrelsFile } from '@factkit/metrics/node';
 import { BM25_VARIANTS, type Bm25Variant } from '@factkit/retrieval';
 import { loadBeirDataset } from '@factkit/retrieval/node';
@@ -84,7 +84,7 @@ async function runEval(values: CommandValues<typeof EVAL_OPTIONS>, io: CliIo): P
   } else {
     const { k1, b, variant } = result.index.parameters;
     io.stdout(`BM25${values.rm3 ? '+RM3' : ''} (${variant}, k1=${k1}, b=${b}) on ${values.beir} [${values.split}], ${result.queryCount} queries, ${result.index.documentCount} documents, ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`);
-    io.stdout(formatMarkdownReport(result.evaluation));
+    io.stdout(formatReport(result.evaluation));
   }
   return EXIT_CODES.ok;
 }
@@ -142,7 +142,7 @@ async function runEvalIndex(values: CommandValues<typeof EVAL_OPTIONS>, io: CliI
     io.stdout(
       `${index.retriever.id}${rm3 ? ' + RM3' : ''} (${index.kind} index ${values.index}) on ${where}, ${queries.length} queries${searched.failed ? ` (${searched.failed} failed)` : ''}, ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`,
     );
-    io.stdout(formatMarkdownReport(evaluation));
+    io.stdout(formatReport(evaluation));
   }
   return searched.failed > 0 ? EXIT_CODES.partialFailure : EXIT_CODES.ok;
 }

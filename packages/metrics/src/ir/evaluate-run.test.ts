@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectCorruptData, expectInvalidArgument } from '../../test/expect-errors.js';
 import { evaluateRun } from './evaluate-run.js';
-import { formatJsonReport, formatMarkdownReport } from './format-report.js';
+import { formatReport } from './format-report.js';
 import { parseMeasureNames } from './metric-names.js';
 import { computeNdcgAtK, computePrecisionAtK, computeRecallAtK, computeReciprocalRank } from './ranking-metrics.js';
 import { formatTrecQrels, formatTrecRun, parseQrelsJson, parseRunJson, parseTrecQrels, parseTrecRun } from './trec-format.js';
@@ -78,9 +78,13 @@ describe('evaluateRun', () => {
 
   it('formats Markdown and JSON reports', () => {
     const result = evaluateRun(qrels, run, { metrics: ['map', 'num_rel'] });
-    expect(formatMarkdownReport(result)).toBe('| query | map | num_rel |\n|---|---:|---:|\n| all | 0.2500 | 3 |\n');
-    expect(formatMarkdownReport(result, { perQuery: true, digits: 2 }).split('\n')).toContain('| q1 | 0.50 | 2 |');
-    expect(JSON.parse(formatJsonReport(result)).perQuery.q2).toEqual({ map: 0, num_rel: 1 });
+    expect(formatReport(result)).toBe('| query | map | num_rel |\n|---|---:|---:|\n| all | 0.2500 | 3 |\n');
+    expect(formatReport(result, { perQuery: true, digits: 2 }).split('\n')).toContain('| q1 | 0.50 | 2 |');
+    expect(JSON.parse(formatReport(result, { format: 'json' })).perQuery.q2).toEqual({ map: 0, num_rel: 1 });
+    expect(JSON.parse(formatReport(result, { format: 'json', perQuery: false }))).not.toHaveProperty('perQuery');
+    expect(formatReport(result, { format: 'trec_eval', perQuery: false })).toBe('map                   \tall\t0.2500\nnum_rel               \tall\t3\n');
+    expectInvalidArgument(() => formatReport(result, { format: 'csv' as 'json' }), 'format');
+    expectInvalidArgument(() => formatReport(result, { digits: -1 }), 'digits');
   });
 });
 

@@ -2,11 +2,17 @@ import { InvalidArgumentError } from '@factkit/core';
 import type { EvaluateRunResult } from './evaluate-run.js';
 import { COUNT_MEASURES } from './metric-names.js';
 
-/** Options of the report formatters. */
+/** Options of `formatReport`. */
 export interface FormatReportOptions {
-  /** Decimals for non-count measures. @default 4 */
+  /**
+   * `markdown`: a table, one column per measure and an `all` row; `json`: pretty JSON with `measures`, `aggregate`,
+   * the query lists and `perQuery`; `trec_eval`: trec_eval's `-q` text (`measure<TAB>qid<TAB>value`, `%6.4f`).
+   * @default 'markdown'
+   */
+  format?: 'markdown' | 'json' | 'trec_eval';
+  /** Decimals for non-count measures (markdown only; trec_eval prints 4 as trec_eval does). @default 4 */
   digits?: number;
-  /** Include one row per query before the `all` row. @default false */
+  /** Include the per-query values (rows before the `all` row). @default false for markdown, true for json and trec_eval */
   perQuery?: boolean;
 }
 
@@ -20,9 +26,9 @@ function checkDigits(digits: number, where: string): void {
 }
 
 /** Renders an evaluation as a Markdown table: one column per measure, an `all` row (and per-query rows if asked). */
-export function formatMarkdownReport(result: EvaluateRunResult, options: FormatReportOptions = {}): string {
+function formatMarkdownReport(result: EvaluateRunResult, options: FormatReportOptions = {}): string {
   const { digits = 4, perQuery = false } = options;
-  checkDigits(digits, 'formatMarkdownReport');
+  checkDigits(digits, 'formatReport');
   const escape = (text: string) => text.replace(/\|/g, '\\|');
   const header = `| query | ${result.measures.map(escape).join(' | ')} |`;
   const rule = `|---|${result.measures.map(() => '---:').join('|')}|`;
@@ -32,7 +38,7 @@ export function formatMarkdownReport(result: EvaluateRunResult, options: FormatR
 }
 
 /** Renders an evaluation as pretty JSON with `measures`, `aggregate`, query lists and (optionally) `perQuery`. */
-export function formatJsonReport(result: EvaluateRunResult, options: Pick<FormatReportOptions, 'perQuery'> = {}): string {
+function formatJsonReport(result: EvaluateRunResult, options: Pick<FormatReportOptions, 'perQuery'> = {}): string {
   const { perQuery = true } = options;
   const body = {
     measures: result.measures,
@@ -46,7 +52,7 @@ export function formatJsonReport(result: EvaluateRunResult, options: Pick<Format
 }
 
 /** Renders an evaluation in trec_eval's `-q` text layout (`measure<TAB>qid<TAB>value`, `%6.4f` floats), measures in request order. */
-export function formatTrecEvalReport(result: EvaluateRunResult, options: Pick<FormatReportOptions, 'perQuery'> = {}): string {
+function formatTrecEvalReport(result: EvaluateRunResult, options: Pick<FormatReportOptions, 'perQuery'> = {}): string {
   const { perQuery = true } = options;
   const out: string[] = [];
   const emit = (label: string, values: Readonly<Record<string, number>>) => {
@@ -55,4 +61,19 @@ export function formatTrecEvalReport(result: EvaluateRunResult, options: Pick<Fo
   if (perQuery) for (const queryId of result.evaluatedQueries) emit(queryId, result.perQuery[queryId] ?? {});
   emit('all', result.aggregate);
   return out.join('');
+}
+
+const REPORT_FORMATS: readonly NonNullable<FormatReportOptions['format']>[] = ['markdown', 'json', 'trec_eval'];
+
+/**
+ * Renders an `evaluateRun` result as a Markdown table (default), pretty JSON or trec_eval's `-q` text.
+ * @throws InvalidArgumentError for an unknown `format` or a bad `digits`.
+ * @example formatReport(evaluateRun(qrels, run, { metrics: ['map'] }), { format: 'trec_eval' })
+ */
+export function formatReport(result: EvaluateRunResult, options: FormatReportOptions = {}): string {
+  const { format = 'markdown', ...rest } = options;
+  if (format === 'markdown') return formatMarkdownReport(result, rest);
+  if (format === 'json') return formatJsonReport(result, rest);
+  if (format === 'trec_eval') return formatTrecEvalReport(result, rest);
+  throw new InvalidArgumentError({ where: 'formatReport', argument: 'format', message: `must be one of ${REPORT_FORMATS.join(', ')} (got ${String(format)})` });
 }

@@ -2,16 +2,15 @@ import { assertFiniteNumber, assertNonNegativeInteger, assertPositiveInteger, In
 import type { ParsedMeasure } from './metric-names.js';
 import { buildQueryFacts, measureValue } from './query-evaluation.js';
 
-/** Options of the single-query ranking helpers. */
-export interface RankingMetricOptions {
+/** Options of `computeNdcgAtK` and `computeRecallAtK`. */
+export interface CutoffMetricOptions {
+  /** Cutoff rank. */
+  k: number;
   /** Minimum relevance level counted as relevant (trec_eval `-l`). @default 1 */
   relevanceLevel?: number;
 }
-/** Options of the single-query helpers that take a cutoff. */
-export interface CutoffMetricOptions extends RankingMetricOptions {
-  /** Cutoff rank. */
-  k: number;
-}
+/** Options of the single-query helpers without a cutoff. */
+export type RankingMetricOptions = Omit<CutoffMetricOptions, 'k'>;
 
 function compute(where: string, ranking: readonly string[], judgments: Readonly<Record<string, number>>, measure: ParsedMeasure, relevanceLevel: number | undefined): number {
   if (!Array.isArray(ranking)) throw new InvalidArgumentError({ where, argument: 'ranking', message: 'must be an array of document ids in rank order' });

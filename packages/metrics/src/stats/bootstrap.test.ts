@@ -6,6 +6,13 @@ import { computeMeanStandardError } from './mean-standard-error.js';
 describe('bootstrapConfidenceInterval', () => {
   const values = Array.from({ length: 400 }, (_, index) => Math.sin(index * 12.9898) * 0.5 + 0.5);
 
+  it('is the interval bootstrapTest gives for the same statistic and seed (the public route to it)', () => {
+    const mean = (sample: readonly number[]) => sample.reduce((sum, value) => sum + value, 0) / sample.length;
+    const { pvalue, ...interval } = bootstrapTest(values, { statistic: mean, seed: 3, resamples: 1500, confidenceLevel: 0.9 });
+    expect(pvalue).toBeGreaterThan(0);
+    expect(interval).toEqual(bootstrapConfidenceInterval(values, { seed: 3, resamples: 1500, confidenceLevel: 0.9 }));
+  });
+
   it('is deterministic for a seed and changes with the seed', () => {
     const first = bootstrapConfidenceInterval(values, { seed: 7, resamples: 2000 });
     expect(bootstrapConfidenceInterval(values, { seed: 7, resamples: 2000 })).toEqual(first);

@@ -13,14 +13,8 @@ export interface BootstrapOptions {
   seed?: number;
 }
 
-export interface BootstrapResult {
-  /** Statistic of the original sample. */
-  readonly estimate: number;
-  readonly lower: number;
-  readonly upper: number;
-  readonly confidenceLevel: number;
-  readonly resamples: number;
-}
+/** Result of `bootstrapConfidenceInterval`. */
+export type BootstrapResult = Omit<BootstrapTestResult, 'pvalue'>;
 
 const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
@@ -79,7 +73,14 @@ export interface BootstrapTestOptions<T> {
   readonly seed?: number;
 }
 
-export interface BootstrapTestResult extends BootstrapResult {
+export interface BootstrapTestResult {
+  /** Statistic of the original sample. */
+  readonly estimate: number;
+  /** Percentile interval of the resampled statistics at `confidenceLevel`. */
+  readonly lower: number;
+  readonly upper: number;
+  readonly confidenceLevel: number;
+  readonly resamples: number;
   /**
    * Two-sided percentile-bootstrap p-value: twice the smaller share of resampled statistics on either side of
    * `nullValue` (at most 1; at least 1/resamples when every resample falls on one side).

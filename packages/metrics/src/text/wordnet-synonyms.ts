@@ -37,17 +37,17 @@ const SUBSTITUTIONS: Record<PartOfSpeech, readonly (readonly [string, string])[]
   r: [],
 };
 
-/** Morphological exception lists (WordNet `*.exc`): inflected form → base forms, per part of speech. */
-export type WordNetExceptions = Partial<Record<PartOfSpeech, Readonly<Record<string, readonly string[]>>>>;
+/** Morphological exception lists (WordNet `*.exc`) parsed: inflected form → base forms, per part of speech. */
+type WordNetExceptions = Partial<Record<PartOfSpeech, Readonly<Record<string, readonly string[]>>>>;
 
-/** The raw WordNet database files a lookup is built from (Princeton `dict/` layout). */
+/** The raw WordNet database files a lookup is built from (Princeton `dict/` layout); n = noun, v = verb, a = adj, r = adv. */
 export interface WordNetFiles {
   /** `index.noun`, `index.verb`, `index.adj`, `index.adv` contents. */
-  readonly index: Readonly<Record<PartOfSpeech, string>>;
+  readonly index: Readonly<Record<'n' | 'v' | 'a' | 'r', string>>;
   /** `data.noun` … `data.adv` bytes (synset offsets are byte offsets). */
-  readonly data: Readonly<Record<PartOfSpeech, Uint8Array>>;
-  /** `noun.exc` … contents parsed, when the database has them. */
-  readonly exceptions?: WordNetExceptions;
+  readonly data: Readonly<Record<'n' | 'v' | 'a' | 'r', Uint8Array>>;
+  /** `noun.exc`, `verb.exc`, `adj.exc`, `adv.exc` contents (`inflected base [base...]` per line), when the database has them. */
+  readonly exceptions?: Readonly<Partial<Record<'n' | 'v' | 'a' | 'r', string>>>;
 }
 
 export interface WordNetSynonyms {
@@ -56,7 +56,7 @@ export interface WordNetSynonyms {
   /** Lemma names of every synset of a word (NLTK `wordnet.synsets(word)` with morphy, all parts of speech). */
   readonly lookup: (word: string) => string[];
   /** Base forms morphy finds for a word and part of speech (NLTK `_morphy`). */
-  readonly morphy: (word: string, partOfSpeech: PartOfSpeech) => string[];
+  readonly morphy: (word: string, partOfSpeech: 'n' | 'v' | 'a' | 'r') => string[];
 }
 
 function parseIndex(text: string, partOfSpeech: PartOfSpeech): Map<string, number[]> {
@@ -77,7 +77,7 @@ function parseIndex(text: string, partOfSpeech: PartOfSpeech): Map<string, numbe
 }
 
 /** Parses a WordNet `*.exc` file: `inflected base [base...]` per line. */
-export function parseWordNetExceptions(text: string): Record<string, string[]> {
+function parseWordNetExceptions(text: string): Record<string, string[]> {
   const map: Record<string, string[]> = {};
   for (const line of text.split('\n')) {
     const fields = line.trim().split(/\s+/);
@@ -95,6 +95,11 @@ const decoder = new TextDecoder('utf-8');
 export function createWordNetSynonyms(files: WordNetFiles, options: { version?: string } = {}): WordNetSynonyms {
   const indexes = {} as Record<PartOfSpeech, Map<string, number[]>>;
   for (const partOfSpeech of PARTS) indexes[partOfSpeech] = parseIndex(files.index[partOfSpeech], partOfSpeech);
+  const exceptionLists: WordNetExceptions = {};
+  for (const partOfSpeech of PARTS) {
+    const text = files.exceptions?.[partOfSpeech];
+    if (text !== undefined) exceptionLists[partOfSpeech] = parseWordNetExceptions(text);
+  }
   const lemmaNamesCache = new Map<string, string[]>();
 
   const lemmaNames = (partOfSpeech: PartOfSpeech, offset: number): string[] => {
@@ -118,7 +123,7 @@ export function createWordNetSynonyms(files: WordNetFiles, options: { version?: 
 
   const morphy = (word: string, partOfSpeech: PartOfSpeech): string[] => {
     const index = indexes[partOfSpeech];
-    const exceptions = files.exceptions?.[partOfSpeech];
+    const exceptions = exceptionLists[partOfSpeech];
     const filter = (forms: readonly string[]) => [...new Set(forms.filter((form) => index.has(form)))];
     if (exceptions && Object.hasOwn(exceptions, word)) return filter([word, ...exceptions[word]!]);
     const applyRules = (forms: readonly string[]) => forms.flatMap((form) => SUBSTITUTIONS[partOfSpeech].filter(([old]) => form.endsWith(old)).map(([old, replacement]) => form.slice(0, form.length - old.length) + replacement));

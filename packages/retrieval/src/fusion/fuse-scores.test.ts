@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@factkit/core';
-import { parseTrecRun } from '@factkit/metrics';
+import { parseRun } from '@factkit/metrics';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fuseRuns, fuseScores, type FusionMethod, type ScoredId } from './fuse-scores.js';
@@ -210,7 +210,7 @@ describe('fuseRuns', () => {
   it('fuses runs read from TREC run files (CombMNZ, hand-checked)', () => {
     const bm25File = ['q7 Q0 d1 1 14.0 bm25', 'q7 Q0 d2 2 10.0 bm25', 'q7 Q0 d3 3 4.0 bm25'].join('\n');
     const denseFile = ['q7 Q0 d3 1 0.80 dense', 'q7 Q0 d4 2 0.60 dense', 'q7 Q0 d1 3 0.40 dense'].join('\n');
-    const fused = fuseRuns([parseTrecRun(bm25File), parseTrecRun(denseFile)], { method: 'comb-mnz' });
+    const fused = fuseRuns([parseRun(bm25File), parseRun(denseFile)], { method: 'comb-mnz' });
     // min-max: bm25 d1 = 1, d2 = 0.6, d3 = 0; dense d3 = 1, d4 = 0.5, d1 = 0
     // CombMNZ: d1 = (1 + 0) × 2 = 2, d3 = (0 + 1) × 2 = 2, d2 = 0.6, d4 = 0.5
     expect(fused['q7']!['d1']).toBeCloseTo(2, 12);
