@@ -59,5 +59,6 @@ export type {
   AveritecItem,
   AveritecQuestion,
   HungarianMatchScore,
+  MetricsProblemCode,
 } from './matching/averitec.js';
 export { buildAveritecReferences, computeAveritecEvidenceScore, computeHungarianMatchScore, evaluateAveritec } from './matching/averitec.js';

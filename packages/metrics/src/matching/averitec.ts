@@ -109,18 +109,26 @@ export interface AveritecEvaluationOptions extends AveritecEvidenceScoreOptions 
   levels?: readonly number[];
 }
 
+/**
+ * Every problem code `@factkit/metrics` can emit (the `problems` of `evaluateAveritec`):
+ * - `unscorable-item`: the item could not be scored (e.g. it has no reference questions or a malformed field); it is
+ *   left out of every mean.
+ */
+export type MetricsProblemCode = 'unscorable-item';
+
+/** `evaluateAveritec`'s result; every mean is `null` when no item could be scored (a mean over zero items is absent). */
 export interface AveritecEvaluation {
   /** Mean question-only evidence score. */
-  readonly questionOnly: number;
+  readonly questionOnly: number | null;
   /** Mean question+answer evidence score. */
-  readonly questionAnswer: number;
+  readonly questionAnswer: number | null;
   /** Plain label accuracy. */
-  readonly labelAccuracy: number;
+  readonly labelAccuracy: number | null;
   /** Per level: share of items whose Q+A score is > level and whose label is correct (the AVeriTeC score). */
-  readonly averitecScore: Readonly<Record<string, number>>;
+  readonly averitecScore: Readonly<Record<string, number | null>>;
   readonly perItem: readonly { readonly id?: string; readonly questionOnly: number; readonly questionAnswer: number; readonly labelCorrect: boolean }[];
   /** Items that could not be scored (e.g. no reference questions); they are left out of every mean. */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<MetricsProblemCode>[];
 }
 
 /**
@@ -131,7 +139,7 @@ export function evaluateAveritec(items: readonly AveritecItem[], options: Averit
   const { levels = [0.25], ...scoreOptions } = options;
   if (!Array.isArray(items)) throw new InvalidArgumentError({ where: 'evaluateAveritec', argument: 'items', message: 'must be an array' });
   const perItem: { id?: string; questionOnly: number; questionAnswer: number; labelCorrect: boolean }[] = [];
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<MetricsProblemCode>[] = [];
   items.forEach((item, index) => {
     try {
       const references = buildAveritecReferences(item.referenceQuestions);
@@ -151,8 +159,8 @@ export function evaluateAveritec(items: readonly AveritecItem[], options: Averit
       problems.push({ index, ...(item?.id === undefined ? {} : { id: item.id }), code: 'unscorable-item', message: error instanceof Error ? error.message : String(error) });
     }
   });
-  const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
-  const averitecScore: Record<string, number> = {};
+  const mean = (values: number[]) => (values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length);
+  const averitecScore: Record<string, number | null> = {};
   for (const level of levels) averitecScore[String(level)] = mean(perItem.map((item) => (item.questionAnswer > level && item.labelCorrect ? 1 : 0)));
   return {
     questionOnly: mean(perItem.map((item) => item.questionOnly)),
