@@ -3,7 +3,7 @@ export type { Document, DocumentSource } from './document.js';
 export type { Chunk } from './chunk.js';
 export type { Usage } from './usage.js';
 export { EMPTY_USAGE, addUsage } from './usage.js';
-export type { Query, WeightedTerm, ExpandedQuery, SearchQuery, ItemProblem } from './query.js';
+export type { Query, WeightedTerm, ExpandedQuery, FeedbackProvenance, SearchQuery, ItemProblem } from './query.js';
 export type { GenerationProvenance, GenerationSampling } from './provenance.js';
 export type { Claim, ClaimLabel } from './claim.js';
 export { CLAIM_LABELS } from './claim.js';

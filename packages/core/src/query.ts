@@ -31,6 +31,25 @@ export interface ExpandedQuery extends Query {
   readonly provenance?: GenerationProvenance;
   /** Per-generation problems (empty, refusal, wrong language) kept instead of silently dropped. */
   readonly problems?: readonly ItemProblem[];
+  /**
+   * The model's raw replies, for LLM methods whose `generations` are parsed out of a reply (multi-query: the numbered
+   * list before its markers and duplicates of the query were removed). Absent when `generations` are the replies.
+   */
+  readonly rawReplies?: readonly string[];
+  /** For pseudo-relevance feedback (RM3, Rocchio): which documents the expansion was built from. */
+  readonly feedback?: FeedbackProvenance;
+}
+
+/** Which documents a pseudo-relevance-feedback expansion (RM3, Rocchio) was built from, and its parameters. */
+export interface FeedbackProvenance {
+  /** The method, e.g. 'rm3' or 'rocchio'. */
+  readonly method: string;
+  /** The feedback documents treated as relevant, in the first-stage order. */
+  readonly documentIds: readonly string[];
+  /** Documents treated as non-relevant (Rocchio's γ term), when the method uses any. */
+  readonly nonRelevantDocumentIds?: readonly string[];
+  /** The method's numeric parameters (e.g. fbDocs, fbTerms, alpha, beta, gamma). */
+  readonly parameters: Readonly<Record<string, number>>;
 }
 
 /** A search query generated for a claim (JointCQ). */

@@ -51,7 +51,8 @@ describe('createMultiQueryExpander', () => {
     expect(expanded.metadata?.['subQueries']).toBeUndefined();
     expect(expanded.provenance).toMatchObject({ step: 'multi-query', modelId: 'mock:language-model', cached: false });
     expect(expanded.generations).toEqual(['aspirin fever', 'antipyretic drugs']);
-    expect(expanded.metadata?.['rawGeneration']).toBe('1. aspirin fever\n2. antipyretic drugs');
+    expect(expanded.rawReplies).toEqual(['1. aspirin fever\n2. antipyretic drugs']);
+    expect(expanded.metadata).toBeUndefined();
     expect(expanded.provenance!.prompts?.[0]).toContain('generate 2 different versions');
     expect(expanded.provenance!.prompts?.[0]).toContain('Original question: Aspirin lowers fever.');
     expect(expanded.provenance!.sampling?.seed).toBe(3);

@@ -52,7 +52,7 @@ export interface MultiQueryExpanderOptions extends ExpanderSamplingOptions {
 
 /**
  * Multi-query expansion: an LLM rewrites the query into `count` alternative queries. The result's `text` is the
- * original query; `generations` are the parsed rewrites (the model's raw reply is `metadata.rawGeneration`); the
+ * original query; `generations` are the parsed rewrites (the model's raw reply is `rawReplies[0]`); the
  * sub-queries to search (original first, by default) are the typed `subQueries` (read them with
  * {@link getSubQueries}) and are searched and fused by {@link retrieveWithSubQueries} with a fusion function you
  * inject (e.g. reciprocal rank fusion from @factkit/retrieval).
@@ -83,8 +83,9 @@ export function createMultiQueryExpander(options: MultiQueryExpanderOptions): Qu
         query,
         text: query.text,
         subQueries: all,
-        metadata: { ...(query.metadata ?? {}), rawGeneration: generation?.raw ?? '' },
-        // The generated sub-queries themselves (list markers and duplicates of the query removed); raw text in metadata.
+        metadata: query.metadata,
+        rawReplies: generation === undefined ? [] : [generation.raw],
+        // The generated sub-queries themselves (list markers and duplicates of the query removed); raw text in rawReplies.
         generations: subQueries,
         problems,
       });

@@ -152,9 +152,10 @@ export function buildExpandedQuery(options: {
   subQueries?: readonly string[];
   metadata: Readonly<Record<string, unknown>> | undefined;
   generations: readonly string[];
+  rawReplies?: readonly string[];
   problems: readonly ItemProblem[];
 }): ExpandedQuery {
-  const { step, query, text, vector, subQueries, metadata, generations, problems } = options;
+  const { step, query, text, vector, subQueries, metadata, generations, rawReplies, problems } = options;
   return {
     ...(query.id === undefined ? {} : { id: query.id }),
     text,
@@ -165,5 +166,6 @@ export function buildExpandedQuery(options: {
     generations,
     provenance: step.provenance,
     ...(problems.length === 0 ? {} : { problems }),
+    ...(rawReplies === undefined ? {} : { rawReplies }),
   };
 }

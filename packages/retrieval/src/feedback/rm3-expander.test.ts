@@ -52,7 +52,8 @@ describe('RM3', () => {
     const model = computeRm3Model(index, { text: 'apple' }, { fbDocs: 2, fbTerms: 3, filterTerms: false });
     expect(expanded.weightedTerms).toEqual(model.terms);
     expect(expanded.generations).toEqual([]);
-    expect(expanded.metadata).toEqual({ feedbackDocumentIds: ['d1', 'd2'] });
+    expect(expanded.feedback).toEqual({ method: 'rm3', documentIds: ['d1', 'd2'], parameters: { fbDocs: 2, fbTerms: 3, originalQueryWeight: 0.5 } });
+    expect(expanded.metadata).toBeUndefined();
     expect(JSON.stringify(expanded)).not.toMatch(/[a-z]:\d\.\d{4}/);
     const { evidence } = await createBm25Retriever(index).retrieve({ query: expanded, topK: 4 });
     expect(evidence.map((item) => [item.documentId, item.score])).toEqual(index.search({ terms: model.terms }, { topK: 4 }).hits.map((hit) => [hit.id, hit.score]));

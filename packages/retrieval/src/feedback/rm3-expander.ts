@@ -76,7 +76,7 @@ export function computeRm3Model(index: Bm25Index, query: Query, options: Omit<Rm
  * The expanded query carries the interpolated query in the typed channel `weightedTerms` (original terms included,
  * at their interpolated weights), which `createBm25Retriever` scores instead of analysing `text`; its `text` is the
  * original text plus the expansion terms, for retrievers that only read text. RM3 generates no text, so
- * `generations` is empty; the feedback document ids are in `metadata.feedbackDocumentIds`.
+ * `generations` is empty; the feedback documents and parameters are in the typed `feedback`.
  * @example const expander = createRm3Expander({ index }); const expanded = await expander.expand({ query: { text: 'cats' } })
  */
 export function createRm3Expander(options: Rm3ExpanderOptions): QueryExpander {
@@ -99,7 +99,7 @@ export function createRm3Expander(options: Rm3ExpanderOptions): QueryExpander {
         ...query,
         text: expansion.length > 0 ? `${query.text} ${expansion.join(' ')}` : query.text,
         weightedTerms: model.terms,
-        metadata: { ...query.metadata, feedbackDocumentIds: model.feedbackDocumentIds },
+        feedback: { method: 'rm3', documentIds: model.feedbackDocumentIds, parameters: { fbDocs, fbTerms, originalQueryWeight } },
         original: query,
         generations: [],
       };

@@ -48,7 +48,8 @@ describe('createRocchioExpander', () => {
     expect(expanded.id).toBe('q1');
     expect(expanded.original).toEqual({ id: 'q1', text: 'query' });
     expect(expanded.provenance).toBeUndefined();
-    expect(expanded.metadata?.['rocchio']).toMatchObject({ feedbackDocumentIds: ['near', 'close'], nonRelevantDocumentIds: ['mid'] });
+    expect(expanded.feedback).toMatchObject({ method: 'rocchio', documentIds: ['near', 'close'], nonRelevantDocumentIds: ['mid'] });
+    expect(expanded.metadata).toBeUndefined();
     // vectors came from the store: only the query was embedded during expand
     expect(embedder.calls.at(-1)).toEqual(['query']);
   });

@@ -112,15 +112,11 @@ export function createRocchioExpander(options: RocchioExpanderOptions): QueryExp
         vector,
         original: query,
         generations: [],
-        metadata: {
-          ...query.metadata,
-          rocchio: {
-            alpha,
-            beta,
-            gamma,
-            feedbackDocumentIds: relevant.map((item) => item.documentId),
-            nonRelevantDocumentIds: nonRelevant.map((item) => item.documentId),
-          },
+        feedback: {
+          method: 'rocchio',
+          documentIds: relevant.map((item) => item.documentId),
+          nonRelevantDocumentIds: nonRelevant.map((item) => item.documentId),
+          parameters: { alpha, beta, gamma },
         },
         ...(problems.length > 0 ? { problems } : {}),
       };
