@@ -14,13 +14,18 @@ export interface LabelParseOptions<L extends string> {
   readonly negations?: Readonly<Partial<Record<L, L>>>;
 }
 
+/**
+ * The problem codes {@link parseLabel} reports: `empty-reply` (not text, or no letters or digits), `no-label` (none of
+ * the labels named), `ambiguous-label` (several labels, or only negated or hedged ones).
+ */
+export type LabelProblemCode = 'empty-reply' | 'no-label' | 'ambiguous-label';
+
 /** What {@link parseLabel} read. `label` is undefined when no single label could be read; `problems` says why. */
 export interface LabelParse<L extends string> {
   readonly label?: L;
   /** Same as `label`, so a LabelParse is a core `ParseOutcome` and `parseLabel` can be a `runPromptedStep` parser. */
   readonly value?: L;
-  /** Codes: `empty-reply`, `no-label`, `ambiguous-label`. */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<LabelProblemCode>[];
 }
 
 /** A compiled label parser; see {@link createLabelParser}. */
