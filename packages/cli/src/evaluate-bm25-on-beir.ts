@@ -1,4 +1,4 @@
-import type { ItemProblem, QueryExpander, Run } from '@factkit/core';
+import type { ItemProblem, ProgressCallback, QueryExpander, Run } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import { type EvaluateRunResult, evaluateRun } from '@factkit/metrics';
 import { type Bm25Index, type Bm25IndexOptions, createBm25Retriever, createRm3Expander } from '@factkit/retrieval';
@@ -16,7 +16,18 @@ export interface EvaluateBm25OnBeirOptions extends Pick<Bm25IndexOptions, 'k1' |
   /** Reuse an already-built index of the folder's corpus. */
   readonly index?: Bm25Index;
   readonly abortSignal?: AbortSignal;
-  readonly onProgress?: (progress: { stage: 'index' | 'search'; done: number; total?: number }) => void;
+  /**
+   * Core `Progress` with `stage` 'index' then 'search'. Indexing streams the corpus, whose size is unknown until it
+   * ends: while `stage` is 'index', `total` equals `completed` (documents read so far), and a last call gives the
+   * indexed document count as both. Searching reports `completed` of `total` judged queries every 100 queries and at
+   * the end. Not called for 'index' when `index` is given.
+   */
+  readonly onProgress?: ProgressCallback<'index' | 'search'>;
+}
+
+/** Indexing streams the corpus (its size unknown until the end), so `total` is the count so far. */
+function reportIndexed(onProgress: ProgressCallback<'index' | 'search'>, documents: number): void {
+  onProgress({ stage: 'index', completed: documents, total: documents });
 }
 
 export interface EvaluateBm25OnBeirResult {
@@ -48,10 +59,11 @@ export async function evaluateBm25OnBeir(folder: string, options: EvaluateBm25On
       ...indexOptions,
       storeDocuments: false,
       ...signal,
-      ...(onProgress ? { onProgress: ({ documents }: { documents: number }) => onProgress({ stage: 'index', done: documents }) } : {}),
+      ...(onProgress ? { onProgress: (progress: { readonly documents?: number; readonly completed?: number }) => reportIndexed(onProgress, progress.documents ?? progress.completed ?? 0) } : {}),
     });
     index = built.index;
     problems.push(...built.problems);
+    if (onProgress) reportIndexed(onProgress, index.documentCount);
     if (index.documentCount === 0) throw new InvalidArgumentError({ where: 'evaluateBm25OnBeir', argument: 'folder', message: `has an empty corpus (${dataset.corpusPath}): nothing to search` });
   }
   const target = index;
@@ -67,7 +79,7 @@ export async function evaluateBm25OnBeir(folder: string, options: EvaluateBm25On
     run[query.id as string] = Object.fromEntries(result.evidence.map((item) => [item.documentId, item.score]));
     for (const problem of result.problems ?? []) problems.push({ ...problem, id: query.id as string, message: `query "${query.id as string}": ${problem.message}` });
     done++;
-    if (onProgress && done % 100 === 0) onProgress({ stage: 'search', done, total: dataset.queries.length });
+    if (onProgress && (done % 100 === 0 || done === dataset.queries.length)) onProgress({ stage: 'search', completed: done, total: dataset.queries.length });
   }
   const evaluation = evaluateRun(dataset.qrels, run, { metrics });
   return { evaluation, run, index, queryCount: dataset.queries.length, problems };

@@ -2,11 +2,9 @@
 // (commands, readers, reports) is internal. Explicit named exports only.
 export type { CliIo } from './cli-io.js';
 export { runCli } from './run-cli.js';
-export type { ExitCode } from './exit-codes.js';
-export { EXIT_CODES } from './exit-codes.js';
 export type { Endpoint } from './endpoint.js';
 export type { CheckAnswersOptions, CheckAnswersResult, CheckEndpoint } from './check/run-check.js';
-export { DEFAULT_CHECK_CORPUS, checkAnswers } from './check/run-check.js';
+export { checkAnswers } from './check/run-check.js';
 export type { EvaluateBm25OnBeirOptions, EvaluateBm25OnBeirResult } from './evaluate-bm25-on-beir.js';
 export { evaluateBm25OnBeir } from './evaluate-bm25-on-beir.js';
 export type { RunComparison } from './commands/eval-runs.js';

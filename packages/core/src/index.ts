@@ -6,7 +6,6 @@ export { EMPTY_USAGE, addUsage } from './usage.js';
 export type { Query, WeightedTerm, ExpandedQuery, FeedbackProvenance, SearchQuery, ItemProblem } from './query.js';
 export type { GenerationProvenance, GenerationSampling } from './provenance.js';
 export type { Claim, ClaimLabel } from './claim.js';
-export { CLAIM_LABELS } from './claim.js';
 export type { Evidence, EvidenceOrigin } from './evidence.js';
 export { evidenceOrigin } from './evidence.js';
 export type { Qrels, Run } from './qrels.js';
@@ -27,7 +26,6 @@ export type { ExpandRequest, QueryExpander } from './query-expander.js';
 export type { FactkitErrorCode } from './errors/factkit-error.js';
 export {
   CorruptDataError,
-  FACTKIT_ERROR_CODES,
   FactkitError,
   InvalidArgumentError,
   ProviderCallError,
@@ -37,17 +35,13 @@ export {
   redactSecrets,
   throwIfAborted,
 } from './errors/factkit-error.js';
-export type { SafeResult } from './errors/safe.js';
 export {
   assertFiniteNumber,
   assertIntegerInRange,
   assertNonEmptyString,
-  assertString,
   assertNonNegativeInteger,
   assertNonNegativeNumber,
-  assertNumberInRange,
   assertPositiveInteger,
-  assertPositiveNumber,
   assertProbability,
 } from './errors/guards.js';
 
@@ -55,14 +49,13 @@ export {
 export type { ItemFailed, ItemOk, ItemOutcome } from './outcome/item-outcome.js';
 export { countFailed, itemFailed, itemOk } from './outcome/item-outcome.js';
 export type { Progress, ProgressCallback } from './outcome/progress.js';
+export type { CoreProblemCode } from './outcome/core-problem-code.js';
 
 // Text
 export type { SentenceProfile, SentenceSpan, SplitSentencesOptions } from './text/sentences.js';
-export { ENGLISH_ABBREVIATIONS, segmentSentences, splitSentences } from './text/sentences.js';
+export { segmentSentences, splitSentences } from './text/sentences.js';
 export type { TokenizeOptions } from './text/tokenize.js';
-export { hasCjk, ngrams, tokenizeWords } from './text/tokenize.js';
-export type { NormalizeOptions } from './text/normalize.js';
-export { normalizeText } from './text/normalize.js';
+export { hasCjk, tokenizeWords } from './text/tokenize.js';
 export { LUCENE_ENGLISH_STOP_WORDS } from './text/stop-words.js';
 
 // Vectors
@@ -79,23 +72,23 @@ export { createPromptTemplate, renderPrompt } from './prompt/prompt-template.js'
 
 // LLM steps: run a prompted step over a batch, parse replies
 export type { ParseOutcome, PromptedStepOptions, ReplyParser, StepItem, StepProblemCode } from './step/run-prompted-step.js';
-export { runPromptedStep, stepOutcome } from './step/run-prompted-step.js';
-export type { LabelParse, LabelParseOptions, LabelParser } from './parse/parse-label.js';
+export { runPromptedStep } from './step/run-prompted-step.js';
+export type { LabelParse, LabelParseOptions, LabelParser, LabelProblemCode } from './parse/parse-label.js';
 export { createLabelParser, parseLabel } from './parse/parse-label.js';
 export { isRefusal } from './parse/is-refusal.js';
-export type { ParsedListItems } from './parse/parse-list-items.js';
+export type { ListItemsProblemCode, ParsedListItems } from './parse/parse-list-items.js';
 export { parseListItems } from './parse/parse-list-items.js';
 export { stripCodeFences } from './parse/reply-text.js';
 export type { JsonLineProblem, JsonLineProblemCode, JsonLineRead, ParseJsonLinesOptions, ParsedJsonLines } from './parse/json-lines.js';
-export { decodeTextFile, parseJsonLines, stripByteOrderMark } from './parse/json-lines.js';
+export { decodeTextFile, parseJsonLines } from './parse/json-lines.js';
 
 // LLM plumbing
 export { sha256Hex, stableStringify } from './llm/stable-hash.js';
 export { createMemoryCache } from './llm/cache-stores.js';
 export type { WithCacheOptions } from './llm/with-cache.js';
-export { computeGenerateCacheKey, withCache, withEmbeddingCache } from './llm/with-cache.js';
+export { withCache, withEmbeddingCache } from './llm/with-cache.js';
 export type { RetryOptions } from './llm/with-retry.js';
-export { isRetryableError, retryWithBackoff, withEmbeddingRetry, withRetry } from './llm/with-retry.js';
+export { withEmbeddingRetry, withRetry } from './llm/with-retry.js';
 export { abortableDelay } from './llm/abortable-delay.js';
 export { linkAbort } from './llm/abort-link.js';
 export type { ConcurrencyOptions, Settled } from './llm/concurrency.js';

@@ -100,18 +100,34 @@ export function detokenizeFever(text: string): string {
 export function buildNliPairs(dataRoot: string): LabelledPair[] {
   const random = createSeededRandom(20251122);
   const pairs: LabelledPair[] = [];
-  const add = (source: string, group: string, premise: string, hypothesis: string, label: NliLabel) => {
+  const add: AddPair = (source, group, premise, hypothesis, label) => {
     if (premise.trim() === '' || hypothesis.trim() === '') return;
     pairs.push({ id: `${source}:${pairs.length}`, source, group, split: splitOf(group), premise, hypothesis, label });
   };
+  // The order matters: every step draws from the one seeded `random`.
+  const fever = addFeverPairs(dataRoot, random, add);
+  addFeverMismatchedPairs(fever, random, add);
+  addClimateFeverPairs(dataRoot, random, add);
+  addSciFactPairs(dataRoot, random, add);
+  addVitaminCPairs(dataRoot, add);
+  addMultiNliPairs(dataRoot, add);
+  return pairs;
+}
 
-  // FEVER-lite
-  interface FeverRow {
-    id: string;
-    claim: string;
-    label: 'SUPPORTS' | 'REFUTES';
-    evidence: string[];
-  }
+/** Adds one pair (skipped when the premise or hypothesis is blank); its id counts every pair added before it. */
+type AddPair = (source: string, group: string, premise: string, hypothesis: string, label: NliLabel) => void;
+
+interface FeverRow {
+  id: string;
+  claim: string;
+  label: 'SUPPORTS' | 'REFUTES';
+  evidence: string[];
+}
+
+type FeverPairRow = FeverRow & { premise: string };
+
+/** FEVER-lite: up to 1,300 SUPPORTS and 1,300 REFUTES claims with 1–2 evidence sentences; returns the rows used. */
+function addFeverPairs(dataRoot: string, random: () => number, add: AddPair): FeverPairRow[] {
   const fever = [...readJsonl<FeverRow>(join(dataRoot, 'fever-lite', 'validation.jsonl')), ...readJsonl<FeverRow>(join(dataRoot, 'fever-lite', 'test.jsonl'))]
     .filter((row) => row.evidence.length >= 1 && row.evidence.length <= 2)
     .map((row) => ({ ...row, premise: row.evidence.map(detokenizeFever).join(' ') }))
@@ -127,23 +143,26 @@ export function buildNliPairs(dataRoot: string): LabelledPair[] {
   ).slice(0, FEVER_PER_LABEL);
   for (const row of feverSupports) add('fever:supports', `claim:${normalizeClaim(row.claim)}`, row.premise, row.claim, 'entailment');
   for (const row of feverRefutes) add('fever:refutes', `claim:${normalizeClaim(row.claim)}`, row.premise, row.claim, 'contradiction');
+  return [...feverSupports, ...feverRefutes];
+}
 
-  // FEVER mismatched neutral pairs, within a split, sharing >= 1 content word (stopwords: words of <= 3 letters dropped).
+/** FEVER mismatched neutral pairs, within a split, sharing >= 1 content word (stopwords: words of <= 3 letters dropped). */
+function addFeverMismatchedPairs(fever: readonly FeverPairRow[], random: () => number, add: AddPair): void {
   const contentWords = (text: string) => new Set(tokenizeWords(text).filter((word) => word.length > 3));
   const MISMATCHED = 800;
   for (const split of ['train', 'test'] as const) {
     const rows = shuffle(
-      [...feverSupports, ...feverRefutes].filter((row) => splitOf(`claim:${normalizeClaim(row.claim)}`) === split),
+      fever.filter((row) => splitOf(`claim:${normalizeClaim(row.claim)}`) === split),
       random,
     );
     const wanted = Math.round(MISMATCHED * (split === 'train' ? 0.75 : 0.25));
     let made = 0;
     for (let i = 0; i < rows.length && made < wanted; i += 1) {
-      const row = rows[i] as (typeof rows)[number];
+      const row = rows[i] as FeverPairRow;
       const words = contentWords(row.claim);
       // Look at up to 200 other claims for one whose evidence shares a content word but not the claim's own evidence.
       for (let attempt = 1; attempt <= 200; attempt += 1) {
-        const other = rows[(i + attempt * 7) % rows.length] as (typeof rows)[number];
+        const other = rows[(i + attempt * 7) % rows.length] as FeverPairRow;
         if (other.id === row.id || normalizeClaim(other.claim) === normalizeClaim(row.claim)) continue;
         if (other.evidence.some((sentence) => row.evidence.includes(sentence))) continue;
         const otherWords = contentWords(other.premise);
@@ -156,8 +175,10 @@ export function buildNliPairs(dataRoot: string): LabelledPair[] {
       }
     }
   }
+}
 
-  // Climate-FEVER
+/** Climate-FEVER: every agreed (claim, evidence sentence) pair; neutral ones sampled down to 1,300. */
+function addClimateFeverPairs(dataRoot: string, random: () => number, add: AddPair): void {
   interface ClimateRow {
     claim_id: string;
     claim: string;
@@ -180,8 +201,10 @@ export function buildNliPairs(dataRoot: string): LabelledPair[] {
   for (const pair of [...climatePairs.filter((pair) => pair.label !== 'neutral'), ...climateNeutral]) {
     add(`climate-fever:${pair.label}`, `claim:${normalizeClaim(pair.claim)}`, pair.premise, pair.claim, pair.label);
   }
+}
 
-  // SciFact rationales
+/** SciFact rationales (train + dev): rationale sets, and one non-rationale sentence of the cited abstract as neutral. */
+function addSciFactPairs(dataRoot: string, random: () => number, add: AddPair): void {
   interface SciFactClaim {
     id: number;
     claim: string;
@@ -211,8 +234,10 @@ export function buildNliPairs(dataRoot: string): LabelledPair[] {
       }
     }
   }
+}
 
-  // VitaminC sample
+/** VitaminC sample: its own three-way labels. */
+function addVitaminCPairs(dataRoot: string, add: AddPair): void {
   interface VitaminRow {
     case_id: string;
     claim: string;
@@ -223,8 +248,10 @@ export function buildNliPairs(dataRoot: string): LabelledPair[] {
   for (const row of readJsonl<VitaminRow>(join(dataRoot, 'vitaminc-sample', 'vitaminc_sample.jsonl'))) {
     add(`vitaminc:${vitaminLabel[row.label]}`, `claim:${normalizeClaim(row.claim)}`, row.evidence, row.claim, vitaminLabel[row.label] as NliLabel);
   }
+}
 
-  // MultiNLI sample (grouped by premise: MultiNLI writes three hypotheses per premise)
+/** MultiNLI sample, grouped by premise (MultiNLI writes three hypotheses per premise). */
+function addMultiNliPairs(dataRoot: string, add: AddPair): void {
   interface MnliRow {
     premise: string;
     hypothesis: string;
@@ -233,7 +260,6 @@ export function buildNliPairs(dataRoot: string): LabelledPair[] {
   for (const row of readJsonl<MnliRow>(join(dataRoot, 'mnli-sample', 'mnli_sample.jsonl'))) {
     add(`mnli:${row.label}`, `premise:${normalizeClaim(row.premise)}`, row.premise, row.hypothesis, row.label);
   }
-  return pairs;
 }
 
 /** A held-out pair as nli-models' held-out test scores it: `source` is the dataset (fever, climate-fever, scifact, …). */

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 /**
@@ -113,111 +113,9 @@ const MODELS_PATH = '/v1/models';
 
 export async function startScriptedOpenAIServer(options: ScriptedOpenAIServerOptions = {}): Promise<ScriptedOpenAIServer> {
   const { script, defaultDimensions = 8, models = ['scripted-model'] } = options;
-  const requests: ScriptedRequest[] = [];
-  const sockets = new Set<Socket>();
-  const pendingDelays = new Set<() => void>();
-  let scriptedCalls = 0;
-  let closed = false;
-
-  const resolveReply = async (request: ScriptedRequest): Promise<ScriptedReply | undefined> => {
-    if (script === undefined) return undefined;
-    if (typeof script === 'function') return script(request);
-    if (request.method === 'GET' && request.path === MODELS_PATH) return undefined;
-    const reply = script[scriptedCalls];
-    scriptedCalls += 1;
-    if (reply === undefined) {
-      return {
-        status: 500,
-        body: errorBody(`scripted OpenAI server: no reply scripted for request #${request.callIndex}`, 'server_error'),
-      };
-    }
-    return reply;
-  };
-
-  const wait = (ms: number, request: IncomingMessage): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const finish = (): void => {
-        clearTimeout(timer);
-        pendingDelays.delete(finish);
-        request.socket.off('close', finish);
-        resolve();
-      };
-      const timer = setTimeout(finish, ms);
-      pendingDelays.add(finish);
-      request.socket.once('close', finish);
-    });
-
-  const handle = async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const rawBody = await readBody(incoming);
-    const path = new URL(incoming.url ?? '/', 'http://127.0.0.1').pathname.replace(/\/+$/, '');
-    const request: ScriptedRequest = {
-      method: incoming.method ?? 'GET',
-      path,
-      body: parseBody(rawBody),
-      headers: incoming.headers,
-      callIndex: requests.length,
-    };
-    requests.push(request);
-
-    const reply = await resolveReply(request);
-    if (reply?.delayMs !== undefined && reply.delayMs > 0) {
-      await wait(reply.delayMs, incoming);
-    }
-    if (closed || incoming.socket.destroyed) return;
-    const extraHeaders = reply?.headers ?? {};
-
-    if (reply !== undefined && 'drop' in reply && reply.drop) {
-      incoming.socket.destroy();
-      return;
-    }
-    if (reply !== undefined && 'malformed' in reply && reply.malformed) {
-      send(response, 200, '{"id":"chatcmpl-broken","choices":[{"index":0,"message":{"content":"unterminat', extraHeaders);
-      return;
-    }
-    if (reply !== undefined && 'status' in reply) {
-      const body = reply.body === undefined ? errorBody(`scripted error ${reply.status}`, 'scripted_error') : reply.body;
-      send(response, reply.status, typeof body === 'string' ? body : JSON.stringify(body), extraHeaders);
-      return;
-    }
-
-    if (request.method === 'GET' && path === MODELS_PATH) {
-      const data = models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'factkit-test' }));
-      send(response, 200, JSON.stringify({ object: 'list', data }), extraHeaders);
-      return;
-    }
-    if (request.method === 'POST' && path === CHAT_PATH) {
-      if (typeof request.body !== 'object' || request.body === null) {
-        send(response, 400, JSON.stringify(errorBody('request body must be a JSON object', 'invalid_request_error')), {});
-        return;
-      }
-      const body = request.body as ChatBody;
-      const contentReply = reply !== undefined && 'content' in reply ? reply : undefined;
-      if (reply !== undefined && contentReply === undefined && !isDelayOnly(reply)) {
-        send(response, 500, JSON.stringify(errorBody('scripted reply does not fit /v1/chat/completions', 'server_error')), {});
-        return;
-      }
-      writeChat(response, body, contentReply, extraHeaders);
-      return;
-    }
-    if (request.method === 'POST' && path === EMBEDDINGS_PATH) {
-      if (typeof request.body !== 'object' || request.body === null) {
-        send(response, 400, JSON.stringify(errorBody('request body must be a JSON object', 'invalid_request_error')), {});
-        return;
-      }
-      const body = request.body as EmbeddingsBody;
-      const embeddingsReply = reply !== undefined && 'embeddings' in reply ? reply : undefined;
-      if (reply !== undefined && embeddingsReply === undefined && !isDelayOnly(reply)) {
-        send(response, 500, JSON.stringify(errorBody('scripted reply does not fit /v1/embeddings', 'server_error')), {});
-        return;
-      }
-      writeEmbeddings(response, body, embeddingsReply, defaultDimensions, extraHeaders);
-      return;
-    }
-    send(response, 404, JSON.stringify(errorBody(`unknown route ${request.method} ${path}`, 'invalid_request_error')), {});
-  };
-
+  const state: ServerState = { script, defaultDimensions, models, requests: [], sockets: new Set(), pendingDelays: new Set(), scriptedCalls: 0, closed: false };
   const server = createServer((incoming, response) => {
-    handle(incoming, response).catch((error: unknown) => {
+    handleRequest(state, incoming, response).catch((error: unknown) => {
       if (response.headersSent || incoming.socket.destroyed) {
         incoming.socket.destroy();
         return;
@@ -227,34 +125,159 @@ export async function startScriptedOpenAIServer(options: ScriptedOpenAIServerOpt
     });
   });
   server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    state.sockets.add(socket);
+    socket.on('close', () => state.sockets.delete(socket));
   });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
 
   let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}/v1`,
-    requests,
+    requests: state.requests,
     close() {
       closing ??= new Promise<void>((resolve) => {
-        closed = true;
-        for (const finish of [...pendingDelays]) finish();
+        state.closed = true;
+        for (const finish of [...state.pendingDelays]) finish();
         server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-        sockets.clear();
+        for (const socket of state.sockets) socket.destroy();
+        state.sockets.clear();
       });
       return closing;
     },
   };
+}
+
+/** What one scripted server keeps between requests. */
+interface ServerState {
+  readonly script: ScriptedOpenAIServerOptions['script'];
+  readonly defaultDimensions: number;
+  readonly models: readonly string[];
+  readonly requests: ScriptedRequest[];
+  readonly sockets: Set<Socket>;
+  /** Ends of the delays in progress, so `close` can end them early. */
+  readonly pendingDelays: Set<() => void>;
+  /** Replies taken from a scripted array so far. */
+  scriptedCalls: number;
+  closed: boolean;
+}
+
+function listenOnLoopback(server: Server): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** The scripted reply for a request: from the handler, or the next one of the array (GET /v1/models consumes none). */
+async function nextScriptedReply(state: ServerState, request: ScriptedRequest): Promise<ScriptedReply | undefined> {
+  const { script } = state;
+  if (script === undefined) return undefined;
+  if (typeof script === 'function') return script(request);
+  if (request.method === 'GET' && request.path === MODELS_PATH) return undefined;
+  const reply = script[state.scriptedCalls];
+  state.scriptedCalls += 1;
+  if (reply === undefined) {
+    return {
+      status: 500,
+      body: errorBody(`scripted OpenAI server: no reply scripted for request #${request.callIndex}`, 'server_error'),
+    };
+  }
+  return reply;
+}
+
+/** Waits `ms`, ending early when the client disconnects or the server closes. */
+function waitOrDisconnect(state: ServerState, ms: number, request: IncomingMessage): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const finish = (): void => {
+      clearTimeout(timer);
+      state.pendingDelays.delete(finish);
+      request.socket.off('close', finish);
+      resolve();
+    };
+    const timer = setTimeout(finish, ms);
+    state.pendingDelays.add(finish);
+    request.socket.once('close', finish);
+  });
+}
+
+async function recordRequest(state: ServerState, incoming: IncomingMessage): Promise<ScriptedRequest> {
+  const rawBody = await readBody(incoming);
+  const request: ScriptedRequest = {
+    method: incoming.method ?? 'GET',
+    path: new URL(incoming.url ?? '/', 'http://127.0.0.1').pathname.replace(/\/+$/, ''),
+    body: parseBody(rawBody),
+    headers: incoming.headers,
+    callIndex: state.requests.length,
+  };
+  state.requests.push(request);
+  return request;
+}
+
+async function handleRequest(state: ServerState, incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+  const request = await recordRequest(state, incoming);
+  const reply = await nextScriptedReply(state, request);
+  if (reply?.delayMs !== undefined && reply.delayMs > 0) {
+    await waitOrDisconnect(state, reply.delayMs, incoming);
+  }
+  if (state.closed || incoming.socket.destroyed) return;
+  const extraHeaders = reply?.headers ?? {};
+  if (reply !== undefined && sendFault(reply, incoming, response, extraHeaders)) return;
+  routeRequest(state, request, reply, response, extraHeaders);
+}
+
+/** A dropped connection, a malformed body or an HTTP error, when the reply scripts one; returns whether it did. */
+function sendFault(reply: ScriptedReply, incoming: IncomingMessage, response: ServerResponse, extraHeaders: Readonly<Record<string, string>>): boolean {
+  if ('drop' in reply && reply.drop) {
+    incoming.socket.destroy();
+    return true;
+  }
+  if ('malformed' in reply && reply.malformed) {
+    send(response, 200, '{"id":"chatcmpl-broken","choices":[{"index":0,"message":{"content":"unterminat', extraHeaders);
+    return true;
+  }
+  if ('status' in reply) {
+    const body = reply.body === undefined ? errorBody(`scripted error ${reply.status}`, 'scripted_error') : reply.body;
+    send(response, reply.status, typeof body === 'string' ? body : JSON.stringify(body), extraHeaders);
+    return true;
+  }
+  return false;
+}
+
+/** Answers GET /v1/models, POST /v1/chat/completions and POST /v1/embeddings (a reply that does not fit is a 500); else 404. */
+function routeRequest(state: ServerState, request: ScriptedRequest, reply: ScriptedReply | undefined, response: ServerResponse, extraHeaders: Readonly<Record<string, string>>): void {
+  const { method, path } = request;
+  if (method === 'GET' && path === MODELS_PATH) {
+    const data = state.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'factkit-test' }));
+    send(response, 200, JSON.stringify({ object: 'list', data }), extraHeaders);
+    return;
+  }
+  const route = method === 'POST' && path === CHAT_PATH ? 'chat' : method === 'POST' && path === EMBEDDINGS_PATH ? 'embeddings' : undefined;
+  if (route === undefined) {
+    send(response, 404, JSON.stringify(errorBody(`unknown route ${method} ${path}`, 'invalid_request_error')), {});
+    return;
+  }
+  if (typeof request.body !== 'object' || request.body === null) {
+    send(response, 400, JSON.stringify(errorBody('request body must be a JSON object', 'invalid_request_error')), {});
+    return;
+  }
+  if (route === 'chat') {
+    const contentReply = reply !== undefined && 'content' in reply ? reply : undefined;
+    if (reply !== undefined && contentReply === undefined && !isDelayOnly(reply)) {
+      send(response, 500, JSON.stringify(errorBody('scripted reply does not fit /v1/chat/completions', 'server_error')), {});
+      return;
+    }
+    writeChat(response, request.body as ChatBody, contentReply, extraHeaders);
+    return;
+  }
+  const embeddingsReply = reply !== undefined && 'embeddings' in reply ? reply : undefined;
+  if (reply !== undefined && embeddingsReply === undefined && !isDelayOnly(reply)) {
+    send(response, 500, JSON.stringify(errorBody('scripted reply does not fit /v1/embeddings', 'server_error')), {});
+    return;
+  }
+  writeEmbeddings(response, request.body as EmbeddingsBody, embeddingsReply, state.defaultDimensions, extraHeaders);
 }
 
 function isDelayOnly(reply: ScriptedReply): boolean {

@@ -73,7 +73,7 @@ async function runEval(values: CommandValues<typeof EVAL_OPTIONS>, io: CliIo): P
       .map((name) => name.trim())
       .filter(Boolean),
     rm3: values.rm3 ? { fbDocs: numberFlag('fb-docs', values['fb-docs']), fbTerms: numberFlag('fb-terms', values['fb-terms']), originalQueryWeight: numberFlag('original-query-weight', values['original-query-weight']) } : false,
-    onProgress: ({ stage, done, total }) => io.progress(`${stage}: ${done}${total ? `/${total}` : ''}`),
+    onProgress: ({ stage, completed, total }) => io.progress(stage === 'index' ? `index: ${completed}` : `${stage}: ${completed}/${total}`),
   });
   io.progress(undefined);
   for (const problem of result.problems.slice(0, 20)) io.stderr(`warning: ${problem.message}\n`);

@@ -14,13 +14,18 @@ export interface LabelParseOptions<L extends string> {
   readonly negations?: Readonly<Partial<Record<L, L>>>;
 }
 
+/**
+ * The problem codes {@link parseLabel} reports: `empty-reply` (not text, or no letters or digits), `no-label` (none of
+ * the labels named), `ambiguous-label` (several labels, or only negated or hedged ones).
+ */
+export type LabelProblemCode = 'empty-reply' | 'no-label' | 'ambiguous-label';
+
 /** What {@link parseLabel} read. `label` is undefined when no single label could be read; `problems` says why. */
 export interface LabelParse<L extends string> {
   readonly label?: L;
   /** Same as `label`, so a LabelParse is a core `ParseOutcome` and `parseLabel` can be a `runPromptedStep` parser. */
   readonly value?: L;
-  /** Codes: `empty-reply`, `no-label`, `ambiguous-label`. */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<LabelProblemCode>[];
 }
 
 /** A compiled label parser; see {@link createLabelParser}. */
@@ -522,9 +527,31 @@ function isNegatorAt(tokens: Tokens, position: number): boolean {
 
 /** Marks negation, hedging and answer anchors on each mention. One bounded look-around per mention: linear time. */
 function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): void {
+  const scan = annotationScan(tokens, mentions);
+  for (const mention of mentions) {
+    markAsking(scan, mention);
+    lookBack(scan, mention);
+    lookAhead(scan, mention);
+    mention.anchored = isAnchored(scan, mention);
+  }
+  markChoices(scan, mentions);
+}
+
+/** What {@link annotate}'s steps read: the tokens, the clause of every token and how it ends, the mention tokens. */
+interface AnnotationScan {
+  readonly tokens: Tokens;
+  readonly kinds: Uint8Array;
+  readonly textAt: (index: number) => string;
+  /** Clause number of every token. */
+  readonly clause: Uint32Array;
+  /** How each clause ends (End or Question). */
+  readonly clauseEnds: readonly Kind[];
+  /** Whether a token belongs to a mention. */
+  readonly inMention: (index: number) => boolean;
+}
+
+function annotationScan<L extends string>(tokens: Tokens, mentions: readonly Mention<L>[]): AnnotationScan {
   const { kinds } = tokens;
-  const textAt = (index: number) => tokenText(tokens, index);
-  // Clause of every token and how each clause ends.
   const clause = new Uint32Array(kinds.length);
   const clauseEnds: Kind[] = [];
   let current = 0;
@@ -535,95 +562,108 @@ function annotate<L extends string>(tokens: Tokens, mentions: Mention<L>[]): voi
       current += 1;
     }
   }
-  // Which tokens belong to a mention (1) or not (0).
   const inMention = new Uint8Array(kinds.length);
   for (const mention of mentions) inMention.fill(1, mention.start, mention.end + 1);
-  const mentionAt = { has: (index: number) => inMention[index] === 1 };
+  return { tokens, kinds, textAt: (index) => tokenText(tokens, index), clause, clauseEnds, inMention: (index) => inMention[index] === 1 };
+}
 
-  mentions.forEach((mention, order) => {
-    // A clause that asks ("Is it entailment?") asserts nothing.
-    if (clauseEnds[clause[mention.start] as number] === Kind.Question) mention.hedged = true;
+/** A clause that asks ("Is it entailment?") asserts nothing; nor does a purpose clause ("evidence to refute"). */
+function markAsking<L extends string>(scan: AnnotationScan, mention: Mention<L>): void {
+  const { kinds, textAt, clause, clauseEnds } = scan;
+  if (clauseEnds[clause[mention.start] as number] === Kind.Question) mention.hedged = true;
+  let previous = mention.start - 1;
+  while (previous >= 0 && kinds[previous] === Kind.Other) previous -= 1;
+  if (previous >= 0 && textAt(previous) === 'to') mention.hedged = true;
+}
 
-    // "evidence to refute", "enough to support": a purpose clause, not an answer.
-    let previous = mention.start - 1;
-    while (previous >= 0 && kinds[previous] === Kind.Other) previous -= 1;
-    if (previous >= 0 && textAt(previous) === 'to') mention.hedged = true;
+/** Negators and hedges before the mention in its clause, up to PRE_WINDOW words, stopping at another label or a "but". */
+function lookBack<L extends string>(scan: AnnotationScan, mention: Mention<L>): void {
+  const { tokens, kinds, textAt, inMention } = scan;
+  let seen = 0;
+  for (let back = mention.start - 1; back >= 0 && seen < PRE_WINDOW; back -= 1) {
+    const kind = kinds[back];
+    if (kind === Kind.End || kind === Kind.Question) break;
+    if (kind === Kind.Other) continue;
+    if (inMention(back)) break;
+    const word = textAt(back);
+    if (SCOPE_BREAKERS.has(word) && !NEGATOR_PAIRS.get(textAt(back + 1))?.has(word)) break;
+    // "not X", and "wrong to call it X", "incorrect that it is X".
+    if (isNegatorAt(tokens, back) || NEGATIVE_PREDICATES.has(word)) mention.negated = true;
+    else if (HEDGES.has(word)) mention.hedged = true;
+    seen += 1;
+  }
+}
 
-    // Look back: negators and hedges in the same clause, up to PRE_WINDOW words, stopping at another label or a "but".
-    let seen = 0;
-    for (let back = mention.start - 1; back >= 0 && seen < PRE_WINDOW; back -= 1) {
-      const kind = kinds[back];
-      if (kind === Kind.End || kind === Kind.Question) break;
-      if (kind === Kind.Other) continue;
-      if (mentionAt.has(back)) break;
-      const word = textAt(back);
-      if (SCOPE_BREAKERS.has(word) && !NEGATOR_PAIRS.get(textAt(back + 1))?.has(word)) break;
-      // "not X", and "wrong to call it X", "incorrect that it is X".
-      if (isNegatorAt(tokens, back) || NEGATIVE_PREDICATES.has(word)) mention.negated = true;
-      else if (HEDGES.has(word)) mention.hedged = true;
-      seen += 1;
+/** After the mention: "X is not correct", "X isn't right", "X is wrong", "X does not apply", "X is possible", "X: no". */
+function lookAhead<L extends string>(scan: AnnotationScan, mention: Mention<L>): void {
+  const { kinds, textAt, inMention } = scan;
+  let after = mention.end + 1;
+  while (after < kinds.length && kinds[after] === Kind.Other && !/[,:：]/u.test(textAt(after))) after += 1;
+  // "Supported: no", "Entailment - false": a label answered in the negative (checked on the token right after it).
+  const separator = kinds[mention.end + 1] === Kind.Other ? textAt(mention.end + 1).replace(/[*_`"'“”]/gu, '') : '';
+  if (/^[:=\-–—：]$/u.test(separator)) {
+    let answer = mention.end + 2;
+    while (answer < kinds.length && kinds[answer] === Kind.Other) answer += 1;
+    if (kinds[answer] === Kind.Word && !inMention(answer) && COLON_NEGATIVES.has(textAt(answer))) mention.negated = true;
+  }
+  const first = kinds[after] === Kind.Word && !inMention(after) ? textAt(after) : undefined;
+  if (first === undefined) return;
+  // "contradicts nothing", "supports none of it": a label verb with a negative object.
+  if (NEGATED_COPULAS.has(first) || NEGATIVE_OBJECTS.has(first)) mention.negated = true;
+  else if (PARTIAL.has(first) || (first === 'in' && textAt(after + 1) === 'part') || (first === 'to' && textAt(after + 1) === 'some')) mention.hedged = true;
+  else if (COPULAS.has(first)) lookPastCopula(scan, mention, after + 1);
+}
+
+/** "X is not …", "X is possible": a negator or hedge predicate within three words after a copula. */
+function lookPastCopula<L extends string>(scan: AnnotationScan, mention: Mention<L>, from: number): void {
+  const { kinds, textAt, inMention } = scan;
+  let words3 = 0;
+  for (let ahead = from; ahead < kinds.length && words3 < 3; ahead += 1) {
+    if (kinds[ahead] === Kind.End || kinds[ahead] === Kind.Question || inMention(ahead)) break;
+    if (kinds[ahead] !== Kind.Word) continue;
+    const word = textAt(ahead);
+    if (NEGATORS.has(word) || POST_NEGATIVES.has(word)) {
+      mention.negated = true;
+      return;
     }
+    if (HEDGE_PREDICATES.has(word)) {
+      mention.hedged = true;
+      return;
+    }
+    words3 += 1;
+  }
+}
 
-    // Look ahead: "X is not correct", "X isn't right", "X is wrong", "X does not apply", "X is possible".
-    let after = mention.end + 1;
-    while (after < kinds.length && kinds[after] === Kind.Other && !/[,:：]/u.test(textAt(after))) after += 1;
-    // "Supported: no", "Entailment - false": a label answered in the negative (checked on the token right after it).
-    const separator = kinds[mention.end + 1] === Kind.Other ? textAt(mention.end + 1).replace(/[*_`"'“”]/gu, '') : '';
-    if (/^[:=\-–—：]$/u.test(separator)) {
-      let answer = mention.end + 2;
-      while (answer < kinds.length && kinds[answer] === Kind.Other) answer += 1;
-      if (kinds[answer] === Kind.Word && !mentionAt.has(answer) && COLON_NEGATIVES.has(textAt(answer))) mention.negated = true;
+/**
+ * Anchored: only fillers (and an answer word such as "Answer:" or "Final label -") stand before it, back to the
+ * reply start, an answer word, or a line break after an answer word.
+ */
+function isAnchored<L extends string>(scan: AnnotationScan, mention: Mention<L>): boolean {
+  const { kinds, textAt, inMention } = scan;
+  let anchorSeen = false;
+  let steps = 0;
+  for (let back = mention.start - 1; back >= 0; back -= 1) {
+    const kind = kinds[back];
+    if (kind === Kind.Other) continue;
+    const word = textAt(back);
+    if (kind === Kind.End || kind === Kind.Question) {
+      if (word === '\n' && (anchorSeen || steps === 0)) continue;
+      return anchorSeen;
     }
-    const first = kinds[after] === Kind.Word && !mentionAt.has(after) ? textAt(after) : undefined;
-    if (first !== undefined) {
-      // "contradicts nothing", "supports none of it": a label verb with a negative object.
-      if (NEGATED_COPULAS.has(first) || NEGATIVE_OBJECTS.has(first)) mention.negated = true;
-      else if (PARTIAL.has(first) || (first === 'in' && textAt(after + 1) === 'part') || (first === 'to' && textAt(after + 1) === 'some')) mention.hedged = true;
-      else if (COPULAS.has(first)) {
-        let words3 = 0;
-        for (let ahead = after + 1; ahead < kinds.length && words3 < 3; ahead += 1) {
-          if (kinds[ahead] === Kind.End || kinds[ahead] === Kind.Question || mentionAt.has(ahead)) break;
-          if (kinds[ahead] !== Kind.Word) continue;
-          const word = textAt(ahead);
-          if (NEGATORS.has(word) || POST_NEGATIVES.has(word)) {
-            mention.negated = true;
-            break;
-          }
-          if (HEDGE_PREDICATES.has(word)) {
-            mention.hedged = true;
-            break;
-          }
-          words3 += 1;
-        }
-      }
-    }
+    if (inMention(back) || !FILLERS.has(word) || steps >= PRE_WINDOW * 2) return anchorSeen;
+    if (ANCHORS.has(word)) anchorSeen = true;
+    steps += 1;
+  }
+  return true;
+}
 
-    // Anchored: only fillers (and an answer word such as "Answer:" or "Final label -") stand before it, back to the
-    // reply start, an answer word, or a line break after an answer word.
-    let reachedStart = true;
-    let anchorSeen = false;
-    let steps = 0;
-    for (let back = mention.start - 1; back >= 0; back -= 1) {
-      const kind = kinds[back];
-      if (kind === Kind.Other) continue;
-      const word = textAt(back);
-      if (kind === Kind.End || kind === Kind.Question) {
-        if (word === '\n' && (anchorSeen || steps === 0)) continue;
-        reachedStart = false;
-        break;
-      }
-      if (mentionAt.has(back) || !FILLERS.has(word) || steps >= PRE_WINDOW * 2) {
-        reachedStart = false;
-        break;
-      }
-      if (ANCHORS.has(word)) anchorSeen = true;
-      steps += 1;
-    }
-    mention.anchored = reachedStart || anchorSeen;
-  });
-  // "X or Y", "X, Y and Z", "X/Y": a choice or a list, not an answer (unless both name the same label). A linker word
-  // ("or", "and", "vs") always joins them, even under a negation ("cannot tell whether X or Y"); bare punctuation
-  // (a comma, a slash) joins them only when neither is negated ("not X, Y" reads as Y). A colon never joins.
+/**
+ * "X or Y", "X, Y and Z", "X/Y": a choice or a list, not an answer (unless both name the same label). A linker word
+ * ("or", "and", "vs") always joins them, even under a negation ("cannot tell whether X or Y"); bare punctuation
+ * (a comma, a slash) joins them only when neither is negated ("not X, Y" reads as Y). A colon never joins.
+ */
+function markChoices<L extends string>(scan: AnnotationScan, mentions: readonly Mention<L>[]): void {
+  const { kinds, textAt, clause } = scan;
   mentions.forEach((mention, order) => {
     const next = mentions[order + 1];
     if (!next || next.label === mention.label || clause[next.start] !== clause[mention.end]) return;

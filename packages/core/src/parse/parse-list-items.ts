@@ -5,8 +5,11 @@ import { dropReasoning, stripCodeFences, stripInvisible } from './reply-text.js'
 export interface ParsedListItems {
   readonly items: string[];
   /** `empty-reply` when no item was found. */
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<ListItemsProblemCode>[];
 }
+
+/** The one problem code {@link parseListItems} reports: `empty-reply` (not text, or no list item found). */
+export type ListItemsProblemCode = 'empty-reply';
 
 // A list marker at the start of a line: **1.**, (1), 1 -, 1), 1., 1:, #1, Q1:, Query 1 -, bullets - * • · – —, a), ii.
 const MARKER =

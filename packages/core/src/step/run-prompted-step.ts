@@ -9,16 +9,16 @@ import type { ItemProblem } from '../query.js';
 import { EMPTY_USAGE } from '../usage.js';
 import { assertNonEmptyString, assertPositiveInteger } from '../errors/guards.js';
 
-/** What a reply parser read: the value (possibly partial) and what was wrong. */
-export interface ParseOutcome<T> {
+/** What a reply parser read: the value (possibly partial) and what was wrong. `Code` is the parser's problem-code union. */
+export interface ParseOutcome<T, Code extends string = string> {
   readonly value?: T;
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<Code>[];
 }
 
 /** A pure reply parser: never throws, reports problems instead. */
-export type ReplyParser<I, T> = (reply: string, input: I) => ParseOutcome<T>;
+export type ReplyParser<I, T, Code extends string = string> = (reply: string, input: I) => ParseOutcome<T, Code>;
 
-export interface PromptedStepOptions<I, T> {
+export interface PromptedStepOptions<I, T, Code extends string = string> {
   /** Step name recorded in provenance, e.g. 'hyde', 'jointcq.generate'. */
   readonly step: string;
   readonly model: LanguageModel;
@@ -27,7 +27,7 @@ export interface PromptedStepOptions<I, T> {
   /** Placeholder values for one input. */
   readonly variables: (input: I, index: number) => Readonly<Record<string, string | number>>;
   /** Pure parser applied to every reply (`n` per input). */
-  readonly parse: ReplyParser<I, T>;
+  readonly parse: ReplyParser<I, T, Code>;
   /** @default undefined (no system message) */
   readonly system?: string;
   /** @default provider default */
@@ -49,8 +49,11 @@ export interface PromptedStepOptions<I, T> {
   readonly onProgress?: ProgressCallback;
 }
 
-/** The result of a prompted step for one input. */
-export interface StepItem<T> {
+/**
+ * The result of a prompted step for one input. Its problems carry a {@link StepProblemCode} or one of the parser's
+ * codes (`Code`, inferred from `parse`), so a `switch` on `problem.code` is checked by the compiler.
+ */
+export interface StepItem<T, Code extends string = string> {
   /** Position of the input in the batch. */
   readonly index: number;
   /** 'failed' = the model call failed (after the caller's retry wrapper) or the prompt could not be rendered; `value` is then undefined. */
@@ -61,11 +64,11 @@ export interface StepItem<T> {
    * Every problem: a failed call is `call-failed` (message with secrets redacted); a reply the model did not return is
    * `missing-reply`; the rest come from the parser. With `n > 1`, a reply's problems carry `index` = the reply's position.
    */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<StepProblemCode | Code>[];
   /** Raw replies as the model returned them (`n` of them when the provider honours `n`); `[]` when the call failed. */
   readonly raw: readonly string[];
   /** One parse outcome per entry of `raw`. */
-  readonly replies: readonly ParseOutcome<T>[];
+  readonly replies: readonly ParseOutcome<T, StepProblemCode | Code>[];
   readonly provenance: GenerationProvenance;
   /**
    * The error a failed call threw, for callers that must rethrow it (e.g. an expander's `expand`). Non-enumerable, so
@@ -84,7 +87,7 @@ function messageOf(error: unknown): string {
   }
 }
 
-function safeParse<I, T>(parse: ReplyParser<I, T>, reply: string, input: I): ParseOutcome<T> {
+function safeParse<I, T, Code extends string>(parse: ReplyParser<I, T, Code>, reply: string, input: I): ParseOutcome<T, StepProblemCode | Code> {
   try {
     const outcome = parse(reply, input);
     if (!outcome || typeof outcome !== 'object' || !Array.isArray(outcome.problems)) {
@@ -96,7 +99,7 @@ function safeParse<I, T>(parse: ReplyParser<I, T>, reply: string, input: I): Par
   }
 }
 
-function checkOptions<I, T>(inputs: readonly I[], options: PromptedStepOptions<I, T>): PromptTemplate {
+function checkOptions<I, T, Code extends string>(inputs: readonly I[], options: PromptedStepOptions<I, T, Code>): PromptTemplate {
   const where = 'runPromptedStep';
   if (!Array.isArray(inputs)) throw new InvalidArgumentError({ where, argument: 'inputs', message: 'must be an array' });
   if (!options || typeof options !== 'object') throw new InvalidArgumentError({ where, argument: 'options', message: 'must be an object' });
@@ -131,12 +134,12 @@ function checkOptions<I, T>(inputs: readonly I[], options: PromptedStepOptions<I
  *   parse: (reply) => parseLabel(reply, { labels: ['Supported', 'Refuted'] }),
  * });
  */
-export async function runPromptedStep<I, T>(inputs: readonly I[], options: PromptedStepOptions<I, T>): Promise<StepItem<T>[]> {
+export async function runPromptedStep<I, T, Code extends string = string>(inputs: readonly I[], options: PromptedStepOptions<I, T, Code>): Promise<StepItem<T, Code>[]> {
   const template = checkOptions(inputs, options);
   const { step, model, variables, parse, system, temperature, topP, maxTokens, n = 1, seed, stop, concurrency = 4, abortSignal, onProgress } = options;
   let failed = 0;
 
-  const runOne = async (input: I, index: number): Promise<StepItem<T>> => {
+  const runOne = async (input: I, index: number): Promise<StepItem<T, Code>> => {
     let itemSeed: number | undefined;
     let seedError: unknown;
     try {
@@ -160,9 +163,9 @@ export async function runPromptedStep<I, T>(inputs: readonly I[], options: Promp
       ...(system === undefined ? {} : { system }),
       sampling,
     };
-    const failure = (code: string, message: string, prompts: readonly string[], error: unknown): StepItem<T> => {
+    const failure = (code: StepProblemCode, message: string, prompts: readonly string[], error: unknown): StepItem<T, Code> => {
       failed += 1;
-      const item: StepItem<T> = {
+      const item: StepItem<T, Code> = {
         index,
         status: 'failed',
         problems: [{ index, code, message: redactSecrets(message) }],
@@ -199,12 +202,12 @@ export async function runPromptedStep<I, T>(inputs: readonly I[], options: Promp
     }
 
     const raw: string[] = [];
-    const replies: ParseOutcome<T>[] = [];
-    const problems: ItemProblem[] = [];
+    const replies: ParseOutcome<T, StepProblemCode | Code>[] = [];
+    const problems: ItemProblem<StepProblemCode | Code>[] = [];
     result.texts.forEach((text, replyIndex) => {
       if (typeof text !== 'string') {
         raw.push('');
-        const outcome = { problems: [{ code: 'missing-reply', message: `reply ${replyIndex} is not text (got ${text === null ? 'null' : typeof text})` }] };
+        const outcome: ParseOutcome<T, StepProblemCode> = { problems: [{ code: 'missing-reply', message: `reply ${replyIndex} is not text (got ${text === null ? 'null' : typeof text})` }] };
         replies.push(outcome);
         problems.push({ ...outcome.problems[0]!, index: replyIndex });
         return;
@@ -256,10 +259,10 @@ export type StepProblemCode = 'call-failed' | 'invalid-input' | 'missing-reply' 
  * @example
  * const outcomes = (await runPromptedStep(inputs, options)).map(stepOutcome);
  */
-export function stepOutcome<T>(item: StepItem<T>): ItemOutcome<T> {
+export function stepOutcome<T, Code extends string = string>(item: StepItem<T, Code>): ItemOutcome<T, StepProblemCode | Code> {
   if (item.status === 'ok' && item.value !== undefined) {
     return item.problems.length === 0 ? { status: 'ok', value: item.value } : { status: 'ok', value: item.value, problems: item.problems };
   }
-  const problems = item.problems.length > 0 ? item.problems : [{ index: item.index, code: 'parse-failed', message: 'the reply gave no value' }];
+  const problems: readonly ItemProblem<StepProblemCode | Code>[] = item.problems.length > 0 ? item.problems : [{ index: item.index, code: 'parse-failed', message: 'the reply gave no value' }];
   return item.raw[0] === undefined ? { status: 'failed', problems } : { status: 'failed', problems, raw: item.raw[0] };
 }

@@ -15,8 +15,6 @@ import { tokenizeWords } from '../text/tokenize.js';
 import { cosineSimilarity, normalizeL2 } from '../vector/vector-math.js';
 import { assertNonNegativeInteger, assertPositiveInteger } from '../errors/guards.js';
 
-export { createMemoryCache as createMockCache } from '../llm/cache-stores.js';
-
 function estimateTokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }

@@ -336,147 +336,189 @@ export function segmentSentences(text: string, options: SplitSentencesOptions = 
   if (profile !== 'default' && profile !== 'scifact') {
     throw new InvalidArgumentError({ where: 'segmentSentences', argument: 'options.profile', message: `must be 'default' or 'scifact' (got ${String(profile)})` });
   }
-  const scifact = profile === 'scifact';
-  const spans: SentenceSpan[] = [];
-  let sentenceStart = 0;
-  // Brackets opened and not yet closed in the current sentence: "(10. 4%)" and "[7. 1-10.5]" do not end it.
-  let openBrackets = 0;
-  const push = (end: number): void => {
-    let start = sentenceStart;
-    let stop = end;
-    while (start < stop && /\s/u.test(text[start] ?? '')) start += 1;
-    while (stop > start && /\s/u.test(text[stop - 1] ?? '')) stop -= 1;
-    if (stop > start) spans.push({ text: text.slice(start, stop), start, end: stop });
-    sentenceStart = end;
-    openBrackets = 0;
-  };
-  const skipSpace = (from: number): number => {
-    let k = from;
-    while (k < text.length && /[\s\p{Cf}]/u.test(text[k] ?? '')) k += 1;
-    return k;
-  };
-
+  const scan: SentenceScan = { text, extra, profile, scifact: profile === 'scifact', spans: [], sentenceStart: 0, openBrackets: 0 };
   let i = 0;
   while (i < text.length) {
     const char = text[i] ?? '';
     // SciFact's split does not end a sentence at an omission mark after a space ("the argument for … RETURN").
-    if (scifact && char === '…' && /\s/u.test(text[i - 1] ?? '')) {
-      i += 1;
-      continue;
-    }
-    if (CJK_TERMINATORS.includes(char) || char === '!' || char === '?' || char === '.' || char === '…') {
-      // Consume runs of terminators ("?!", "...") and closing quotes/brackets.
-      let j = i + 1;
-      while (j < text.length && (CJK_TERMINATORS.includes(text[j] ?? '') || '.!?…'.includes(text[j] ?? ''))) j += 1;
-      while (j < text.length && CLOSERS.includes(text[j] ?? '')) {
-        if ((text[j] === ')' || text[j] === ']') && openBrackets > 0) openBrackets -= 1;
-        j += 1;
-      }
-      const run = text.slice(i, j);
-      if (/[。！？]/u.test(run)) {
-        push(j);
-        i = j;
-        continue;
-      }
-      // ASCII terminator: needs whitespace (or end of text) after it.
-      const next = text[j];
-      if (next !== undefined && !/\s/u.test(next)) {
-        i = j;
-        continue;
-      }
-      let k = skipSpace(j);
-      // A quote mark standing alone after the terminator ('the term "NETosis. " Here') closes this sentence: the
-      // default profile keeps it in the sentence, SciFact's split makes it a sentence of its own.
-      let loneQuoteEnd = -1;
-      const loneMarks = scifact ? `${LONE_QUOTES}…■` : LONE_QUOTES;
-      if (k < text.length && loneMarks.includes(text[k] ?? '') && (k + 1 === text.length || /\s/u.test(text[k + 1] ?? ''))) {
-        loneQuoteEnd = k + 1;
-        k = skipSpace(k + 1);
-      }
-      const following = text[k];
-      const lowerNext = following !== undefined && /\p{Ll}/u.test(following) && !isIdentifierStart(text, k);
-      const singlePeriod = run.startsWith('.') && !run.startsWith('..');
-      // Before a lower-case word only a bare period can end a sentence ("i.p.) and" does not).
-      // SciFact's split also ends a sentence at "!" or "?" before one ("the UseR! series").
-      const lowerMayEnd = lowerNext && (scifact ? run === '.' || run === '!' || run === '?' : singlePeriod);
-      // SciFact's split also starts a sentence at a radical written with a leading period (".O2- formation", ".NO").
-      const radicalNext = scifact && following === '.' && /\p{Lu}/u.test(text[k + 1] ?? '');
-      if (!isUpperOrStart(following, text[k + 1]) && !isIdentifierStart(text, k) && !lowerMayEnd && !radicalNext) {
-        i = j;
-        continue;
-      }
-      // A number inside an open bracket continues the sentence ("(P<. 001)", "(av. 441 mg/d)", "[7. 1-10.5]"); SciFact's
-      // split only keeps broken decimals and comparisons together ("(10. 4%)", "(P<. 001)"), not "(av. 441".
-      if (openBrackets > 0 && following !== undefined && /\p{N}/u.test(following) && (!scifact || /[\p{N}<>=]/u.test(text[i - 1] ?? ''))) {
-        i = j;
-        continue;
-      }
-      if (singlePeriod) {
-        const word = wordBefore(text, i);
-        const before = i - word.length - 1;
-        const afterNumber = /\p{N}/u.test(text[before - 1] ?? '') && /\s/u.test(text[before] ?? '');
-        const digitNext = following !== undefined && /\p{N}/u.test(following);
-        const context = { extra, charBefore: text[before] ?? '', afterNumber, lowerNext, digitNext, profile };
-        // SciFact's split does not end a sentence at a period after LaTeX markup ("\\emph{all relevant variables}. The").
-        if (scifact && text[i - 1] === '}') {
-          i = j;
-          continue;
-        }
-        if (word && isAbbreviation(word, context)) {
-          i = j;
-          continue;
-        }
-        if (!word && lowerNext && !scifact) {
-          i = j;
-          continue;
-        }
-        // A URL before a lower-case word is broken ("http://x.org/embl. html"); SciFact's split also keeps
-        // "http://x.org/db/." in the sentence.
-        if (((scifact && text[i - 1] === '/') || lowerNext) && isUrlBefore(text, i)) {
-          i = j;
-          continue;
-        }
-      }
-      // SciFact's split keeps a sentence going over exactly three spaces before an all-capital section heading
-      // ("… Seattle, Washington.   PARTICIPANTS Patients with …"; 0 of 15 split there), but not over a line break or
-      // four spaces (2,985 of 2,985 split).
-      if (scifact && run === '.' && loneQuoteEnd < 0 && k === j + 3 && text.startsWith('   ', j) && isCapitalHeadingAt(text, k)) {
-        i = j;
-        continue;
-      }
-      if (loneQuoteEnd >= 0 && scifact) {
-        // SciFact's split makes a straight quote a sentence of its own and lets a curly one start the next sentence.
-        push(j);
-        if (text[loneQuoteEnd - 1] !== '”' && text[loneQuoteEnd - 1] !== '’') push(loneQuoteEnd);
-      } else {
-        push(loneQuoteEnd >= 0 ? loneQuoteEnd : j);
-      }
-      i = loneQuoteEnd >= 0 ? loneQuoteEnd : j;
-      continue;
-    }
-    if (char === '(' || char === '[') openBrackets += 1;
-    else if ((char === ')' || char === ']') && openBrackets > 0) openBrackets -= 1;
-    // SciFact's split ends a sentence after "+/-" followed by a space ("1.4 +/- 0.24" is two of its sentences).
-    // Not after a genotype glued to its gene ("ApcMin+/- mouse").
-    if (scifact && char === '+' && text.startsWith('+/-', i) && /\s/u.test(text[i + 3] ?? '') && !/\p{L}/u.test(text[i - 1] ?? '') && !isBracketedComparison(text, i)) {
-      push(i + 3);
-      i += 3;
-      continue;
-    }
-    if (char === '\n') {
-      // A blank line ends a paragraph and so a sentence.
-      let k = i + 1;
-      while (k < text.length && (text[k] === ' ' || text[k] === '\t' || text[k] === '\r')) k += 1;
-      if (text[k] === '\n') {
-        push(i);
-        i = k + 1;
-        continue;
-      }
-    }
-    i += 1;
+    if (scan.scifact && char === '…' && /\s/u.test(text[i - 1] ?? '')) i += 1;
+    else if (CJK_TERMINATORS.includes(char) || char === '!' || char === '?' || char === '.' || char === '…') i = afterTerminator(scan, i);
+    else i = afterOtherCharacter(scan, i);
   }
-  push(text.length);
-  return spans;
+  pushSentence(scan, text.length);
+  return scan.spans;
+}
+
+/** The state of one {@link segmentSentences} pass. */
+interface SentenceScan {
+  readonly text: string;
+  readonly extra: ReadonlySet<string>;
+  readonly profile: SentenceProfile;
+  readonly scifact: boolean;
+  readonly spans: SentenceSpan[];
+  /** Where the current sentence starts. */
+  sentenceStart: number;
+  /** Brackets opened and not yet closed in the current sentence: "(10. 4%)" and "[7. 1-10.5]" do not end it. */
+  openBrackets: number;
+}
+
+/** Ends the current sentence at `end` (trimmed; an all-space sentence is dropped) and starts the next one there. */
+function pushSentence(scan: SentenceScan, end: number): void {
+  const { text } = scan;
+  let start = scan.sentenceStart;
+  let stop = end;
+  while (start < stop && /\s/u.test(text[start] ?? '')) start += 1;
+  while (stop > start && /\s/u.test(text[stop - 1] ?? '')) stop -= 1;
+  if (stop > start) scan.spans.push({ text: text.slice(start, stop), start, end: stop });
+  scan.sentenceStart = end;
+  scan.openBrackets = 0;
+}
+
+function skipSpace(text: string, from: number): number {
+  let k = from;
+  while (k < text.length && /[\s\p{Cf}]/u.test(text[k] ?? '')) k += 1;
+  return k;
+}
+
+/** Consumes a run of terminators ("?!", "...") and the closing quotes and brackets after it; returns where it ends. */
+function terminatorRunEnd(scan: SentenceScan, i: number): number {
+  const { text } = scan;
+  let j = i + 1;
+  while (j < text.length && (CJK_TERMINATORS.includes(text[j] ?? '') || '.!?…'.includes(text[j] ?? ''))) j += 1;
+  while (j < text.length && CLOSERS.includes(text[j] ?? '')) {
+    if ((text[j] === ')' || text[j] === ']') && scan.openBrackets > 0) scan.openBrackets -= 1;
+    j += 1;
+  }
+  return j;
+}
+
+/** What follows an ASCII terminator run ending at `j`: where the next sentence would start, past a lone quote mark. */
+interface AfterTerminator {
+  /** The terminator run, e.g. ".", "?!", "...\"". */
+  readonly run: string;
+  /** Index of the first character of the next sentence. */
+  readonly k: number;
+  /** End of a quote mark standing alone after the terminator, or -1. */
+  readonly loneQuoteEnd: number;
+  readonly following: string | undefined;
+  readonly lowerNext: boolean;
+  readonly singlePeriod: boolean;
+}
+
+function readAfterTerminator(scan: SentenceScan, i: number, j: number): AfterTerminator {
+  const { text, scifact } = scan;
+  let k = skipSpace(text, j);
+  // A quote mark standing alone after the terminator ('the term "NETosis. " Here') closes this sentence: the
+  // default profile keeps it in the sentence, SciFact's split makes it a sentence of its own.
+  let loneQuoteEnd = -1;
+  const loneMarks = scifact ? `${LONE_QUOTES}…■` : LONE_QUOTES;
+  if (k < text.length && loneMarks.includes(text[k] ?? '') && (k + 1 === text.length || /\s/u.test(text[k + 1] ?? ''))) {
+    loneQuoteEnd = k + 1;
+    k = skipSpace(text, k + 1);
+  }
+  const following = text[k];
+  const run = text.slice(i, j);
+  return {
+    run,
+    k,
+    loneQuoteEnd,
+    following,
+    lowerNext: following !== undefined && /\p{Ll}/u.test(following) && !isIdentifierStart(text, k),
+    singlePeriod: run.startsWith('.') && !run.startsWith('..'),
+  };
+}
+
+/** Whether the next sentence may start at `after.k`: a capital, digit, identifier, or (on conditions) a lower-case word. */
+function nextMayStartSentence(scan: SentenceScan, after: AfterTerminator): boolean {
+  const { text, scifact } = scan;
+  const { run, k, following, lowerNext, singlePeriod } = after;
+  // Before a lower-case word only a bare period can end a sentence ("i.p.) and" does not).
+  // SciFact's split also ends a sentence at "!" or "?" before one ("the UseR! series").
+  const lowerMayEnd = lowerNext && (scifact ? run === '.' || run === '!' || run === '?' : singlePeriod);
+  // SciFact's split also starts a sentence at a radical written with a leading period (".O2- formation", ".NO").
+  const radicalNext = scifact && following === '.' && /\p{Lu}/u.test(text[k + 1] ?? '');
+  return isUpperOrStart(following, text[k + 1]) || isIdentifierStart(text, k) || lowerMayEnd || radicalNext;
+}
+
+/** Whether a single period at `i` stays inside the sentence: an abbreviation, initial, LaTeX markup or a broken URL. */
+function periodContinues(scan: SentenceScan, i: number, after: AfterTerminator): boolean {
+  const { text, extra, profile, scifact } = scan;
+  const { following, lowerNext } = after;
+  const word = wordBefore(text, i);
+  const before = i - word.length - 1;
+  const afterNumber = /\p{N}/u.test(text[before - 1] ?? '') && /\s/u.test(text[before] ?? '');
+  const digitNext = following !== undefined && /\p{N}/u.test(following);
+  const context = { extra, charBefore: text[before] ?? '', afterNumber, lowerNext, digitNext, profile };
+  // SciFact's split does not end a sentence at a period after LaTeX markup ("\\emph{all relevant variables}. The").
+  if (scifact && text[i - 1] === '}') return true;
+  if (word && isAbbreviation(word, context)) return true;
+  if (!word && lowerNext && !scifact) return true;
+  // A URL before a lower-case word is broken ("http://x.org/embl. html"); SciFact's split also keeps
+  // "http://x.org/db/." in the sentence.
+  return ((scifact && text[i - 1] === '/') || lowerNext) && isUrlBefore(text, i);
+}
+
+/** Whether the ASCII terminator run from `i` to `j` ends the sentence, given what follows it. */
+function endsSentence(scan: SentenceScan, i: number, j: number, after: AfterTerminator): boolean {
+  const { text, scifact } = scan;
+  const { run, k, loneQuoteEnd, following, singlePeriod } = after;
+  if (!nextMayStartSentence(scan, after)) return false;
+  // A number inside an open bracket continues the sentence ("(P<. 001)", "(av. 441 mg/d)", "[7. 1-10.5]"); SciFact's
+  // split only keeps broken decimals and comparisons together ("(10. 4%)", "(P<. 001)"), not "(av. 441".
+  if (scan.openBrackets > 0 && following !== undefined && /\p{N}/u.test(following) && (!scifact || /[\p{N}<>=]/u.test(text[i - 1] ?? ''))) return false;
+  if (singlePeriod && periodContinues(scan, i, after)) return false;
+  // SciFact's split keeps a sentence going over exactly three spaces before an all-capital section heading
+  // ("… Seattle, Washington.   PARTICIPANTS Patients with …"; 0 of 15 split there), but not over a line break or
+  // four spaces (2,985 of 2,985 split).
+  return !(scifact && run === '.' && loneQuoteEnd < 0 && k === j + 3 && text.startsWith('   ', j) && isCapitalHeadingAt(text, k));
+}
+
+/** Handles a terminator at `i` (。！？ always end a sentence; ., !, ?, … on conditions); returns where to go on. */
+function afterTerminator(scan: SentenceScan, i: number): number {
+  const { text, scifact } = scan;
+  const j = terminatorRunEnd(scan, i);
+  if (/[。！？]/u.test(text.slice(i, j))) {
+    pushSentence(scan, j);
+    return j;
+  }
+  // ASCII terminator: needs whitespace (or end of text) after it.
+  const next = text[j];
+  if (next !== undefined && !/\s/u.test(next)) return j;
+  const after = readAfterTerminator(scan, i, j);
+  if (!endsSentence(scan, i, j, after)) return j;
+  const { loneQuoteEnd } = after;
+  if (loneQuoteEnd >= 0 && scifact) {
+    // SciFact's split makes a straight quote a sentence of its own and lets a curly one start the next sentence.
+    pushSentence(scan, j);
+    if (text[loneQuoteEnd - 1] !== '”' && text[loneQuoteEnd - 1] !== '’') pushSentence(scan, loneQuoteEnd);
+  } else {
+    pushSentence(scan, loneQuoteEnd >= 0 ? loneQuoteEnd : j);
+  }
+  return loneQuoteEnd >= 0 ? loneQuoteEnd : j;
+}
+
+/** Handles any other character at `i`: brackets, SciFact's "+/-" split, blank lines; returns where to go on. */
+function afterOtherCharacter(scan: SentenceScan, i: number): number {
+  const { text, scifact } = scan;
+  const char = text[i] ?? '';
+  if (char === '(' || char === '[') scan.openBrackets += 1;
+  else if ((char === ')' || char === ']') && scan.openBrackets > 0) scan.openBrackets -= 1;
+  // SciFact's split ends a sentence after "+/-" followed by a space ("1.4 +/- 0.24" is two of its sentences).
+  // Not after a genotype glued to its gene ("ApcMin+/- mouse").
+  if (scifact && char === '+' && text.startsWith('+/-', i) && /\s/u.test(text[i + 3] ?? '') && !/\p{L}/u.test(text[i - 1] ?? '') && !isBracketedComparison(text, i)) {
+    pushSentence(scan, i + 3);
+    return i + 3;
+  }
+  if (char === '\n') {
+    // A blank line ends a paragraph and so a sentence.
+    let k = i + 1;
+    while (k < text.length && (text[k] === ' ' || text[k] === '\t' || text[k] === '\r')) k += 1;
+    if (text[k] === '\n') {
+      pushSentence(scan, i);
+      return k + 1;
+    }
+  }
+  return i + 1;
 }
 
 /**
