@@ -34,7 +34,7 @@ export function scriptedTrainingReply(prompt: string): string {
       .split(zh ? '[回答]\n' : '[Answer]\n')
       .at(-1)!
       .replace(/\n\[(Claims|陈述)\]$/u, '');
-    const claims = draftClaimsAndQueries({ question, answer, language: zh ? 'zh' : 'en' }).pairs.map((pair) => pair.claim);
+    const claims = draftClaimsAndQueries({ question, answer, language: zh ? 'zh' : 'en' }).pairs.map((pair) => pair.claim.text);
     return claims.length > 0 ? claims.join('\n') : zh ? '无陈述' : 'No claims.';
   }
   if (/\[(Query|查询)\]$/u.test(prompt)) {

@@ -118,12 +118,13 @@ describe('two-step generator, criteria and training data (scripted local server)
     expect(result.rejected.find((r) => r.id === 'berlin')?.failed).toEqual(['conciseness']);
     expect(result.rejected.find((r) => r.id === 'broken')?.problems[0]?.code).toBe('call-failed');
     expect(result.train.map((sample) => sample.id)).toEqual(['tokyo']);
-    expect(result.train[0]?.pairs).toEqual([{ claim: 'Tokyo is in Japan.', query: 'Is it true that Tokyo is in Japan?' }]);
+    // The synthesiser's core types flow into the sample: claim `<item id>:c<k>`, its query pointing back to it.
+    expect(result.train[0]?.pairs).toEqual([{ claim: { id: 'tokyo:c0', text: 'Tokyo is in Japan.' }, query: { text: 'Is it true that Tokyo is in Japan?', claimId: 'tokyo:c0' } }]);
     expect(result.perGroup).toEqual({ en: { 1: 1 } });
   });
 
   it('chat JSONL of kept samples', () => {
-    const jsonl = toChatJsonl([{ id: 'a', language: 'zh', question: '问题', answer: '回答', pairs: [{ claim: '甲是乙。', query: '甲是什么' }] }]);
+    const jsonl = toChatJsonl([{ id: 'a', language: 'zh', question: '问题', answer: '回答', pairs: [{ claim: { id: 'a:c0', text: '甲是乙。' }, query: { text: '甲是什么', claimId: 'a:c0' } }] }]);
     expect(JSON.parse(jsonl).messages[1].content).toBe('[陈述]\n1 甲是乙。\n[查询]\n1 甲是什么\n[结束]');
   });
 });

@@ -227,9 +227,9 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
     return { ...base, status: 'failed', failedStage: 'generation', noClaims: false, sentences: [], claims: [], problems };
   }
 
-  // The chain's core types: claim k is `<id>:c<k>`, its query points back to it.
-  const claimsOf: Claim[] = generated.pairs.map((pair, k) => ({ id: `${id}:c${k}`, text: pair.claim }));
-  const queriesOf: (SearchQuery | undefined)[] = generated.pairs.map((pair, k) => (pair.query ? { text: pair.query, claimId: claimsOf[k]!.id } : undefined));
+  // The chain's core types, as the generator made them: claim k is `<id>:c<k>`, its query points back to it.
+  const claimsOf: Claim[] = generated.pairs.map((pair) => pair.claim);
+  const queriesOf: (SearchQuery | undefined)[] = generated.pairs.map((pair) => pair.query);
   // Search (one call per query, the paper's "1 search per judgement").
   // Against a reference or context, a claim without a query is searched with its own text: the passages are on topic.
   const searchQueries = queriesOf.map((query, k) => query ?? (searcher.mode === 'corpus' ? undefined : { text: claimsOf[k]!.text, claimId: claimsOf[k]!.id }));
@@ -277,7 +277,7 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
       try {
         const aligned = await alignClaimsToSentences({
           sentences: spans.map((s) => s.text),
-          claims: needEmbedding.map((k) => generated.pairs[k]!.claim),
+          claims: needEmbedding.map((k) => generated.pairs[k]!.claim.text),
           embedder,
           threshold: alignmentThreshold,
           ...(abortSignal ? { abortSignal } : {}),
@@ -381,10 +381,12 @@ export async function detectHallucinations(options: DetectHallucinationsOptions)
         onProgress?.({ completed: done, total: items.length, failed });
         return abstainedResult(item, index, abstention, options);
       }
-      const searcher = await itemSearch(item, item?.id ?? String(index), options);
+      const id = item?.id ?? String(index);
+      const searcher = await itemSearch(item, id, options);
       let generated: GeneratedClaims;
       try {
-        generated = (await generator.generate({ items: [item], ...(abortSignal ? { abortSignal } : {}) }))[0] ?? {
+        // The generator keys the item's claims `<id>:c<k>`: the item goes with its id (its position when it has none).
+        generated = (await generator.generate({ items: [{ ...item, id }], ...(abortSignal ? { abortSignal } : {}) }))[0] ?? {
           status: 'failed',
           pairs: [],
           noClaims: false,

@@ -1,10 +1,14 @@
-import type { ItemProblem } from '@factkit/core';
+import type { ItemProblem, SearchQuery } from '@factkit/core';
 import { isRefusal, segmentSentences, tokenizeWords } from '@factkit/core';
 import { detectPromptLanguage } from '../prompts/language.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
+import type { GeneratedPair } from '../detect/generator.js';
+import { claimIdOf } from '../detect/generator.js';
 import { sentenceSubject, splitCompoundSentence } from './split-compound.js';
 
 export interface DraftRequest {
+  /** Keys the drafted claims: `<id>:c<k>`. @default '0' */
+  readonly id?: string;
   readonly question: string;
   readonly answer: string;
   /** @default detected from the answer */
@@ -25,9 +29,9 @@ export interface DraftOptions {
   readonly splitCompound?: boolean;
 }
 
-export interface DraftedPair {
-  readonly claim: string;
-  readonly query: string;
+/** A drafted claim (`<request id>:c<k>`) with its keyphrase query, always present, and the answer sentence it came from. */
+export interface DraftedPair extends GeneratedPair {
+  readonly query: SearchQuery;
   /** Index of the answer sentence the claim came from. */
   readonly sentenceIndex: number;
 }
@@ -167,6 +171,7 @@ export function draftClaimsAndQueries(request: DraftRequest, options: DraftOptio
   // Without a subject in the question, the answer's own: the subject of its first sentence, when that names something.
   const answerSubject = splitCompound && language === 'en' && sentences[0] ? sentenceSubject(sentences[0].text) : undefined;
   const subject = questionSubject ?? (answerSubject && /^[A-Z]/.test(answerSubject) && !EN_PRONOUN.test(answerSubject) ? answerSubject : undefined);
+  const itemId = typeof request.id === 'string' ? request.id : '0';
   const pairs: DraftedPair[] = [];
   sentences.forEach((sentence, sentenceIndex) => {
     const text = sentence.text.replace(/^[-*•]\s+|^\d+[.)、]\s*/u, '').trim();
@@ -195,7 +200,8 @@ export function draftClaimsAndQueries(request: DraftRequest, options: DraftOptio
         if (questionSubject && !phrases.some((p) => p.toLowerCase().includes(questionSubject.toLowerCase()))) phrases.unshift(questionSubject);
         query = phrases.join(' ');
       }
-      pairs.push({ claim, query: query || claim, sentenceIndex });
+      const id = claimIdOf(itemId, pairs.length);
+      pairs.push({ claim: { id, text: claim }, query: { text: query || claim, claimId: id }, sentenceIndex });
     }
     return undefined;
   });

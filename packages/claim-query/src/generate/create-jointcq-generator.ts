@@ -1,6 +1,7 @@
 import type { ItemProblem, LanguageModel } from '@factkit/core';
 import { InvalidArgumentError, runPromptedStep, segmentSentences } from '@factkit/core';
 import type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from '../detect/generator.js';
+import { generatedPair, itemIdOf } from '../detect/generator.js';
 import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
@@ -103,14 +104,18 @@ export function createJointCqGenerator(options: JointCqGeneratorOptions): ClaimQ
         });
         steps.forEach((step, k) => results.push({ step, chunk: group[k]! }));
       }
-      return items.map((_, index): GeneratedClaims => {
+      return items.map((item, index): GeneratedClaims => {
         const mine = results.filter((result) => result.chunk.item === index);
         const failed = mine.filter((result) => result.step.status === 'failed');
         const problems = [...perItemProblems[index]!, ...mine.flatMap((result) => result.step.problems)];
         const raw = mine.flatMap((result) => result.step.raw);
         const provenance = mine.map((result) => result.step.provenance);
         if (failed.length > 0) return { status: 'failed', pairs: [], noClaims: false, problems, raw, provenance };
-        const pairs: GeneratedPair[] = mine.flatMap((result) => (result.step.value?.pairs ?? []).map((pair) => ({ claim: pair.claim, ...(pair.query ? { query: pair.query } : {}), problems: pair.problems })));
+        // Claims of every chunk, keyed `<item id>:c<k>` in order, each with the call that generated it.
+        const itemId = itemIdOf(item, index);
+        const pairs: GeneratedPair[] = mine
+          .flatMap((result) => (result.step.value?.pairs ?? []).map((pair) => ({ pair, provenance: result.step.provenance })))
+          .map(({ pair, provenance }, k) => generatedPair(itemId, k, pair.claim.text, pair.query?.text, { provenance: [provenance], problems: pair.problems }));
         const noClaims = pairs.length === 0 && mine.length > 0 && mine.every((result) => result.step.value?.noClaims);
         return { status: 'ok', pairs, noClaims, problems, raw, provenance };
       });

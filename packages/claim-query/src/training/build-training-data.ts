@@ -92,19 +92,19 @@ export async function buildTrainingData(options: BuildTrainingDataOptions): Prom
         return undefined;
       }
       synthesized += 1;
-      const pairs = result.pairs.filter((pair) => pair.query).map((pair) => ({ claim: pair.claim, query: pair.query! }));
+      const pairs = result.pairs.flatMap(({ claim, query }) => (query ? [{ claim, query }] : []));
       if (pairs.length === 0) {
         noClaims += 1;
         rejected.push({ id: item.id, failed: [], problems: [{ code: 'no-claims', message: 'no claim with a query was synthesised' }] });
         return undefined;
       }
       const language = item.language ?? detectPromptLanguage(`${item.question}${item.answer}`);
-      const claims = pairs.map((pair) => pair.claim);
+      const claims = pairs.map((pair) => pair.claim.text);
       checks.push({ sample: k, check: { criterion: 'entailment', question: item.question, answer: item.answer, claims, language } });
       checks.push({ sample: k, check: { criterion: 'coverage', question: item.question, answer: item.answer, claims, language } });
       for (const pair of pairs) {
-        checks.push({ sample: k, check: { criterion: 'decontextualization', question: item.question, answer: item.answer, claim: pair.claim, language } });
-        for (const criterion of QUERY_CRITERIA) checks.push({ sample: k, check: { criterion, claim: pair.claim, query: pair.query, language } });
+        checks.push({ sample: k, check: { criterion: 'decontextualization', question: item.question, answer: item.answer, claim: pair.claim.text, language } });
+        for (const criterion of QUERY_CRITERIA) checks.push({ sample: k, check: { criterion, claim: pair.claim.text, query: pair.query.text, language } });
       }
       return { id: item.id, language, question: item.question, answer: item.answer, pairs };
     });

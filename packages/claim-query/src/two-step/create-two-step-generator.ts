@@ -1,6 +1,7 @@
 import type { Embedder, ItemProblem, LanguageModel } from '@factkit/core';
 import { InvalidArgumentError, parseListItems, runPromptedStep } from '@factkit/core';
 import type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from '../detect/generator.js';
+import { generatedPair, itemIdOf } from '../detect/generator.js';
 import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
@@ -104,11 +105,8 @@ export function createTwoStepGenerator(options: TwoStepGeneratorOptions): ClaimQ
             out[positions[k]!] = { status: 'failed', pairs: [], noClaims: false, problems: step.problems, raw: step.raw, provenance };
             return;
           }
-          const pairs: GeneratedPair[] = mine.map(({ input, step: queryStep }) => ({
-            claim: input.claim,
-            ...(queryStep.value?.query ? { query: queryStep.value.query } : {}),
-            problems: queryStep.status === 'failed' ? queryStep.problems : queryStep.problems,
-          }));
+          const itemId = itemIdOf(group[k]!, positions[k]!);
+          const pairs: GeneratedPair[] = mine.map(({ input, step: queryStep }, c) => generatedPair(itemId, c, input.claim, queryStep.value?.query, { provenance: [step.provenance, queryStep.provenance], problems: queryStep.problems }));
           const queryFailed = mine.filter((entry) => entry.step.status === 'failed').length;
           out[positions[k]!] = {
             status: queryFailed > 0 ? 'failed' : 'ok',
