@@ -3,7 +3,9 @@
 import { createOpenAICompatible } from '@factkit/openai';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest } from '@factkit/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTrainingData, checkCriteria, createTwoStepGenerator, parseClaimSynthesisReply, parseCriterionJudgement, parseQuerySynthesisReply, toChatJsonl } from '../src/index.js';
+import { checkCriteria, parseCriterionJudgement } from '../src/criteria/check-criteria.js';
+import { buildTrainingData, createTwoStepGenerator, toChatJsonl } from '../src/index.js';
+import { parseClaimSynthesisReply, parseQuerySynthesisReply } from '../src/two-step/create-two-step-generator.js';
 import { createBagOfWordsEmbedder } from './support.js';
 
 const lastUser = (request: ScriptedRequest): string => ((request.body as { messages?: { role: string; content: string }[] }).messages ?? []).filter((m) => m.role === 'user').at(-1)?.content ?? '';

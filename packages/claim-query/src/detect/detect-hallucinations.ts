@@ -344,7 +344,7 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
  * never a crash on one bad item: a failed generator call makes the item 'failed', a failed search makes its claim
  * unverifiable with the reason, a failed verifier call never becomes a label. A refusal from the generator or the
  * verifier (core's `isRefusal` on the raw reply) is a failure of that step with the reason `refusal`, never a claim or a
- * label. An answer that itself abstains or refuses ({@link detectAbstention}) is labelled 'abstained' without calling
+ * label. An answer that itself abstains or refuses (a rule-based check of its sentences) is labelled 'abstained' without calling
  * the generator. RefChecker's three settings per item: an item with `reference` (or `context`) is verified against
  * its own passages (whole, or split into windows of `passageWindowSentences` sentences), ranked through
  * `passageRetrieverFactory` (or the overlap scorer); only items without one search `retriever`. Each result carries

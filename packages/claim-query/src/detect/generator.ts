@@ -22,7 +22,7 @@ export interface QaItem {
  * query, verifies the claim and only adds the aligned answer sentence as the claim's `source`.
  */
 export interface GeneratedPair {
-  /** The claim; `id` is `<item id>:c<k>` ({@link claimIdOf}), k its position among the item's pairs. */
+  /** The claim; `id` is `<item id>:c<k>`, k its position among the item's pairs. */
   readonly claim: Claim;
   /** Its query (`claimId` = the claim's id); undefined when the generator gave none ("No query"): the claim is then unverifiable. */
   readonly query?: SearchQuery;
