@@ -57,3 +57,6 @@ export { formatClaimQueryResponse, toChatJsonl } from './training/training-data.
 // Response-level LLM judge baseline (Appendix C.2, Tables 25/26)
 export type { ResponseJudgement } from './verify/judge-responses.js';
 export { judgeResponses } from './verify/judge-responses.js';
+
+// Every problem code the package emits
+export type { ClaimQueryProblemCode } from './problem-codes.js';

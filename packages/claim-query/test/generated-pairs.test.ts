@@ -40,6 +40,7 @@ describe('generated pairs carry core Claim and SearchQuery', () => {
       ],
     });
     expect(long?.status).toBe('ok');
+    expect(long?.problems.map((problem) => problem.code)).toEqual(['answer-chunked']);
     expect(long?.pairs.map((pair) => pair.claim)).toEqual(SENTENCES.map((text, k) => ({ id: `acqua:c${k}`, text })));
     expect(long?.pairs.map((pair) => pair.query)).toEqual(SENTENCES.map((text, k) => ({ text: text.split(' ').slice(0, 4).join(' '), claimId: `acqua:c${k}` })));
     // Each pair names its own chunk's call; the item keeps all three.

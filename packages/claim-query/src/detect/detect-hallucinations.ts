@@ -1,3 +1,4 @@
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 import type { Claim, ClaimLabel, Embedder, Evidence, GenerationProvenance, ItemOutcome, ItemProblem, ProgressCallback, Retriever, RetrieverFactory, SearchQuery } from '@factkit/core';
 import { assertPositiveInteger, InvalidArgumentError, isRefusal, mapWithConcurrency, segmentSentences } from '@factkit/core';
 import { alignClaimsToSentences } from '../align/align-claims-to-sentences.js';
@@ -84,7 +85,7 @@ export interface DetectionResult {
   readonly retrieverId: string;
   readonly verifierId: string;
   readonly generation: { readonly raw?: readonly string[]; readonly provenance?: readonly GenerationProvenance[] };
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
 }
 
 /** A response label: a segment label, or `abstained` when the answer itself abstains ("I don't know") or refuses. */
@@ -131,10 +132,10 @@ function decide(verdicts: readonly ClaimVerdictRecord[]): SegmentLabel | undefin
 }
 
 /** One search per query: the retriever's top-k evidence as it returned it (each with its typed origin), or the failure. */
-async function search(retriever: Retriever, query: SearchQuery, topK: number, abortSignal?: AbortSignal): Promise<{ evidence: Evidence[]; problems: ItemProblem[]; error?: string }> {
+async function search(retriever: Retriever, query: SearchQuery, topK: number, abortSignal?: AbortSignal): Promise<{ evidence: Evidence[]; problems: ItemProblem<ClaimQueryProblemCode>[]; error?: string }> {
   try {
     const result = await retriever.retrieve({ query: { text: query.text }, topK, ...(abortSignal ? { abortSignal } : {}) });
-    return { evidence: result.evidence.slice(0, topK), problems: [...(result.problems ?? [])] };
+    return { evidence: result.evidence.slice(0, topK), problems: [] };
   } catch (error) {
     if (abortSignal?.aborted) throw abortSignal.reason;
     return { evidence: [], problems: [{ code: 'search-failed', message: errorMessage(error) }], error: errorMessage(error) };
@@ -145,12 +146,12 @@ async function search(retriever: Retriever, query: SearchQuery, topK: number, ab
 interface ItemSearch {
   readonly mode: CheckMode;
   readonly retriever: Retriever;
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
 }
 
 async function itemSearch(item: QaItem, id: string, options: DetectHallucinationsOptions): Promise<ItemSearch> {
   const found = itemPassages(item);
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<ClaimQueryProblemCode>[] = [];
   if (!found) return { mode: 'corpus', retriever: options.retriever!, problems };
   if (found.mode === 'reference' && itemPassages({ context: item.context })) {
     problems.push({ code: 'context-ignored', message: 'the row has both a reference and a context: the claims are verified against the reference only' });
@@ -215,7 +216,7 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
     factualPrecision: null,
     claimCounts: NO_CLAIM_COUNTS,
   };
-  const problems: ItemProblem[] = [...searcher.problems, ...generated.problems];
+  const problems: ItemProblem<ClaimQueryProblemCode>[] = [...searcher.problems, ...generated.problems];
   if (answer.trim().length === 0) problems.push({ code: 'empty-answer', message: 'the answer is empty' });
   if (generated.status === 'failed') {
     return { ...base, status: 'failed', failedStage: 'generation', sentences: [], claims: [], problems };

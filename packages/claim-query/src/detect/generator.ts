@@ -1,3 +1,4 @@
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 import type { Claim, GenerationProvenance, ItemProblem, SearchQuery } from '@factkit/core';
 import type { PromptLanguage } from '../prompts/prompts.js';
 
@@ -30,7 +31,7 @@ export interface GeneratedPair {
   readonly sentenceIndex?: number;
   /** The model call(s) that generated the pair, when a model did: JointCQ's one call; the two-step baseline's claim and query calls. */
   readonly provenance?: readonly GenerationProvenance[];
-  readonly problems?: readonly ItemProblem[];
+  readonly problems?: readonly ItemProblem<ClaimQueryProblemCode>[];
 }
 
 /** The id of claim `k` of item `itemId`: `<itemId>:c<k>` (the same id the detection result and its sentences name). */
@@ -58,7 +59,7 @@ export interface GeneratedClaims {
   readonly pairs: readonly GeneratedPair[];
   /** True when the generator found nothing to check ("No claims." / 无陈述). */
   readonly noClaims: boolean;
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
   /** Raw model replies, when a model generated the pairs. */
   readonly raw?: readonly string[];
   /** Provenance of the model call(s), one per call, when a model generated the pairs. */

@@ -1,3 +1,4 @@
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 import type { ItemProblem, SearchQuery } from '@factkit/core';
 import { isRefusal, segmentSentences, tokenizeWords } from '@factkit/core';
 import { detectPromptLanguage } from '../prompts/language.js';
@@ -42,7 +43,7 @@ export interface DraftResult {
   /** The subject used to replace leading pronouns: the question's, else (with `splitCompound`) that of the answer's first sentence. */
   readonly subject?: string;
   /** Sentences skipped (`no-factual-content`, `question-sentence`, `refusal`) and other notes. */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
 }
 
 // prettier-ignore
@@ -163,7 +164,7 @@ export function draftClaimsAndQueries(request: DraftRequest, options: DraftOptio
   const { maxKeyphrases = 3, maxClaimChars = 400, splitCompound = false } = options;
   const question = typeof request.question === 'string' ? request.question.trim() : '';
   const answer = typeof request.answer === 'string' ? request.answer : '';
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<ClaimQueryProblemCode>[] = [];
   if (answer.trim().length === 0) return { pairs: [], sentences: [], problems: [{ code: 'empty-answer', message: 'the answer is empty' }] };
   const language = request.language ?? detectPromptLanguage(answer);
   const sentences = segmentSentences(answer).map((span) => ({ text: span.text, start: span.start, end: span.end }));

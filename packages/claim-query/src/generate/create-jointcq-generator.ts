@@ -1,3 +1,5 @@
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
+import { ownProblems } from '../problem-codes.js';
 import type { ItemProblem, LanguageModel } from '@factkit/core';
 import { InvalidArgumentError, runPromptedStep, segmentSentences } from '@factkit/core';
 import type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from '../detect/generator.js';
@@ -74,7 +76,7 @@ export function createJointCqGenerator(options: JointCqGeneratorOptions): ClaimQ
     id: `jointcq(${model.id})`,
     async generate({ items, abortSignal }) {
       const chunks: Chunk[] = [];
-      const perItemProblems: ItemProblem[][] = items.map(() => []);
+      const perItemProblems: ItemProblem<ClaimQueryProblemCode>[][] = items.map(() => []);
       items.forEach((item: QaItem, index) => {
         const answer = typeof item.answer === 'string' ? item.answer : '';
         const question = typeof item.question === 'string' ? item.question : '';
@@ -107,7 +109,7 @@ export function createJointCqGenerator(options: JointCqGeneratorOptions): ClaimQ
       return items.map((item, index): GeneratedClaims => {
         const mine = results.filter((result) => result.chunk.item === index);
         const failed = mine.filter((result) => result.step.status === 'failed');
-        const problems = [...perItemProblems[index]!, ...mine.flatMap((result) => result.step.problems)];
+        const problems = [...perItemProblems[index]!, ...mine.flatMap((result) => ownProblems(result.step.problems))];
         const raw = mine.flatMap((result) => result.step.raw);
         const provenance = mine.map((result) => result.step.provenance);
         if (failed.length > 0) return { status: 'failed', pairs: [], noClaims: false, problems, raw, provenance };

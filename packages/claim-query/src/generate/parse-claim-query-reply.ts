@@ -1,3 +1,4 @@
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 import type { Claim, ItemProblem, SearchQuery } from '@factkit/core';
 import { claimIdOf } from '../detect/generator.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
@@ -13,7 +14,7 @@ export interface ParsedClaimQueryPair {
   /** True when the model said explicitly there is nothing to query ("No query" / 无查询). */
   readonly noQuery: boolean;
   /** Problems of this pair (`missing-query`, `empty-claim`, ...). */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
 }
 
 export interface ParseClaimQueryOptions {
@@ -30,7 +31,7 @@ export interface ClaimQueryParse {
   /** Language of the section markers found ('mixed' when both were used, undefined when none). */
   readonly markerLanguage?: PromptLanguage | 'mixed';
   /** Reply-level problems: `empty-reply`, `missing-section`, `missing-end`, `count-mismatch`, `extra-text`, ... */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
 }
 
 type Section = 'claims' | 'queries' | 'end';
@@ -67,7 +68,7 @@ interface Item {
   readonly line: number;
 }
 
-function problem(code: string, message: string, raw?: string, index?: number): ItemProblem {
+function problem(code: ClaimQueryProblemCode, message: string, raw?: string, index?: number): ItemProblem<ClaimQueryProblemCode> {
   return { code, message, ...(raw === undefined ? {} : { raw: raw.slice(0, 500) }), ...(index === undefined ? {} : { index }) };
 }
 
@@ -115,7 +116,7 @@ function toItem(line: string, index: number): { item?: Item; prose: boolean } {
  * Items of one section. Numbered sections: unnumbered lines before the first or after the last numbered item are
  * prose (`extra-text`), unnumbered lines between numbered items continue the item above (a wrapped line).
  */
-function sectionItems(lines: readonly string[], firstLine: number, problems: ItemProblem[], section: string): Item[] {
+function sectionItems(lines: readonly string[], firstLine: number, problems: ItemProblem<ClaimQueryProblemCode>[], section: string): Item[] {
   const raw: Array<{ item: Item; prose: boolean }> = [];
   lines.forEach((line, offset) => {
     const parsed = toItem(line.trim(), firstLine + offset);
@@ -178,7 +179,7 @@ function pairItems(claims: readonly Item[], queries: readonly Item[]): Array<[It
  */
 export function parseClaimQueryReply(reply: string, options: ParseClaimQueryOptions = {}): ClaimQueryParse {
   const itemId = typeof options?.itemId === 'string' ? options.itemId : '0';
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<ClaimQueryProblemCode>[] = [];
   const text = stripThinking(typeof reply === 'string' ? reply : '')
     .replace(/\r\n?/g, '\n')
     .replace(/^```[a-z]*\n|\n```\s*$/g, '');
@@ -281,7 +282,7 @@ export function parseClaimQueryReply(reply: string, options: ParseClaimQueryOpti
   return finish(itemId, claimItems, queryItems, problems, languages, sawQueries);
 }
 
-function finish(itemId: string, claimItems: readonly Item[], queryItems: readonly Item[], problems: ItemProblem[], languages: ReadonlySet<PromptLanguage>, sawQueries: boolean): ClaimQueryParse {
+function finish(itemId: string, claimItems: readonly Item[], queryItems: readonly Item[], problems: ItemProblem<ClaimQueryProblemCode>[], languages: ReadonlySet<PromptLanguage>, sawQueries: boolean): ClaimQueryParse {
   const markerLanguage = languages.size === 0 ? undefined : languages.size > 1 ? 'mixed' : [...languages][0];
   if (markerLanguage === 'mixed') problems.push(problem('mixed-language', 'section markers of both languages were used'));
 
@@ -312,7 +313,7 @@ function finish(itemId: string, claimItems: readonly Item[], queryItems: readonl
       continue;
     }
     const index = pairs.length;
-    const pairProblems: ItemProblem[] = [];
+    const pairProblems: ItemProblem<ClaimQueryProblemCode>[] = [];
     const noQuery = query !== undefined && NO_QUERY.test(query.text);
     let queryText: string | undefined;
     if (query === undefined || query.text.length === 0) {

@@ -1,3 +1,4 @@
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 import type { ItemProblem, LanguageModel, Progress } from '@factkit/core';
 import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import type { CriterionCheck, CriterionResult } from '../criteria/check-criteria.js';
@@ -52,7 +53,7 @@ export interface TrainingDataResult {
   readonly test: TrainingSample[];
   readonly funnel: TrainingFunnel;
   /** Samples left out, with the criteria they failed or why they could not be judged. */
-  readonly rejected: readonly { readonly id: string; readonly failed: readonly Criterion[]; readonly problems: readonly ItemProblem[] }[];
+  readonly rejected: readonly { readonly id: string; readonly failed: readonly Criterion[]; readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[] }[];
   readonly perGroup: Readonly<Record<string, Readonly<Record<number, number>>>>;
 }
 
@@ -77,7 +78,7 @@ export async function buildTrainingData(options: BuildTrainingDataOptions): Prom
   let noClaims = 0;
   let undecided = 0;
   const kept: TrainingSample[] = [];
-  const rejected: { id: string; failed: Criterion[]; problems: ItemProblem[] }[] = [];
+  const rejected: { id: string; failed: Criterion[]; problems: ItemProblem<ClaimQueryProblemCode>[] }[] = [];
 
   for (let start = 0; start < items.length; start += batchSize) {
     abortSignal?.throwIfAborted();
@@ -119,7 +120,7 @@ export async function buildTrainingData(options: BuildTrainingDataOptions): Prom
       if (!sample) return;
       const mine = verdicts.filter((_, index) => checks[index]!.sample === k);
       const failed = new Set<Criterion>();
-      const problems: ItemProblem[] = [];
+      const problems: ItemProblem<ClaimQueryProblemCode>[] = [];
       let open = false;
       for (const verdict of mine) {
         if (verdict.status === 'failed' || verdict.pass === undefined) {
