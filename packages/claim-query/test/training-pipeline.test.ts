@@ -1,5 +1,6 @@
 // Two-step synthesis (Tables 13-16), the six criteria (Tables 17-20) and the training-data pipeline (§3.2-3.4)
 // against a real local OpenAI-compatible server (127.0.0.1) with scripted replies.
+import type { Progress } from '@factkit/core';
 import { createOpenAICompatible } from '@factkit/openai';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest } from '@factkit/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -108,7 +109,10 @@ describe('two-step generator, criteria and training data (scripted local server)
       { id: 'ok2', question: 'Where is Rome?', answer: 'Rome is in Italy.', language: 'en' as const },
       { id: 'tokyo', question: 'Where is Tokyo?', answer: 'Tokyo is in Japan.', language: 'en' as const },
     ];
-    const result = await buildTrainingData({ items, synthesizer, evaluator: model, totalPerLanguage: 10, testFraction: 0 });
+    const progress: Progress[] = [];
+    const result = await buildTrainingData({ items, synthesizer, evaluator: model, totalPerLanguage: 10, testFraction: 0, onProgress: (p) => progress.push(p) });
+    // Core's Progress: every QA pair but tokyo was left out (failed); completed − failed = the samples that passed.
+    expect(progress).toEqual([{ completed: 7, total: 7, failed: 6 }]);
     // paris: decontextualisation fails for "It has ..."; rome/ok2: coverage judgement unreadable (undecided);
     // opinion: no claims; berlin: conciseness fails; broken: synthesis call fails; tokyo passes everything.
     expect(result.funnel).toMatchObject({ qaPairs: 7, synthesized: 6, synthesisFailed: 1, noClaims: 1, passedAll: 1, selected: 1, train: 1, test: 0 });

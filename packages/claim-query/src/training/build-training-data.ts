@@ -1,5 +1,5 @@
 import type { ClaimQueryProblemCode } from '../problem-codes.js';
-import type { ItemProblem, LanguageModel, Progress } from '@factkit/core';
+import type { ItemProblem, LanguageModel, ProgressCallback } from '@factkit/core';
 import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import type { CriterionCheck, CriterionResult } from '../criteria/check-criteria.js';
 import { checkCriteria } from '../criteria/check-criteria.js';
@@ -28,8 +28,11 @@ export interface BuildTrainingDataOptions {
   /** QA pairs synthesised and evaluated per batch (progress and checkpoints between batches). @default 16 */
   readonly batchSize?: number;
   readonly abortSignal?: AbortSignal;
-  /** Called after each batch: core `Progress` over QA items, plus `passed` = samples kept so far. */
-  readonly onProgress?: (progress: Progress & { readonly passed: number }) => void;
+  /**
+   * Called after each batch, over QA items: `failed` counts those left out so far (synthesis failed, no claim with a
+   * query, a criterion failed or undecided), so `completed - failed` samples have passed every criterion.
+   */
+  readonly onProgress?: ProgressCallback;
 }
 
 /** Counts per stage (the paper's funnel, Table 6). Criterion counts are over the units each criterion judges. */
@@ -136,7 +139,7 @@ export async function buildTrainingData(options: BuildTrainingDataOptions): Prom
       if (failed.size === 0 && !open) kept.push(sample);
       else rejected.push({ id: sample.id, failed: [...failed], problems });
     });
-    onProgress?.({ completed: Math.min(start + batchSize, items.length), total: items.length, passed: kept.length });
+    onProgress?.({ completed: Math.min(start + batchSize, items.length), total: items.length, failed: rejected.length });
   }
 
   const train: TrainingSample[] = [];
