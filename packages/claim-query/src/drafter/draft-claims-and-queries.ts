@@ -132,7 +132,12 @@ export function extractKeyphrases(text: string, maxPhrases = 3): string[] {
   const seen = new Set<string>();
   return scored
     .sort((a, b) => b.score - a.score || a.order - b.order)
-    .filter((phrase) => (seen.has(phrase.text.toLowerCase()) ? false : (seen.add(phrase.text.toLowerCase()), true)))
+    .filter((phrase) => {
+      const key = phrase.text.toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
     .slice(0, maxPhrases)
     .sort((a, b) => a.order - b.order)
     .map((phrase) => phrase.text);
