@@ -3,9 +3,12 @@
 import { createOpenAICompatible } from '@factkit/openai';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptedRequest } from '@factkit/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createDrafterGenerator } from '../src/detect/baseline-generators.js';
+import { detectHallucinations } from '../src/detect/detect-hallucinations.js';
 import { createJointCqGenerator } from '../src/generate/create-jointcq-generator.js';
+import { createNliVerifier } from '../src/verify/create-nli-verifier.js';
 import { createTwoStepGenerator } from '../src/two-step/create-two-step-generator.js';
-import { createBagOfWordsEmbedder } from './support.js';
+import { createBagOfWordsEmbedder, createTableRetriever, createYearNliModel } from './support.js';
 
 const lastUser = (request: ScriptedRequest): string => ((request.body as { messages?: { role: string; content: string }[] }).messages ?? []).filter((m) => m.role === 'user').at(-1)?.content ?? '';
 
@@ -79,5 +82,21 @@ describe('generated pairs carry core Claim and SearchQuery', () => {
       ['jointcq.two-step.claims', 'jointcq.two-step.query'],
     ]);
     expect(paris?.pairs[1]?.provenance?.[1]?.prompts.at(-1)).toContain('I like Paris.');
+  });
+
+  it('the detector hands each item to the generator with its id (its position when it has none): the claims it verifies are the generated ones', async () => {
+    const generator = createDrafterGenerator();
+    const items = [
+      { question: 'When was the Acqua Felice completed?', answer: 'The Acqua Felice was completed in 1586.' },
+      { question: 'When was the Acqua Felice started?', answer: 'Work on the Acqua Felice began in 1585.' },
+      { id: 'named', question: 'Where is the Acqua Felice?', answer: 'The Acqua Felice is in Rome.' },
+    ];
+    const results = await detectHallucinations({ items, generator, retriever: createTableRetriever({}), verifier: createNliVerifier({ nli: createYearNliModel() }) });
+    const direct = await generator.generate({ items: items.map((item, index) => ({ ...item, id: item.id ?? String(index) })) });
+    expect(results.map((result) => result.claims.map((checked) => checked.claim.id))).toEqual([['0:c0'], ['1:c0'], ['named:c0']]);
+    results.forEach((result, i) => {
+      expect(result.claims.map((checked) => ({ id: checked.claim.id, text: checked.claim.text }))).toEqual(direct[i]!.pairs.map((pair) => pair.claim));
+      expect(result.claims.map((checked) => checked.query)).toEqual(direct[i]!.pairs.map((pair) => pair.query));
+    });
   });
 });
