@@ -1,5 +1,5 @@
-import type { ClaimQueryProblemCode } from './problem-codes.js';
 import type { Claim, ClaimLabel, Evidence, EvidenceOrigin, GenerationProvenance, ItemProblem, NliLabel, SearchQuery } from '@factkit/core';
+import type { ClaimQueryProblemCode } from './problem-codes.js';
 
 /** One snippet a verifier judged for a claim: where it ranked, what it says, the verifier's label and whether it decided the verdict. */
 export interface SnippetJudgement {

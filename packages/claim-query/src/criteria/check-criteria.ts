@@ -1,11 +1,11 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
-import { ownProblems } from '../problem-codes.js';
 import type { GenerationProvenance, ItemProblem, LanguageModel } from '@factkit/core';
 import { InvalidArgumentError, createLabelParser, runPromptedStep } from '@factkit/core';
 import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { ClaimCriterion, Criterion, PromptLanguage, QueryCriterion } from '../prompts/prompts.js';
 import { CLAIM_QUERY_PROMPTS } from '../prompts/prompts.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
+import { ownProblems } from '../problem-codes.js';
 
 /** One criterion to check (§3.3.3): claim sets for entailment/coverage, one claim for decontextualisation, one pair for query criteria. */
 export type CriterionCheck =

@@ -1,4 +1,3 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
 import type { ClaimLabel, Embedder, Evidence, GenerationProvenance, ItemOutcome, ItemProblem, ProgressCallback, Retriever, RetrieverFactory, SearchQuery } from '@factkit/core';
 import { assertPositiveInteger, InvalidArgumentError, isRefusal, mapWithConcurrency, segmentSentences } from '@factkit/core';
 import { alignClaimsToSentences } from '../align/align-claims-to-sentences.js';
@@ -12,6 +11,7 @@ import { detectAbstention } from './detect-abstention.js';
 import type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from './generator.js';
 import type { CheckMode } from './reference-passages.js';
 import { createPassageRetriever, itemPassages, splitPassages, windowDocuments } from './reference-passages.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 export interface DetectHallucinationsOptions {
   readonly items: readonly QaItem[];

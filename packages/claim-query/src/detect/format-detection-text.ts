@@ -1,8 +1,8 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
 import type { ItemProblem } from '@factkit/core';
 import type { CheckedClaim } from '../types.js';
 import type { DetectionResult } from './detect-hallucinations.js';
 import { formatFactualPrecision } from './summarize-detections.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 const MARK: Record<string, string> = { correct: '✔ correct', hallucinated: '✘ HALLUCINATED', unverifiable: '? unverifiable' };
 

@@ -1,6 +1,6 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
 import type { Claim, GenerationProvenance, ItemProblem, SearchQuery } from '@factkit/core';
 import type { PromptLanguage } from '../prompts/prompts.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 /** A question–answer pair to check. */
 export interface QaItem {
@@ -49,8 +49,12 @@ export function itemIdOf(item: { readonly id?: string }, index: number): string 
  * when `query` is undefined or empty). Every generator builds its pairs through it.
  */
 export function generatedPair(itemId: string, k: number, claim: string, query: string | undefined, extra: Omit<GeneratedPair, 'claim' | 'query'> = {}): GeneratedPair {
-  const id = claimIdOf(itemId, k);
-  return { claim: { id, text: claim }, ...(query ? { query: { text: query, claimId: id } } : {}), ...extra };
+  return pairOf({ id: claimIdOf(itemId, k), text: claim }, query, extra);
+}
+
+/** A claim and the query generated for it (none when `query` is undefined or empty), the query pointing back to the claim. */
+export function pairOf(claim: Claim, query: string | undefined, extra: Omit<GeneratedPair, 'claim' | 'query'> = {}): GeneratedPair {
+  return { claim, ...(query ? { query: { text: query, claimId: claim.id } } : {}), ...extra };
 }
 
 export interface GeneratedClaims {

@@ -1,4 +1,3 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
 import type { ItemProblem, SearchQuery } from '@factkit/core';
 import { isRefusal, segmentSentences, tokenizeWords } from '@factkit/core';
 import { detectPromptLanguage } from '../prompts/language.js';
@@ -6,6 +5,7 @@ import type { PromptLanguage } from '../prompts/prompts.js';
 import type { GeneratedPair } from '../detect/generator.js';
 import { claimIdOf } from '../detect/generator.js';
 import { sentenceSubject, splitCompoundSentence } from './split-compound.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 export interface DraftRequest {
   /** Keys the drafted claims: `<id>:c<k>`. @default '0' */

@@ -1,5 +1,3 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
-import { ownProblems } from '../problem-codes.js';
 import type { ItemProblem, LanguageModel } from '@factkit/core';
 import { InvalidArgumentError, runPromptedStep, segmentSentences } from '@factkit/core';
 import type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from '../detect/generator.js';
@@ -10,6 +8,8 @@ import type { PromptLanguage } from '../prompts/prompts.js';
 import { CLAIM_QUERY_PROMPT_EN, CLAIM_QUERY_PROMPT_ZH, JOINTCQ_GENERATOR_SYSTEM_PROMPT } from '../prompts/prompts.js';
 import type { ClaimQueryParse } from './parse-claim-query-reply.js';
 import { parseClaimQueryReply } from './parse-claim-query-reply.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
+import { ownProblems } from '../problem-codes.js';
 
 export interface JointCqGeneratorOptions {
   /** The Claim-Query Generator: the paper fine-tunes Qwen2.5-14B-Instruct; any chat model works with the prompt. */

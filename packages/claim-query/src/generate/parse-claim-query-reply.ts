@@ -1,7 +1,7 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
 import type { Claim, ItemProblem, SearchQuery } from '@factkit/core';
 import { claimIdOf } from '../detect/generator.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 /** One claim and the query generated for it (Tables 21/22 pair claims and queries one to one, in order). */
 export interface ParsedClaimQueryPair {

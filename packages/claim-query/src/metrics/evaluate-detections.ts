@@ -1,8 +1,8 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
 import type { ItemProblem } from '@factkit/core';
 import type { DetectionResult } from '../detect/detect-hallucinations.js';
 import type { HallucinationMetrics, ScoredSegment } from './hallucination-metrics.js';
 import { computeHallucinationMetrics } from './hallucination-metrics.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 export interface DetectionGold {
   /** True when the response contains a hallucination. */

@@ -1,4 +1,3 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
 import type { ItemProblem, LanguageModel, ProgressCallback } from '@factkit/core';
 import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import type { CriterionCheck, CriterionResult } from '../criteria/check-criteria.js';
@@ -9,6 +8,7 @@ import type { Criterion } from '../prompts/prompts.js';
 import { CLAIM_CRITERIA, QUERY_CRITERIA } from '../prompts/prompts.js';
 import type { TrainingSample } from './training-data.js';
 import { splitTrainTest, stratifyByClaimCount } from './training-data.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 export interface BuildTrainingDataOptions {
   /** QA pairs with answers already sampled from the answer models (§3.2.1); `id` is required for resumable bookkeeping. */

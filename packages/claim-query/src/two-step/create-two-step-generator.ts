@@ -1,15 +1,15 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
-import { ownProblems } from '../problem-codes.js';
-import type { Embedder, ItemProblem, LanguageModel } from '@factkit/core';
+import type { Claim, Embedder, ItemProblem, LanguageModel } from '@factkit/core';
 import { InvalidArgumentError, parseListItems, runPromptedStep } from '@factkit/core';
 import type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from '../detect/generator.js';
-import { generatedPair, itemIdOf } from '../detect/generator.js';
+import { claimIdOf, itemIdOf, pairOf } from '../detect/generator.js';
 import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
 import { CLAIM_QUERY_PROMPTS } from '../prompts/prompts.js';
 import type { ClaimExample, QueryExample } from './select-examples.js';
 import { formatClaimExamples, formatQueryExamples, sampleQueryExamples, selectClaimExamples } from './select-examples.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
+import { ownProblems } from '../problem-codes.js';
 
 export interface TwoStepGeneratorOptions {
   readonly model: LanguageModel;
@@ -88,13 +88,17 @@ export function createTwoStepGenerator(options: TwoStepGeneratorOptions): ClaimQ
           concurrency,
           ...(abortSignal ? { abortSignal } : {}),
         });
-        const claimInputs = claimSteps.flatMap((step, k) => (step.value?.claims ?? []).map((claim, c) => ({ k, c, claim })));
+        // The synthesised claims as core Claims (`<item id>:c<k>`): the query step reads them and its pairs carry them.
+        const claimInputs = claimSteps.flatMap((step, k) => {
+          const itemId = itemIdOf(group[k]!, positions[k]!);
+          return (step.value?.claims ?? []).map((text, c) => ({ k, claim: { id: claimIdOf(itemId, c), text } }));
+        });
         const queryPool = queryExamples[language] ?? [];
-        const querySteps = await runPromptedStep<{ k: number; c: number; claim: string }, { query?: string }>(claimInputs, {
+        const querySteps = await runPromptedStep<{ k: number; claim: Claim }, { query?: string }>(claimInputs, {
           step: 'jointcq.two-step.query',
           model,
           template: createPaperPromptTemplate(CLAIM_QUERY_PROMPTS[language].querySynthesis),
-          variables: (input, index) => ({ examples: formatQueryExamples(sampleQueryExamples(queryPool, { seed: seed * 1_000_003 + index }), language), claim: input.claim }),
+          variables: (input, index) => ({ examples: formatQueryExamples(sampleQueryExamples(queryPool, { seed: seed * 1_000_003 + index }), language), claim: input.claim.text }),
           parse: parseQuerySynthesisReply,
           temperature,
           concurrency,
@@ -107,10 +111,7 @@ export function createTwoStepGenerator(options: TwoStepGeneratorOptions): ClaimQ
             out[positions[k]!] = { status: 'failed', pairs: [], noClaims: false, problems: ownProblems(step.problems), raw: step.raw, provenance };
             return;
           }
-          const itemId = itemIdOf(group[k]!, positions[k]!);
-          const pairs: GeneratedPair[] = mine.map(({ input, step: queryStep }, c) =>
-            generatedPair(itemId, c, input.claim, queryStep.value?.query, { provenance: [step.provenance, queryStep.provenance], problems: ownProblems(queryStep.problems) }),
-          );
+          const pairs: GeneratedPair[] = mine.map(({ input, step: queryStep }) => pairOf(input.claim, queryStep.value?.query, { provenance: [step.provenance, queryStep.provenance], problems: ownProblems(queryStep.problems) }));
           const queryFailed = mine.filter((entry) => entry.step.status === 'failed').length;
           out[positions[k]!] = {
             status: queryFailed > 0 ? 'failed' : 'ok',

@@ -1,5 +1,3 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
-import { ownProblems } from '../problem-codes.js';
 import type { ClaimLabel, ItemProblem, LanguageModel } from '@factkit/core';
 import { assertPositiveInteger, InvalidArgumentError, runPromptedStep } from '@factkit/core';
 import { detectPromptLanguage } from '../prompts/language.js';
@@ -12,6 +10,8 @@ import { formatReference } from './format-reference.js';
 import { claimTerms, snippetRelevance } from './relevance.js';
 import type { VerifierReply } from './parse-verifier-reply.js';
 import { parseVerifierReply } from './parse-verifier-reply.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
+import { ownProblems } from '../problem-codes.js';
 
 export interface LlmVerifierOptions {
   readonly model: LanguageModel;

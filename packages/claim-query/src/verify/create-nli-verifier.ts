@@ -1,8 +1,8 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
 import type { Claim, ClaimLabel, Evidence, ItemProblem, NliLabel, NliModel, SearchQuery } from '@factkit/core';
 import { assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import type { ClaimVerdictRecord, SnippetJudgement } from '../types.js';
 import { claimTerms, snippetRelevance } from './relevance.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 /** One claim to verify against the evidence its query found. */
 export interface VerifyItem {

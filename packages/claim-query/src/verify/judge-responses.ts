@@ -1,5 +1,3 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
-import { ownProblems } from '../problem-codes.js';
 import type { GenerationProvenance, ItemProblem, LanguageModel } from '@factkit/core';
 import { InvalidArgumentError, runPromptedStep } from '@factkit/core';
 import { parseCriterionJudgement } from '../criteria/check-criteria.js';
@@ -8,6 +6,8 @@ import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import { LLM_JUDGE_BASELINE_PROMPT_EN, LLM_JUDGE_BASELINE_PROMPT_ZH } from '../prompts/prompts.js';
 import type { SegmentLabel } from '../types.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
+import { ownProblems } from '../problem-codes.js';
 
 export interface ResponseJudgement {
   readonly status: 'ok' | 'failed';

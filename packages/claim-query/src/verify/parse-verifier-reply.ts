@@ -1,7 +1,7 @@
-import type { ClaimQueryProblemCode } from '../problem-codes.js';
-import { ownProblems } from '../problem-codes.js';
 import type { ClaimLabel, ItemProblem } from '@factkit/core';
 import { createLabelParser } from '@factkit/core';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
+import { ownProblems } from '../problem-codes.js';
 
 /** The verifier's options as the prompts name them (Tables 23/24). */
 export type VerifierOption = 'Correct' | 'Hallucination' | 'Irrelevant';
