@@ -1,6 +1,6 @@
 // The replies of the in-process scripted server that stands in for the models offline (plumbing only: the numbers
 // of a scripted run say nothing about JointCQ).
-import { draftClaimsAndQueries, extractKeyphrases, formatClaimQueryResponse } from '@factkit/claim-query';
+import { draftClaimsAndQueries, formatClaimQueryResponse } from '@factkit/claim-query';
 
 /** The scripted server: drafted claims in the Chinese response template, word-overlap verdicts. */
 export function scriptedHalluQaReply(prompt: string, callIndex: number): string {
@@ -34,7 +34,7 @@ export function scriptedTrainingReply(prompt: string): string {
       .split(zh ? '[回答]\n' : '[Answer]\n')
       .at(-1)!
       .replace(/\n\[(Claims|陈述)\]$/u, '');
-    const claims = draftClaimsAndQueries({ question, answer, language: zh ? 'zh' : 'en' }).pairs.map((pair) => pair.claim);
+    const claims = draftClaimsAndQueries({ question, answer, language: zh ? 'zh' : 'en' }).pairs.map((pair) => pair.claim.text);
     return claims.length > 0 ? claims.join('\n') : zh ? '无陈述' : 'No claims.';
   }
   if (/\[(Query|查询)\]$/u.test(prompt)) {
@@ -42,7 +42,8 @@ export function scriptedTrainingReply(prompt: string): string {
       .split(/\[Claim\]\n|\[陈述\]\n/u)
       .at(-1)!
       .replace(/\n\[(Query|查询)\]$/u, '');
-    return /[\u4e00-\u9fff]/u.test(claim) ? claim.replace(/[。，]/gu, '') : extractKeyphrases(claim).join(' ') || claim;
+    // The drafter's query for the claim: its RAKE keyphrases.
+    return /[\u4e00-\u9fff]/u.test(claim) ? claim.replace(/[。，]/gu, '') : (draftClaimsAndQueries({ question: '', answer: claim, language: 'en' }).pairs[0]?.query.text ?? claim);
   }
   const zh = prompt.includes('### 评估标准');
   const yes = zh ? '是' : 'Yes';

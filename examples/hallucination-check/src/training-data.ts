@@ -48,7 +48,7 @@ try {
     }),
     evaluator: connect(process.env['EVAL_MODEL'] ?? 'scripted-model'),
     totalPerLanguage: total,
-    onProgress: ({ completed: done, total: all, passed }) => process.stderr.write(`  ${done}/${all} QA pairs, ${passed} passed all criteria\n`),
+    onProgress: ({ completed: done, total: all, failed = 0 }) => process.stderr.write(`  ${done}/${all} QA pairs, ${done - failed} passed all criteria\n`),
   });
   const out = new URL('../out/training/', import.meta.url);
   mkdirSync(out, { recursive: true });

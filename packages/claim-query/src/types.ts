@@ -1,4 +1,5 @@
 import type { Claim, ClaimLabel, Evidence, EvidenceOrigin, GenerationProvenance, ItemProblem, NliLabel, SearchQuery } from '@factkit/core';
+import type { ClaimQueryProblemCode } from './problem-codes.js';
 
 /** One snippet a verifier judged for a claim: where it ranked, what it says, the verifier's label and whether it decided the verdict. */
 export interface SnippetJudgement {
@@ -35,7 +36,7 @@ export interface ClaimVerdictRecord {
   readonly votes?: Readonly<Partial<Record<ClaimLabel, number>>>;
   /** The verifier id (model id or 'nli(...)'). */
   readonly verifier: string;
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
   /** Provenance of the model call, when an LLM verified the claim. */
   readonly provenance?: GenerationProvenance;
   /** The judged snippets, in rank order, each with its label, score and whether it decided the verdict. */
@@ -57,7 +58,7 @@ export interface CheckedClaim {
   readonly sentenceIndex?: number;
   /** Cosine similarity to the aligned (or best) sentence. */
   readonly similarity?: number;
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
 }
 
 /** Hallucination label of a sentence or response. */

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeWithData } from '@factkit/test-utils';
 import { expect, it } from 'vitest';
-import { detectAbstention } from '../src/index.js';
+import { detectAbstention } from '../src/detect/detect-abstention.js';
 
 const claims = (path: string): string[] =>
   readFileSync(path, 'utf8')

@@ -1,6 +1,8 @@
 // Test-only helpers (not exported from index.ts).
 import type { Embedder, Evidence, NliModel, Retriever } from '@factkit/core';
 import { createMockNliModel } from '@factkit/core/testing';
+import type { GeneratedPair } from '../src/detect/generator.js';
+import { generatedPair } from '../src/detect/generator.js';
 
 /** Mock NLI on years: entailment if the premise contains the hypothesis's 4-digit year, contradiction if it contains another year, else neutral. */
 export function createYearNliModel(): NliModel {
@@ -52,4 +54,9 @@ export function createTableRetriever(table: Readonly<Record<string, readonly str
       return { evidence };
     },
   };
+}
+
+/** A generator's pairs from claim (and query) texts, keyed `<item id>:c<k>` as every generator keys them. */
+export function pairsOf(itemId: string | undefined, texts: readonly { readonly claim: string; readonly query?: string; readonly sentenceIndex?: number }[]): GeneratedPair[] {
+  return texts.map((text, k) => generatedPair(itemId ?? '0', k, text.claim, text.query, text.sentenceIndex === undefined ? {} : { sentenceIndex: text.sentenceIndex }));
 }

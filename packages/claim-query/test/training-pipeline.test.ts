@@ -1,9 +1,12 @@
 // Two-step synthesis (Tables 13-16), the six criteria (Tables 17-20) and the training-data pipeline (§3.2-3.4)
 // against a real local OpenAI-compatible server (127.0.0.1) with scripted replies.
+import type { Progress } from '@factkit/core';
 import { createOpenAICompatible } from '@factkit/openai';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest } from '@factkit/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTrainingData, checkCriteria, createTwoStepGenerator, parseClaimSynthesisReply, parseCriterionJudgement, parseQuerySynthesisReply, toChatJsonl } from '../src/index.js';
+import { checkCriteria, parseCriterionJudgement } from '../src/criteria/check-criteria.js';
+import { buildTrainingData, createTwoStepGenerator, toChatJsonl } from '../src/index.js';
+import { parseClaimSynthesisReply, parseQuerySynthesisReply } from '../src/two-step/create-two-step-generator.js';
 import { createBagOfWordsEmbedder } from './support.js';
 
 const lastUser = (request: ScriptedRequest): string => ((request.body as { messages?: { role: string; content: string }[] }).messages ?? []).filter((m) => m.role === 'user').at(-1)?.content ?? '';
@@ -106,7 +109,10 @@ describe('two-step generator, criteria and training data (scripted local server)
       { id: 'ok2', question: 'Where is Rome?', answer: 'Rome is in Italy.', language: 'en' as const },
       { id: 'tokyo', question: 'Where is Tokyo?', answer: 'Tokyo is in Japan.', language: 'en' as const },
     ];
-    const result = await buildTrainingData({ items, synthesizer, evaluator: model, totalPerLanguage: 10, testFraction: 0 });
+    const progress: Progress[] = [];
+    const result = await buildTrainingData({ items, synthesizer, evaluator: model, totalPerLanguage: 10, testFraction: 0, onProgress: (p) => progress.push(p) });
+    // Core's Progress: every QA pair but tokyo was left out (failed); completed − failed = the samples that passed.
+    expect(progress).toEqual([{ completed: 7, total: 7, failed: 6 }]);
     // paris: decontextualisation fails for "It has ..."; rome/ok2: coverage judgement unreadable (undecided);
     // opinion: no claims; berlin: conciseness fails; broken: synthesis call fails; tokyo passes everything.
     expect(result.funnel).toMatchObject({ qaPairs: 7, synthesized: 6, synthesisFailed: 1, noClaims: 1, passedAll: 1, selected: 1, train: 1, test: 0 });
@@ -118,12 +124,13 @@ describe('two-step generator, criteria and training data (scripted local server)
     expect(result.rejected.find((r) => r.id === 'berlin')?.failed).toEqual(['conciseness']);
     expect(result.rejected.find((r) => r.id === 'broken')?.problems[0]?.code).toBe('call-failed');
     expect(result.train.map((sample) => sample.id)).toEqual(['tokyo']);
-    expect(result.train[0]?.pairs).toEqual([{ claim: 'Tokyo is in Japan.', query: 'Is it true that Tokyo is in Japan?' }]);
+    // The synthesiser's core types flow into the sample: claim `<item id>:c<k>`, its query pointing back to it.
+    expect(result.train[0]?.pairs).toEqual([{ claim: { id: 'tokyo:c0', text: 'Tokyo is in Japan.' }, query: { text: 'Is it true that Tokyo is in Japan?', claimId: 'tokyo:c0' } }]);
     expect(result.perGroup).toEqual({ en: { 1: 1 } });
   });
 
   it('chat JSONL of kept samples', () => {
-    const jsonl = toChatJsonl([{ id: 'a', language: 'zh', question: '问题', answer: '回答', pairs: [{ claim: '甲是乙。', query: '甲是什么' }] }]);
+    const jsonl = toChatJsonl([{ id: 'a', language: 'zh', question: '问题', answer: '回答', pairs: [{ claim: { id: 'a:c0', text: '甲是乙。' }, query: { text: '甲是什么', claimId: 'a:c0' } }] }]);
     expect(JSON.parse(jsonl).messages[1].content).toBe('[陈述]\n1 甲是乙。\n[查询]\n1 甲是什么\n[结束]');
   });
 });

@@ -1,4 +1,4 @@
-import type { DetectionResult } from '@factkit/claim-query';
+import type { ClaimQueryProblemCode, DetectionResult } from '@factkit/claim-query';
 import { EMPTY_USAGE, type GenerationProvenance } from '@factkit/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -31,7 +31,8 @@ function poisoned(payload: string): DetectionResult {
     retrieverId: `ret ${payload}`,
     verifierId: `ver ${payload}`,
     generation: { raw: [`raw ${payload}`], provenance: [provenanceOf(payload)] },
-    problems: [{ code: `code ${payload}`, message: `message ${payload}` }],
+    // Results are read back from JSON files, so a code may be anything: the report escapes it like any other string.
+    problems: [{ code: `code ${payload}` as ClaimQueryProblemCode, message: `message ${payload}` }],
     sentences: [
       { index: 0, text: answer.slice(0, firstEnd), start: 0, end: firstEnd, label: 'hallucinated', claimIds: ['c0'] },
       { index: 1, text: answer.slice(firstEnd + 1), start: firstEnd + 1, end: answer.length, label: 'not-hallucinated', claimIds: ['c1'] },

@@ -4,6 +4,8 @@ import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { ClaimCriterion, Criterion, PromptLanguage, QueryCriterion } from '../prompts/prompts.js';
 import { CLAIM_QUERY_PROMPTS } from '../prompts/prompts.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
+import { ownProblems } from '../problem-codes.js';
 
 /** One criterion to check (§3.3.3): claim sets for entailment/coverage, one claim for decontextualisation, one pair for query criteria. */
 export type CriterionCheck =
@@ -19,7 +21,7 @@ export interface CriterionResult {
   readonly pass?: boolean;
   /** The raw judgement text. */
   readonly judgement?: string;
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
   readonly provenance: GenerationProvenance;
 }
 
@@ -38,12 +40,12 @@ const parseYesNo = createLabelParser<'Yes' | 'No'>({ labels: ['Yes', 'No'], alia
 const CLAIM_CRITERIA_SET = new Set<Criterion>(['entailment', 'coverage', 'decontextualization']);
 
 /** Reads a Yes/No (是/否) judgement; "not yes" is No, hedges are `ambiguous-label`. Pure. */
-export function parseCriterionJudgement(reply: string): { pass?: boolean; problems: readonly ItemProblem[] } {
+export function parseCriterionJudgement(reply: string): { pass?: boolean; problems: readonly ItemProblem<ClaimQueryProblemCode>[] } {
   const raw = typeof reply === 'string' ? reply : '';
   const close = raw.lastIndexOf('</think>');
   const text = close >= 0 ? raw.slice(close + '</think>'.length) : raw;
   const parsed = parseYesNo(text);
-  return { ...(parsed.label ? { pass: parsed.label === 'Yes' } : {}), problems: parsed.problems };
+  return { ...(parsed.label ? { pass: parsed.label === 'Yes' } : {}), problems: ownProblems(parsed.problems) };
 }
 
 /**
@@ -78,7 +80,7 @@ export async function checkCriteria(checks: readonly CriterionCheck[], options: 
           },
           parse: (reply) => {
             const parsed = parseCriterionJudgement(reply);
-            return { ...(parsed.pass === undefined ? {} : { value: parsed.pass }), problems: parsed.problems };
+            return { ...(parsed.pass === undefined ? {} : { value: parsed.pass }), problems: ownProblems(parsed.problems) };
           },
           temperature,
           maxTokens,
@@ -93,7 +95,7 @@ export async function checkCriteria(checks: readonly CriterionCheck[], options: 
           status: step.status,
           ...(step.value === undefined ? {} : { pass: step.value }),
           ...(step.raw[0] === undefined ? {} : { judgement: step.raw[0] }),
-          problems: step.problems,
+          problems: ownProblems(step.problems),
           provenance: step.provenance,
         };
       });

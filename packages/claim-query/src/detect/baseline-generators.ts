@@ -1,6 +1,7 @@
 import type { DraftOptions } from '../drafter/draft-claims-and-queries.js';
 import { draftClaimsAndQueries } from '../drafter/draft-claims-and-queries.js';
 import type { ClaimQueryGenerator } from './generator.js';
+import { generatedPair, itemIdOf } from './generator.js';
 
 /**
  * The LLM-free drafter ({@link draftClaimsAndQueries}) as a generator: a classical baseline (sentence split,
@@ -11,8 +12,8 @@ export function createDrafterGenerator(options: DraftOptions = {}): ClaimQueryGe
     id: 'drafter-baseline(sentences+rake)',
     async generate({ items, abortSignal }) {
       abortSignal?.throwIfAborted();
-      return items.map((item) => {
-        const draft = draftClaimsAndQueries(item, options);
+      return items.map((item, index) => {
+        const draft = draftClaimsAndQueries({ ...item, id: itemIdOf(item, index) }, options);
         return { status: 'ok' as const, pairs: draft.pairs, noClaims: draft.pairs.length === 0, problems: draft.problems };
       });
     },
@@ -25,10 +26,10 @@ export function createWholeResponseGenerator(): ClaimQueryGenerator {
     id: 'whole-response-baseline',
     async generate({ items, abortSignal }) {
       abortSignal?.throwIfAborted();
-      return items.map((item) => {
+      return items.map((item, index) => {
         const answer = typeof item.answer === 'string' ? item.answer.trim() : '';
         return answer
-          ? { status: 'ok' as const, pairs: [{ claim: answer, query: answer }], noClaims: false, problems: [] }
+          ? { status: 'ok' as const, pairs: [generatedPair(itemIdOf(item, index), 0, answer, answer)], noClaims: false, problems: [] }
           : { status: 'ok' as const, pairs: [], noClaims: true, problems: [{ code: 'empty-answer', message: 'the answer is empty' }] };
       });
     },
@@ -41,7 +42,7 @@ export function withClaimsAsQueries(generator: ClaimQueryGenerator): ClaimQueryG
     id: `claims-as-queries(${generator.id})`,
     async generate(request) {
       const results = await generator.generate(request);
-      return results.map((result) => ({ ...result, pairs: result.pairs.map((pair) => ({ ...pair, query: pair.claim })) }));
+      return results.map((result) => ({ ...result, pairs: result.pairs.map((pair) => ({ ...pair, query: { text: pair.claim.text, claimId: pair.claim.id } })) }));
     },
   };
 }

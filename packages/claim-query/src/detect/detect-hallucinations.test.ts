@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateDetections } from '../metrics/evaluate-detections.js';
-import { createBagOfWordsEmbedder, createTableRetriever, createYearNliModel } from '../../test/support.js';
+import { createBagOfWordsEmbedder, createTableRetriever, createYearNliModel, pairsOf } from '../../test/support.js';
 import { createNliVerifier } from '../verify/create-nli-verifier.js';
 import type { ClaimVerifier } from '../verify/create-nli-verifier.js';
 import { createDrafterGenerator, createWholeResponseGenerator, withClaimsAsQueries } from './baseline-generators.js';
@@ -14,7 +14,7 @@ const nli = createYearNliModel();
 const fixedGenerator = (pairs: { claim: string; query?: string }[]): ClaimQueryGenerator => ({
   id: 'fixed',
   async generate({ items }) {
-    return items.map(() => ({ status: 'ok' as const, pairs, noClaims: pairs.length === 0, problems: [] }));
+    return items.map((qa) => ({ status: 'ok' as const, pairs: pairsOf(qa.id, pairs), noClaims: pairs.length === 0, problems: [] }));
   },
 });
 
@@ -92,7 +92,7 @@ describe('detectHallucinations', () => {
       async generate({ items }) {
         calls += 1;
         if (items[0]?.id === 'bad') throw new Error('429 Too Many Requests');
-        return items.map(() => ({ status: 'ok' as const, pairs: [{ claim: 'The Acqua Felice was completed in 1586.', query: 'Acqua Felice completion' }], noClaims: false, problems: [] }));
+        return items.map((qa) => ({ status: 'ok' as const, pairs: pairsOf(qa.id, [{ claim: 'The Acqua Felice was completed in 1586.', query: 'Acqua Felice completion' }]), noClaims: false, problems: [] }));
       },
     };
     const results = await detectHallucinations({ items: [{ ...item, id: 'bad' }, item], generator: flaky, retriever, verifier: createNliVerifier({ nli }), embedder: createBagOfWordsEmbedder() });
@@ -126,13 +126,15 @@ describe('detectHallucinations', () => {
         generate: async ({ items }) =>
           items.map((qa) => ({
             status: 'ok' as const,
-            pairs:
+            pairs: pairsOf(
+              qa.id,
               qa.id === 'q1'
                 ? [
                     { claim: 'The Acqua Felice was completed in 1586.', query: 'Acqua Felice completion' },
                     { claim: 'The Acqua Felice was started in 1550.', query: 'Acqua Felice start' },
                   ]
                 : [{ claim: 'The Acqua Felice is in Rome.' }],
+            ),
             noClaims: false,
             problems: [],
           })),
@@ -184,7 +186,8 @@ describe('detectHallucinations', () => {
     const refusing: ClaimQueryGenerator = {
       id: 'refusing',
       // What a tolerant parser makes of a refusal: the refusal as a "claim". The raw reply gives it away.
-      generate: async ({ items }) => items.map(() => ({ status: 'ok' as const, pairs: [{ claim: "I'm sorry, but I can't help with that.", query: 'help' }], noClaims: false, problems: [], raw: ["I'm sorry, but I can't help with that."] })),
+      generate: async ({ items }) =>
+        items.map((qa) => ({ status: 'ok' as const, pairs: pairsOf(qa.id, [{ claim: "I'm sorry, but I can't help with that.", query: 'help' }]), noClaims: false, problems: [], raw: ["I'm sorry, but I can't help with that."] })),
     };
     const [refused] = await detectHallucinations({ items: [item], generator: refusing, retriever, verifier: createNliVerifier({ nli }) });
     expect(refused).toMatchObject({ status: 'failed', failedStage: 'generation', claims: [], factualPrecision: null });

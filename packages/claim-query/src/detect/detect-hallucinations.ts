@@ -1,4 +1,4 @@
-import type { Claim, ClaimLabel, Embedder, Evidence, GenerationProvenance, ItemOutcome, ItemProblem, ProgressCallback, Retriever, RetrieverFactory, SearchQuery } from '@factkit/core';
+import type { ClaimLabel, Embedder, Evidence, GenerationProvenance, ItemOutcome, ItemProblem, ProgressCallback, Retriever, RetrieverFactory, SearchQuery } from '@factkit/core';
 import { assertPositiveInteger, InvalidArgumentError, isRefusal, mapWithConcurrency, segmentSentences } from '@factkit/core';
 import { alignClaimsToSentences } from '../align/align-claims-to-sentences.js';
 import { labelFromClaims } from '../align/label-segments.js';
@@ -8,9 +8,10 @@ import type { CheckedClaim, CheckedSentence, ClaimVerdictRecord, SegmentLabel } 
 import type { ClaimVerifier } from '../verify/create-nli-verifier.js';
 import type { Abstention } from './detect-abstention.js';
 import { detectAbstention } from './detect-abstention.js';
-import type { ClaimQueryGenerator, GeneratedClaims, QaItem } from './generator.js';
+import type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from './generator.js';
 import type { CheckMode } from './reference-passages.js';
 import { createPassageRetriever, itemPassages, splitPassages, windowDocuments } from './reference-passages.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 export interface DetectHallucinationsOptions {
   readonly items: readonly QaItem[];
@@ -84,7 +85,7 @@ export interface DetectionResult {
   readonly retrieverId: string;
   readonly verifierId: string;
   readonly generation: { readonly raw?: readonly string[]; readonly provenance?: readonly GenerationProvenance[] };
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
 }
 
 /** A response label: a segment label, or `abstained` when the answer itself abstains ("I don't know") or refuses. */
@@ -131,10 +132,10 @@ function decide(verdicts: readonly ClaimVerdictRecord[]): SegmentLabel | undefin
 }
 
 /** One search per query: the retriever's top-k evidence as it returned it (each with its typed origin), or the failure. */
-async function search(retriever: Retriever, query: SearchQuery, topK: number, abortSignal?: AbortSignal): Promise<{ evidence: Evidence[]; problems: ItemProblem[]; error?: string }> {
+async function search(retriever: Retriever, query: SearchQuery, topK: number, abortSignal?: AbortSignal): Promise<{ evidence: Evidence[]; problems: ItemProblem<ClaimQueryProblemCode>[]; error?: string }> {
   try {
     const result = await retriever.retrieve({ query: { text: query.text }, topK, ...(abortSignal ? { abortSignal } : {}) });
-    return { evidence: result.evidence.slice(0, topK), problems: [...(result.problems ?? [])] };
+    return { evidence: result.evidence.slice(0, topK), problems: [] };
   } catch (error) {
     if (abortSignal?.aborted) throw abortSignal.reason;
     return { evidence: [], problems: [{ code: 'search-failed', message: errorMessage(error) }], error: errorMessage(error) };
@@ -145,12 +146,12 @@ async function search(retriever: Retriever, query: SearchQuery, topK: number, ab
 interface ItemSearch {
   readonly mode: CheckMode;
   readonly retriever: Retriever;
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
 }
 
 async function itemSearch(item: QaItem, id: string, options: DetectHallucinationsOptions): Promise<ItemSearch> {
   const found = itemPassages(item);
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<ClaimQueryProblemCode>[] = [];
   if (!found) return { mode: 'corpus', retriever: options.retriever!, problems };
   if (found.mode === 'reference' && itemPassages({ context: item.context })) {
     problems.push({ code: 'context-ignored', message: 'the row has both a reference and a context: the claims are verified against the reference only' });
@@ -193,125 +194,124 @@ function abstainedResult(item: QaItem, index: number, abstention: Abstention, op
   };
 }
 
-async function checkItem(item: QaItem, index: number, generated: GeneratedClaims, options: DetectHallucinationsOptions, searcher: ItemSearch): Promise<DetectionResult> {
-  const { verifier, embedder, topK = 10, alignmentThreshold = 0.5, abortSignal, generator } = options;
-  const retriever = searcher.retriever;
-  const question = typeof item.question === 'string' ? item.question : '';
-  const answer = typeof item.answer === 'string' ? item.answer : '';
-  const language = item.language ?? detectPromptLanguage(`${question}${answer}`);
-  const id = item.id ?? String(index);
-  const spans = segmentSentences(answer);
-  const base = {
-    id,
-    question,
-    answer,
-    language,
-    mode: searcher.mode,
-    noClaims: generated.noClaims,
-    generatorId: generator.id,
-    retrieverId: retriever.id,
-    verifierId: verifier.id,
-    generation: { ...(generated.raw ? { raw: generated.raw } : {}), ...(generated.provenance ? { provenance: generated.provenance } : {}) },
-    factualPrecision: null,
-    claimCounts: NO_CLAIM_COUNTS,
-  };
-  const problems: ItemProblem[] = [...searcher.problems, ...generated.problems];
-  if (answer.trim().length === 0) problems.push({ code: 'empty-answer', message: 'the answer is empty' });
-  if (generated.status === 'failed') {
-    return { ...base, status: 'failed', failedStage: 'generation', sentences: [], claims: [], problems };
-  }
-  // A refusal from the claim generator is a failure of that step, never a claim (nor "no claims").
-  const refusal = refusalIn(generated.raw);
-  if (refusal !== undefined) {
-    problems.push({ code: 'refusal', message: `the claim generator refused: ${refusal.slice(0, 200)}`, raw: refusal.slice(0, 500) });
-    return { ...base, status: 'failed', failedStage: 'generation', noClaims: false, sentences: [], claims: [], problems };
-  }
+/** What one item's claims found: per claim, the query searched (undefined: none) and the search's outcome. */
+interface ClaimSearches {
+  readonly queries: readonly (SearchQuery | undefined)[];
+  readonly searched: readonly (SearchOutcome | undefined)[];
+}
 
-  // The chain's core types: claim k is `<id>:c<k>`, its query points back to it.
-  const claimsOf: Claim[] = generated.pairs.map((pair, k) => ({ id: `${id}:c${k}`, text: pair.claim }));
-  const queriesOf: (SearchQuery | undefined)[] = generated.pairs.map((pair, k) => (pair.query ? { text: pair.query, claimId: claimsOf[k]!.id } : undefined));
-  // Search (one call per query, the paper's "1 search per judgement").
-  // Against a reference or context, a claim without a query is searched with its own text: the passages are on topic.
-  const searchQueries = queriesOf.map((query, k) => query ?? (searcher.mode === 'corpus' ? undefined : { text: claimsOf[k]!.text, claimId: claimsOf[k]!.id }));
-  const searched = await mapWithConcurrency(searchQueries, async (query) => (query ? search(retriever, query, topK, abortSignal) : undefined), { concurrency: 4, ...(abortSignal ? { abortSignal } : {}) });
-  // Verify the claims that have evidence; the others are unverifiable with their reason.
+type SearchOutcome = Awaited<ReturnType<typeof search>>;
+
+/**
+ * Step 1, search: one call per query (the paper's "1 search per judgement"). Against a reference or context, a claim
+ * without a query is searched with its own text: the passages are on topic.
+ */
+async function searchClaims(pairs: readonly GeneratedPair[], searcher: ItemSearch, options: DetectHallucinationsOptions): Promise<ClaimSearches> {
+  const { topK = 10, abortSignal } = options;
+  const queries = pairs.map(({ claim, query }) => query ?? (searcher.mode === 'corpus' ? undefined : { text: claim.text, claimId: claim.id }));
+  const searched = await mapWithConcurrency(queries, async (query) => (query ? search(searcher.retriever, query, topK, abortSignal) : undefined), { concurrency: 4, ...(abortSignal ? { abortSignal } : {}) });
+  return { queries, searched };
+}
+
+/**
+ * Step 2, verification: the claims with evidence go to the verifier in one call; the others are unverifiable with
+ * their reason, or failed when their search failed (never a label). A verifier that refused or failed gives no label.
+ */
+async function verifyClaims(pairs: readonly GeneratedPair[], found: ClaimSearches, mode: CheckMode, language: PromptLanguage, options: DetectHallucinationsOptions): Promise<(ClaimVerdictRecord | undefined)[]> {
+  const { verifier, abortSignal } = options;
   const toVerify: number[] = [];
-  const verdicts: (ClaimVerdictRecord | undefined)[] = generated.pairs.map((_pair, k) => {
-    const found = searched[k];
-    if (!searchQueries[k]) return { status: 'ok', label: 'unverifiable', reason: 'no query', raw: [], verifier: verifier.id, problems: [] };
+  const verdicts: (ClaimVerdictRecord | undefined)[] = pairs.map((_pair, k) => {
+    const searched = found.searched[k];
+    if (!found.queries[k]) return { status: 'ok', label: 'unverifiable', reason: 'no query', raw: [], verifier: verifier.id, problems: [] };
     // A failed search is a failure, never a label: the claim is failed (left out of every rate), with the reason.
-    if (found?.error) return { status: 'failed', reason: `search failed: ${found.error}`, raw: [], verifier: verifier.id, problems: found.problems };
-    if (!found || found.evidence.length === 0) {
-      return { status: 'ok', label: 'unverifiable', reason: searcher.mode === 'corpus' ? 'no evidence found' : `no ${searcher.mode} passage shares a content word with the claim`, raw: [], verifier: verifier.id, problems: [] };
+    if (searched?.error) return { status: 'failed', reason: `search failed: ${searched.error}`, raw: [], verifier: verifier.id, problems: searched.problems };
+    if (!searched || searched.evidence.length === 0) {
+      return { status: 'ok', label: 'unverifiable', reason: mode === 'corpus' ? 'no evidence found' : `no ${mode} passage shares a content word with the claim`, raw: [], verifier: verifier.id, problems: [] };
     }
     toVerify.push(k);
     return undefined;
   });
-  if (toVerify.length > 0) {
-    try {
-      const outcomes = await verifier.verify({
-        items: toVerify.map((k) => ({ claim: claimsOf[k]!, query: searchQueries[k]!, evidence: searched[k]!.evidence, language })),
-        ...(abortSignal ? { abortSignal } : {}),
-      });
-      toVerify.forEach((k, position) => {
-        const verdict = outcomes[position] ?? { status: 'failed', raw: [], verifier: verifier.id, problems: [{ code: 'call-failed', message: 'verifier returned no verdict' }] };
-        // A verifier (LLM judge) that refused gave no verdict: the claim's verification failed, with the reason.
-        const refused = verdict.status === 'ok' ? refusalIn(verdict.raw) : undefined;
-        verdicts[k] =
-          refused === undefined ? verdict : { ...verdict, status: 'failed', label: undefined, problems: [...verdict.problems, { code: 'refusal', message: `the verifier refused: ${refused.slice(0, 200)}`, raw: refused.slice(0, 500) }] };
-      });
-    } catch (error) {
-      if (abortSignal?.aborted) throw abortSignal.reason;
-      for (const k of toVerify) verdicts[k] = { status: 'failed', raw: [], verifier: verifier.id, problems: [{ code: 'call-failed', message: errorMessage(error) }] };
-    }
+  if (toVerify.length === 0) return verdicts;
+  try {
+    const outcomes = await verifier.verify({
+      items: toVerify.map((k) => ({ claim: pairs[k]!.claim, query: found.queries[k]!, evidence: found.searched[k]!.evidence, language })),
+      ...(abortSignal ? { abortSignal } : {}),
+    });
+    toVerify.forEach((k, position) => {
+      const verdict = outcomes[position] ?? { status: 'failed', raw: [], verifier: verifier.id, problems: [{ code: 'call-failed', message: 'verifier returned no verdict' }] };
+      // A verifier (LLM judge) that refused gave no verdict: the claim's verification failed, with the reason.
+      const refused = verdict.status === 'ok' ? refusalIn(verdict.raw) : undefined;
+      verdicts[k] =
+        refused === undefined ? verdict : { ...verdict, status: 'failed', label: undefined, problems: [...verdict.problems, { code: 'refusal', message: `the verifier refused: ${refused.slice(0, 200)}`, raw: refused.slice(0, 500) }] };
+    });
+  } catch (error) {
+    if (abortSignal?.aborted) throw abortSignal.reason;
+    for (const k of toVerify) verdicts[k] = { status: 'failed', raw: [], verifier: verifier.id, problems: [{ code: 'call-failed', message: errorMessage(error) }] };
   }
+  return verdicts;
+}
 
-  // Alignment: generator-given sentence index, else embedding argmax ≥ threshold.
-  const alignments = new Map<number, { sentenceIndex?: number; similarity?: number }>();
-  const needEmbedding = generated.pairs.map((pair, k) => (pair.sentenceIndex === undefined ? k : -1)).filter((k) => k >= 0);
-  generated.pairs.forEach((pair, k) => {
+/** Where claim k sits in the answer: its sentence (when aligned) and the cosine similarity (when embedded). */
+type Alignment = { readonly sentenceIndex?: number; readonly similarity?: number };
+
+/**
+ * Step 3, alignment: the generator-given sentence index, else the embedding argmax ≥ threshold. Without an embedder,
+ * or when it fails, the claims without an index stay unaligned and the item gets a problem.
+ */
+async function alignPairs(pairs: readonly GeneratedPair[], spans: readonly { readonly text: string }[], options: DetectHallucinationsOptions, problems: ItemProblem<ClaimQueryProblemCode>[]): Promise<Map<number, Alignment>> {
+  const { embedder, alignmentThreshold = 0.5, abortSignal } = options;
+  const alignments = new Map<number, Alignment>();
+  const needEmbedding = pairs.map((pair, k) => (pair.sentenceIndex === undefined ? k : -1)).filter((k) => k >= 0);
+  pairs.forEach((pair, k) => {
     if (pair.sentenceIndex !== undefined) alignments.set(k, { sentenceIndex: pair.sentenceIndex });
   });
-  if (needEmbedding.length > 0 && spans.length > 0) {
-    if (embedder) {
-      try {
-        const aligned = await alignClaimsToSentences({
-          sentences: spans.map((s) => s.text),
-          claims: needEmbedding.map((k) => generated.pairs[k]!.claim),
-          embedder,
-          threshold: alignmentThreshold,
-          ...(abortSignal ? { abortSignal } : {}),
-        });
-        aligned.forEach((alignment, position) => {
-          alignments.set(needEmbedding[position]!, {
-            ...(alignment.sentenceIndex === undefined ? {} : { sentenceIndex: alignment.sentenceIndex }),
-            similarity: alignment.similarity,
-          });
-        });
-      } catch (error) {
-        if (abortSignal?.aborted) throw abortSignal.reason;
-        problems.push({ code: 'alignment-failed', message: errorMessage(error) });
-      }
-    } else {
-      problems.push({ code: 'no-alignment', message: 'no embedder given: claims without a sentence index are not aligned to sentences' });
-    }
+  if (needEmbedding.length === 0 || spans.length === 0) return alignments;
+  if (!embedder) {
+    problems.push({ code: 'no-alignment', message: 'no embedder given: claims without a sentence index are not aligned to sentences' });
+    return alignments;
   }
+  try {
+    const aligned = await alignClaimsToSentences({
+      sentences: spans.map((s) => s.text),
+      claims: needEmbedding.map((k) => pairs[k]!.claim.text),
+      embedder,
+      threshold: alignmentThreshold,
+      ...(abortSignal ? { abortSignal } : {}),
+    });
+    aligned.forEach((alignment, position) => {
+      alignments.set(needEmbedding[position]!, {
+        ...(alignment.sentenceIndex === undefined ? {} : { sentenceIndex: alignment.sentenceIndex }),
+        similarity: alignment.similarity,
+      });
+    });
+  } catch (error) {
+    if (abortSignal?.aborted) throw abortSignal.reason;
+    problems.push({ code: 'alignment-failed', message: errorMessage(error) });
+  }
+  return alignments;
+}
 
-  const claims: CheckedClaim[] = generated.pairs.map((pair, k) => {
+/** Step 4, the chain per claim: the claim (with its aligned sentence as `source`), the query searched, evidence, verdict. */
+function checkedClaims(pairs: readonly GeneratedPair[], found: ClaimSearches, verdicts: readonly (ClaimVerdictRecord | undefined)[], alignments: ReadonlyMap<number, Alignment>, spans: readonly { readonly text: string }[]): CheckedClaim[] {
+  return pairs.map((pair, k) => {
     const alignment = alignments.get(k);
     const sentence = alignment?.sentenceIndex === undefined ? undefined : spans[alignment.sentenceIndex]?.text;
-    const query = queriesOf[k];
+    const query = found.queries[k];
     return {
-      claim: { ...claimsOf[k]!, ...(sentence === undefined ? {} : { source: sentence }) },
-      ...(query ? { query } : searchQueries[k] ? { query: searchQueries[k] } : {}),
-      evidence: searched[k]?.evidence ?? [],
+      claim: { ...pair.claim, ...(sentence === undefined ? {} : { source: sentence }) },
+      ...(query ? { query } : {}),
+      evidence: found.searched[k]?.evidence ?? [],
       verdict: verdicts[k]!,
       ...(alignment?.sentenceIndex === undefined ? {} : { sentenceIndex: alignment.sentenceIndex }),
       ...(alignment?.similarity === undefined || Number.isNaN(alignment.similarity) ? {} : { similarity: alignment.similarity }),
       problems: [...(pair.problems ?? [])],
     };
   });
-  const sentences: CheckedSentence[] = spans.map((span, sentenceIndex) => {
+}
+
+/** Step 5, sentence labels from their aligned claims; a sentence whose label a failed verdict leaves open is marked incomplete. */
+function labelSentences(spans: readonly { readonly text: string; readonly start: number; readonly end: number }[], claims: readonly CheckedClaim[]): CheckedSentence[] {
+  return spans.map((span, sentenceIndex) => {
     const aligned = claims.filter((claim) => claim.sentenceIndex === sentenceIndex);
     const label = aligned.length === 0 ? 'unverifiable' : decide(aligned.map((claim) => claim.verdict));
     return {
@@ -323,6 +323,46 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
       claimIds: aligned.map((checked) => checked.claim.id),
     };
   });
+}
+
+/** One item after generation: a failed or refusing generator fails it; otherwise search → verify → align → label. */
+async function checkItem(item: QaItem, index: number, generated: GeneratedClaims, options: DetectHallucinationsOptions, searcher: ItemSearch): Promise<DetectionResult> {
+  const question = typeof item.question === 'string' ? item.question : '';
+  const answer = typeof item.answer === 'string' ? item.answer : '';
+  const language = item.language ?? detectPromptLanguage(`${question}${answer}`);
+  const spans = segmentSentences(answer);
+  const base = {
+    id: item.id ?? String(index),
+    question,
+    answer,
+    language,
+    mode: searcher.mode,
+    noClaims: generated.noClaims,
+    generatorId: options.generator.id,
+    retrieverId: searcher.retriever.id,
+    verifierId: options.verifier.id,
+    generation: { ...(generated.raw ? { raw: generated.raw } : {}), ...(generated.provenance ? { provenance: generated.provenance } : {}) },
+    factualPrecision: null,
+    claimCounts: NO_CLAIM_COUNTS,
+  };
+  const problems: ItemProblem<ClaimQueryProblemCode>[] = [...searcher.problems, ...generated.problems];
+  if (answer.trim().length === 0) problems.push({ code: 'empty-answer', message: 'the answer is empty' });
+  if (generated.status === 'failed') {
+    return { ...base, status: 'failed', failedStage: 'generation', sentences: [], claims: [], problems };
+  }
+  // A refusal from the claim generator is a failure of that step, never a claim (nor "no claims").
+  const refusal = refusalIn(generated.raw);
+  if (refusal !== undefined) {
+    problems.push({ code: 'refusal', message: `the claim generator refused: ${refusal.slice(0, 200)}`, raw: refusal.slice(0, 500) });
+    return { ...base, status: 'failed', failedStage: 'generation', noClaims: false, sentences: [], claims: [], problems };
+  }
+
+  // The chain's core types, as the generator made them: claim k is `<id>:c<k>`, its query points back to it.
+  const found = await searchClaims(generated.pairs, searcher, options);
+  const verdicts = await verifyClaims(generated.pairs, found, searcher.mode, language, options);
+  const alignments = await alignPairs(generated.pairs, spans, options, problems);
+  const claims = checkedClaims(generated.pairs, found, verdicts, alignments, spans);
+  const sentences = labelSentences(spans, claims);
   const responseLabel = decide(claims.map((claim) => claim.verdict));
   const failedVerdicts = claims.filter((claim) => claim.verdict.status === 'failed').length;
   if (failedVerdicts > 0) problems.push({ code: 'verifier-failed', message: `${failedVerdicts} of ${claims.length} claim(s) could not be checked (a failed search or verifier call)` });
@@ -344,7 +384,7 @@ async function checkItem(item: QaItem, index: number, generated: GeneratedClaims
  * never a crash on one bad item: a failed generator call makes the item 'failed', a failed search makes its claim
  * unverifiable with the reason, a failed verifier call never becomes a label. A refusal from the generator or the
  * verifier (core's `isRefusal` on the raw reply) is a failure of that step with the reason `refusal`, never a claim or a
- * label. An answer that itself abstains or refuses ({@link detectAbstention}) is labelled 'abstained' without calling
+ * label. An answer that itself abstains or refuses (a rule-based check of its sentences) is labelled 'abstained' without calling
  * the generator. RefChecker's three settings per item: an item with `reference` (or `context`) is verified against
  * its own passages (whole, or split into windows of `passageWindowSentences` sentences), ranked through
  * `passageRetrieverFactory` (or the overlap scorer); only items without one search `retriever`. Each result carries
@@ -381,10 +421,12 @@ export async function detectHallucinations(options: DetectHallucinationsOptions)
         onProgress?.({ completed: done, total: items.length, failed });
         return abstainedResult(item, index, abstention, options);
       }
-      const searcher = await itemSearch(item, item?.id ?? String(index), options);
+      const id = item?.id ?? String(index);
+      const searcher = await itemSearch(item, id, options);
       let generated: GeneratedClaims;
       try {
-        generated = (await generator.generate({ items: [item], ...(abortSignal ? { abortSignal } : {}) }))[0] ?? {
+        // The generator keys the item's claims `<id>:c<k>`: the item goes with its id (its position when it has none).
+        generated = (await generator.generate({ items: [{ ...item, id }], ...(abortSignal ? { abortSignal } : {}) }))[0] ?? {
           status: 'failed',
           pairs: [],
           noClaims: false,

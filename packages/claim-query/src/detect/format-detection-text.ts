@@ -2,6 +2,7 @@ import type { ItemProblem } from '@factkit/core';
 import type { CheckedClaim } from '../types.js';
 import type { DetectionResult } from './detect-hallucinations.js';
 import { formatFactualPrecision } from './summarize-detections.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 const MARK: Record<string, string> = { correct: '✔ correct', hallucinated: '✘ HALLUCINATED', unverifiable: '? unverifiable' };
 
@@ -30,7 +31,7 @@ function formatClaim(claim: CheckedClaim, snippetsPerClaim: number): string[] {
  * Why a result has no response label: the item's refusal problem if a model step refused, else its failed call
  * (generator or verifier); undefined when no such problem is recorded. For reports, so they never compare codes.
  */
-export function failureReason(result: Pick<DetectionResult, 'problems'>): ItemProblem | undefined {
+export function failureReason(result: Pick<DetectionResult, 'problems'>): ItemProblem<ClaimQueryProblemCode> | undefined {
   return result.problems.find((p) => p.code === 'refusal') ?? result.problems.find((p) => p.code === 'call-failed' || p.code === 'verifier-failed');
 }
 

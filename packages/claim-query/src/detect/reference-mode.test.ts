@@ -1,6 +1,6 @@
 import type { RetrieverFactoryRequest } from '@factkit/core';
 import { describe, expect, it } from 'vitest';
-import { createTableRetriever, createYearNliModel } from '../../test/support.js';
+import { createTableRetriever, createYearNliModel, pairsOf } from '../../test/support.js';
 import { createNliVerifier } from '../verify/create-nli-verifier.js';
 import { detectHallucinations } from './detect-hallucinations.js';
 import type { ClaimQueryGenerator } from './generator.js';
@@ -18,12 +18,12 @@ const corpus = () => createTableRetriever({ 'Lakeside library reopening': ['The 
 const generator: ClaimQueryGenerator = {
   id: 'fixed',
   async generate({ items }) {
-    return items.map(() => ({
+    return items.map((qa) => ({
       status: 'ok' as const,
-      pairs: [
+      pairs: pairsOf(qa.id, [
         { claim: 'The Lakeside library reopened in 2021.', query: 'Lakeside library reopening', sentenceIndex: 0 },
         { claim: 'The Lakeside library holds 40,000 books.', sentenceIndex: 1 },
-      ],
+      ]),
       noClaims: false,
       problems: [],
     }));

@@ -8,20 +8,20 @@ describe('draftClaimsAndQueries (LLM-free baseline)', () => {
       answer: 'The Acqua Felice aqueduct was completed in 1586. It took 27 years to build. I think it is beautiful.',
     });
     expect(draft.subject).toBe('Acqua Felice');
-    expect(draft.pairs.map((p) => p.claim)).toEqual(['The Acqua Felice aqueduct was completed in 1586.', 'Acqua Felice took 27 years to build.']);
+    expect(draft.pairs.map((p) => p.claim.text)).toEqual(['The Acqua Felice aqueduct was completed in 1586.', 'Acqua Felice took 27 years to build.']);
     expect(draft.pairs[1]?.sentenceIndex).toBe(1);
-    expect(draft.pairs[0]?.query).toContain('Acqua Felice aqueduct');
+    expect(draft.pairs[0]?.query.text).toContain('Acqua Felice aqueduct');
     expect(draft.problems.map((p) => p.code)).toEqual(['no-factual-content']);
   });
   it('completes a bare short answer with the question', () => {
     const draft = draftClaimsAndQueries({ question: 'Where did Judas Iscariot lead the armed guard?', answer: 'In the Garden of Gethsemane.' });
-    expect(draft.pairs[0]?.claim).toBe('Where did Judas Iscariot lead the armed guard: In the Garden of Gethsemane.');
+    expect(draft.pairs[0]?.claim.text).toBe('Where did Judas Iscariot lead the armed guard: In the Garden of Gethsemane.');
   });
   it('handles Chinese: sentence split on 。, pronoun replacement, function characters dropped from the query', () => {
     const draft = draftClaimsAndQueries({ question: '长城有多长？', answer: '长城全长约21196千米。它始建于春秋战国时期。' });
     expect(draft.pairs).toHaveLength(2);
-    expect(draft.pairs[1]?.claim).toBe('长城有多长始建于春秋战国时期。'.replace('长城有多长', draft.subject ?? ''));
-    expect(draft.pairs[0]?.query).not.toMatch(/[。的]/u);
+    expect(draft.pairs[1]?.claim.text).toBe('长城有多长始建于春秋战国时期。'.replace('长城有多长', draft.subject ?? ''));
+    expect(draft.pairs[0]?.query.text).not.toMatch(/[。的]/u);
   });
   it('reports empty answers and answers without factual content', () => {
     expect(draftClaimsAndQueries({ question: 'q', answer: '' }).problems[0]?.code).toBe('empty-answer');
@@ -33,7 +33,7 @@ describe('draftClaimsAndQueries (LLM-free baseline)', () => {
     const long = `${'Rome has many fountains, '.repeat(40)}and that is all.`;
     const draft = draftClaimsAndQueries({ question: 'What about Rome?', answer: long }, { maxClaimChars: 200 });
     expect(draft.pairs.length).toBeGreaterThan(4);
-    for (const pair of draft.pairs) expect(pair.claim.length).toBeLessThanOrEqual(200 + 'Rome'.length + 20);
+    for (const pair of draft.pairs) expect(pair.claim.text.length).toBeLessThanOrEqual(200 + 'Rome'.length + 20);
   });
 });
 
@@ -55,8 +55,8 @@ describe('bad input (property, seeded)', () => {
       fc.property(fc.string({ maxLength: 300 }), fc.string({ maxLength: 60 }), (answer, question) => {
         const draft = draftClaimsAndQueries({ question, answer });
         for (const pair of draft.pairs) {
-          expect(pair.claim.length).toBeGreaterThan(0);
-          expect(pair.query.length).toBeGreaterThan(0);
+          expect(pair.claim.text.length).toBeGreaterThan(0);
+          expect(pair.query.text.length).toBeGreaterThan(0);
           expect(pair.sentenceIndex).toBeLessThan(draft.sentences.length);
         }
       }),

@@ -1,10 +1,15 @@
-import type { ItemProblem } from '@factkit/core';
+import type { ItemProblem, SearchQuery } from '@factkit/core';
 import { isRefusal, segmentSentences, tokenizeWords } from '@factkit/core';
 import { detectPromptLanguage } from '../prompts/language.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
+import type { GeneratedPair } from '../detect/generator.js';
+import { claimIdOf } from '../detect/generator.js';
 import { sentenceSubject, splitCompoundSentence } from './split-compound.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 export interface DraftRequest {
+  /** Keys the drafted claims: `<id>:c<k>`. @default '0' */
+  readonly id?: string;
   readonly question: string;
   readonly answer: string;
   /** @default detected from the answer */
@@ -25,9 +30,9 @@ export interface DraftOptions {
   readonly splitCompound?: boolean;
 }
 
-export interface DraftedPair {
-  readonly claim: string;
-  readonly query: string;
+/** A drafted claim (`<request id>:c<k>`) with its keyphrase query, always present, and the answer sentence it came from. */
+export interface DraftedPair extends GeneratedPair {
+  readonly query: SearchQuery;
   /** Index of the answer sentence the claim came from. */
   readonly sentenceIndex: number;
 }
@@ -38,7 +43,7 @@ export interface DraftResult {
   /** The subject used to replace leading pronouns: the question's, else (with `splitCompound`) that of the answer's first sentence. */
   readonly subject?: string;
   /** Sentences skipped (`no-factual-content`, `question-sentence`, `refusal`) and other notes. */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
 }
 
 // prettier-ignore
@@ -127,7 +132,12 @@ export function extractKeyphrases(text: string, maxPhrases = 3): string[] {
   const seen = new Set<string>();
   return scored
     .sort((a, b) => b.score - a.score || a.order - b.order)
-    .filter((phrase) => (seen.has(phrase.text.toLowerCase()) ? false : (seen.add(phrase.text.toLowerCase()), true)))
+    .filter((phrase) => {
+      const key = phrase.text.toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
     .slice(0, maxPhrases)
     .sort((a, b) => a.order - b.order)
     .map((phrase) => phrase.text);
@@ -159,7 +169,7 @@ export function draftClaimsAndQueries(request: DraftRequest, options: DraftOptio
   const { maxKeyphrases = 3, maxClaimChars = 400, splitCompound = false } = options;
   const question = typeof request.question === 'string' ? request.question.trim() : '';
   const answer = typeof request.answer === 'string' ? request.answer : '';
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<ClaimQueryProblemCode>[] = [];
   if (answer.trim().length === 0) return { pairs: [], sentences: [], problems: [{ code: 'empty-answer', message: 'the answer is empty' }] };
   const language = request.language ?? detectPromptLanguage(answer);
   const sentences = segmentSentences(answer).map((span) => ({ text: span.text, start: span.start, end: span.end }));
@@ -167,6 +177,7 @@ export function draftClaimsAndQueries(request: DraftRequest, options: DraftOptio
   // Without a subject in the question, the answer's own: the subject of its first sentence, when that names something.
   const answerSubject = splitCompound && language === 'en' && sentences[0] ? sentenceSubject(sentences[0].text) : undefined;
   const subject = questionSubject ?? (answerSubject && /^[A-Z]/.test(answerSubject) && !EN_PRONOUN.test(answerSubject) ? answerSubject : undefined);
+  const itemId = typeof request.id === 'string' ? request.id : '0';
   const pairs: DraftedPair[] = [];
   sentences.forEach((sentence, sentenceIndex) => {
     const text = sentence.text.replace(/^[-*•]\s+|^\d+[.)、]\s*/u, '').trim();
@@ -195,7 +206,8 @@ export function draftClaimsAndQueries(request: DraftRequest, options: DraftOptio
         if (questionSubject && !phrases.some((p) => p.toLowerCase().includes(questionSubject.toLowerCase()))) phrases.unshift(questionSubject);
         query = phrases.join(' ');
       }
-      pairs.push({ claim, query: query || claim, sentenceIndex });
+      const id = claimIdOf(itemId, pairs.length);
+      pairs.push({ claim: { id, text: claim }, query: { text: query || claim, claimId: id }, sentenceIndex });
     }
     return undefined;
   });

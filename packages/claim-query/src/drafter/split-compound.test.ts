@@ -27,13 +27,13 @@ describe('splitCompoundSentence', () => {
 describe('draftClaimsAndQueries with splitCompound', () => {
   it('splits compounds into claims of the same sentence and names the answer subject for pronouns when the question has none', () => {
     const draft = draftClaimsAndQueries({ question: '', answer: 'Albert Einstein was born in Ulm and died in Princeton. He formulated relativity.' }, { splitCompound: true });
-    expect(draft.pairs.map((p) => [p.claim, p.sentenceIndex])).toEqual([
+    expect(draft.pairs.map((p) => [p.claim.text, p.sentenceIndex])).toEqual([
       ['Albert Einstein was born in Ulm.', 0],
       ['Albert Einstein died in Princeton.', 0],
       ['Albert Einstein formulated relativity.', 1],
     ]);
     // Off by default (no measurable gain on the validation responses): one claim per sentence, pronoun kept.
-    expect(draftClaimsAndQueries({ question: '', answer: 'Albert Einstein was born in Ulm and died in Princeton. He formulated relativity.' }).pairs.map((p) => p.claim)).toEqual([
+    expect(draftClaimsAndQueries({ question: '', answer: 'Albert Einstein was born in Ulm and died in Princeton. He formulated relativity.' }).pairs.map((p) => p.claim.text)).toEqual([
       'Albert Einstein was born in Ulm and died in Princeton.',
       'He formulated relativity.',
     ]);

@@ -1,12 +1,15 @@
 import type { ItemProblem, LanguageModel } from '@factkit/core';
 import { InvalidArgumentError, runPromptedStep, segmentSentences } from '@factkit/core';
 import type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from '../detect/generator.js';
+import { generatedPair, itemIdOf } from '../detect/generator.js';
 import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
 import { CLAIM_QUERY_PROMPT_EN, CLAIM_QUERY_PROMPT_ZH, JOINTCQ_GENERATOR_SYSTEM_PROMPT } from '../prompts/prompts.js';
 import type { ClaimQueryParse } from './parse-claim-query-reply.js';
 import { parseClaimQueryReply } from './parse-claim-query-reply.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
+import { ownProblems } from '../problem-codes.js';
 
 export interface JointCqGeneratorOptions {
   /** The Claim-Query Generator: the paper fine-tunes Qwen2.5-14B-Instruct; any chat model works with the prompt. */
@@ -73,7 +76,7 @@ export function createJointCqGenerator(options: JointCqGeneratorOptions): ClaimQ
     id: `jointcq(${model.id})`,
     async generate({ items, abortSignal }) {
       const chunks: Chunk[] = [];
-      const perItemProblems: ItemProblem[][] = items.map(() => []);
+      const perItemProblems: ItemProblem<ClaimQueryProblemCode>[][] = items.map(() => []);
       items.forEach((item: QaItem, index) => {
         const answer = typeof item.answer === 'string' ? item.answer : '';
         const question = typeof item.question === 'string' ? item.question : '';
@@ -103,14 +106,18 @@ export function createJointCqGenerator(options: JointCqGeneratorOptions): ClaimQ
         });
         steps.forEach((step, k) => results.push({ step, chunk: group[k]! }));
       }
-      return items.map((_, index): GeneratedClaims => {
+      return items.map((item, index): GeneratedClaims => {
         const mine = results.filter((result) => result.chunk.item === index);
         const failed = mine.filter((result) => result.step.status === 'failed');
-        const problems = [...perItemProblems[index]!, ...mine.flatMap((result) => result.step.problems)];
+        const problems = [...perItemProblems[index]!, ...mine.flatMap((result) => ownProblems(result.step.problems))];
         const raw = mine.flatMap((result) => result.step.raw);
         const provenance = mine.map((result) => result.step.provenance);
         if (failed.length > 0) return { status: 'failed', pairs: [], noClaims: false, problems, raw, provenance };
-        const pairs: GeneratedPair[] = mine.flatMap((result) => (result.step.value?.pairs ?? []).map((pair) => ({ claim: pair.claim, ...(pair.query ? { query: pair.query } : {}), problems: pair.problems })));
+        // Claims of every chunk, keyed `<item id>:c<k>` in order, each with the call that generated it.
+        const itemId = itemIdOf(item, index);
+        const pairs: GeneratedPair[] = mine
+          .flatMap((result) => (result.step.value?.pairs ?? []).map((pair) => ({ pair, provenance: result.step.provenance })))
+          .map(({ pair, provenance }, k) => generatedPair(itemId, k, pair.claim.text, pair.query?.text, { provenance: [provenance], problems: pair.problems }));
         const noClaims = pairs.length === 0 && mine.length > 0 && mine.every((result) => result.step.value?.noClaims);
         return { status: 'ok', pairs, noClaims, problems, raw, provenance };
       });

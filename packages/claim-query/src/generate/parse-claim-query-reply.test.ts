@@ -9,7 +9,7 @@ describe('parseClaimQueryReply', () => {
     const parse = parseClaimQueryReply(
       '[Claims]\n1 The Acqua Felice aqueduct was completed in 1586.\n2 The construction of the Acqua Felice aqueduct took 27 years.\n[Queries]\n1 When was the Acqua Felice aqueduct completed?\n2 How long did it take to construct the Acqua Felice aqueduct?\n[End]',
     );
-    expect(parse.pairs.map((p) => [p.claim, p.query])).toEqual([
+    expect(parse.pairs.map((p) => [p.claim.text, p.query?.text])).toEqual([
       ['The Acqua Felice aqueduct was completed in 1586.', 'When was the Acqua Felice aqueduct completed?'],
       ['The construction of the Acqua Felice aqueduct took 27 years.', 'How long did it take to construct the Acqua Felice aqueduct?'],
     ]);
@@ -19,8 +19,8 @@ describe('parseClaimQueryReply', () => {
 
   it('reads the Chinese markers and numbering styles', () => {
     const parse = parseClaimQueryReply('[陈述]\n1、北京是中国的首都。\n2、长城位于中国北方。\n[查询]\n1、中国的首都是哪里？\n2、长城位于哪里？\n[结束]');
-    expect(parse.pairs.map((p) => p.query)).toEqual(['中国的首都是哪里？', '长城位于哪里？']);
-    expect(parse.pairs[0]?.claim).toBe('北京是中国的首都。');
+    expect(parse.pairs.map((p) => p.query?.text)).toEqual(['中国的首都是哪里？', '长城位于哪里？']);
+    expect(parse.pairs[0]?.claim.text).toBe('北京是中国的首都。');
     expect(parse.markerLanguage).toBe('zh');
     expect(parse.problems).toEqual([]);
   });
@@ -37,7 +37,7 @@ describe('parseClaimQueryReply', () => {
 
   it('marks "No query" for one claim without inventing a query', () => {
     const parse = parseClaimQueryReply('[Claims]\n1. Water boils at 100 C at sea level.\n2. I love tea.\n[Queries]\n1. boiling point of water at sea level\n2. No query\n[End]');
-    expect(parse.pairs[1]).toMatchObject({ claim: 'I love tea.', noQuery: true });
+    expect(parse.pairs[1]).toMatchObject({ claim: { id: '0:c1', text: 'I love tea.' }, noQuery: true });
     expect(parse.pairs[1]?.query).toBeUndefined();
     expect(parse.problems).toEqual([]);
   });
@@ -55,14 +55,14 @@ describe('parseClaimQueryReply', () => {
 
   it('pairs by explicit numbers when a number is skipped', () => {
     const parse = parseClaimQueryReply('[Claims]\n1. A.\n2. B.\n3. C.\n[Queries]\n1. qa\n3. qc\n[End]');
-    expect(parse.pairs.map((p) => p.query)).toEqual(['qa', undefined, 'qc']);
+    expect(parse.pairs.map((p) => p.query?.text)).toEqual(['qa', undefined, 'qc']);
   });
 
   it('strips bullets, bold numbering, quotes and think blocks; reports prose around the lists', () => {
     const parse = parseClaimQueryReply(
       '<think>let me see</think>Sure! Here is the output.\n**[Claims]**\nHere are the claims:\n**1.** "Paris is the capital of France."\n**2.** Paris has 2 million inhabitants.\n**[Queries]**\n* capital of France\n* population of Paris\n[End]\nHope this helps!',
     );
-    expect(parse.pairs.map((p) => [p.claim, p.query])).toEqual([
+    expect(parse.pairs.map((p) => [p.claim.text, p.query?.text])).toEqual([
       ['Paris is the capital of France.', 'capital of France'],
       ['Paris has 2 million inhabitants.', 'population of Paris'],
     ]);
@@ -71,19 +71,19 @@ describe('parseClaimQueryReply', () => {
 
   it('parses as far as possible when [End] is missing (truncated reply)', () => {
     const parse = parseClaimQueryReply('[Claims]\n1. A is B.\n2. C is D.\n[Queries]\n1. what is A');
-    expect(parse.pairs.map((p) => p.query)).toEqual(['what is A', undefined]);
+    expect(parse.pairs.map((p) => p.query?.text)).toEqual(['what is A', undefined]);
     expect(codes(parse)).toEqual(expect.arrayContaining(['missing-end', 'count-mismatch']));
   });
 
   it('reads claims when the [Queries] section is missing', () => {
     const parse = parseClaimQueryReply('[Claims]\nA is B.\nC is D.');
-    expect(parse.pairs.map((p) => p.claim)).toEqual(['A is B.', 'C is D.']);
+    expect(parse.pairs.map((p) => p.claim.text)).toEqual(['A is B.', 'C is D.']);
     expect(codes(parse)).toContain('missing-section');
   });
 
   it('reads interleaved "Claim: / Query:" lines without markers', () => {
     const parse = parseClaimQueryReply('Claim 1: Tokyo is in Japan.\nQuery 1: Where is Tokyo?\nClaim 2: Osaka is in Japan.\n查询2：大阪在哪里？');
-    expect(parse.pairs.map((p) => [p.claim, p.query])).toEqual([
+    expect(parse.pairs.map((p) => [p.claim.text, p.query?.text])).toEqual([
       ['Tokyo is in Japan.', 'Where is Tokyo?'],
       ['Osaka is in Japan.', '大阪在哪里？'],
     ]);
@@ -92,7 +92,7 @@ describe('parseClaimQueryReply', () => {
 
   it('accepts mixed-language markers and says so', () => {
     const parse = parseClaimQueryReply('[陈述]\n1 北京是中国的首都。\n[Queries]\n1 capital of China\n[End]');
-    expect(parse.pairs[0]?.query).toBe('capital of China');
+    expect(parse.pairs[0]?.query?.text).toBe('capital of China');
     expect(parse.markerLanguage).toBe('mixed');
     expect(codes(parse)).toContain('mixed-language');
   });
@@ -106,7 +106,7 @@ describe('parseClaimQueryReply', () => {
   it('keeps claims beside a contradictory "No claims."', () => {
     const parse = parseClaimQueryReply('[Claims]\nNo claims.\nA is B.\n[Queries]\nwhat is A\n[End]');
     expect(parse.noClaims).toBe(false);
-    expect(parse.pairs.map((p) => p.claim)).toEqual(['A is B.']);
+    expect(parse.pairs.map((p) => p.claim.text)).toEqual(['A is B.']);
     expect(codes(parse)).toContain('contradictory-no-claims');
   });
 
@@ -126,7 +126,7 @@ describe('parseClaimQueryReply', () => {
           const m = language === 'en' ? ['[Claims]', '[Queries]', '[End]'] : ['[陈述]', '[查询]', '[结束]'];
           const reply = [m[0], ...pairs.map(([c], i) => prefix(i) + c), m[1], ...pairs.map(([, q], i) => prefix(i) + q), m[2]].join('\n');
           const parse = parseClaimQueryReply(reply);
-          expect(parse.pairs.map((p) => [p.claim, p.query])).toEqual(pairs.map(([c, q]) => [c.trim(), q.trim()]));
+          expect(parse.pairs.map((p) => [p.claim.text, p.query?.text])).toEqual(pairs.map(([c, q]) => [c.trim(), q.trim()]));
           expect(parse.problems).toEqual([]);
         }),
       );
@@ -139,7 +139,7 @@ describe('parseClaimQueryReply', () => {
           const parse = parseClaimQueryReply(reply);
           expect(Array.isArray(parse.pairs)).toBe(true);
           for (const pair of parse.pairs) {
-            expect(pair.claim.length).toBeGreaterThan(0);
+            expect(pair.claim.text.length).toBeGreaterThan(0);
             expect(pair.noQuery && pair.query !== undefined).toBe(false);
           }
           // Something non-empty always yields pairs, "no claims", or a problem saying why not.

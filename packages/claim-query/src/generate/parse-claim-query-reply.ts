@@ -1,17 +1,25 @@
-import type { ItemProblem } from '@factkit/core';
+import type { Claim, ItemProblem, SearchQuery } from '@factkit/core';
+import { claimIdOf } from '../detect/generator.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 /** One claim and the query generated for it (Tables 21/22 pair claims and queries one to one, in order). */
 export interface ParsedClaimQueryPair {
   /** 0-based position among the parsed claims. */
   readonly index: number;
-  readonly claim: string;
-  /** The query for this claim; undefined when the model gave none ("No query" / 无查询) or it is missing. */
-  readonly query?: string;
+  /** The claim; `id` is `<itemId>:c<index>` (see {@link ParseClaimQueryOptions}). */
+  readonly claim: Claim;
+  /** The query for this claim (`claimId` = the claim's id); undefined when the model gave none ("No query" / 无查询) or it is missing. */
+  readonly query?: SearchQuery;
   /** True when the model said explicitly there is nothing to query ("No query" / 无查询). */
   readonly noQuery: boolean;
   /** Problems of this pair (`missing-query`, `empty-claim`, ...). */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
+}
+
+export interface ParseClaimQueryOptions {
+  /** The item the reply answers: claims are keyed `<itemId>:c<k>`. @default '0' */
+  readonly itemId?: string;
 }
 
 export interface ClaimQueryParse {
@@ -23,7 +31,7 @@ export interface ClaimQueryParse {
   /** Language of the section markers found ('mixed' when both were used, undefined when none). */
   readonly markerLanguage?: PromptLanguage | 'mixed';
   /** Reply-level problems: `empty-reply`, `missing-section`, `missing-end`, `count-mismatch`, `extra-text`, ... */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
 }
 
 type Section = 'claims' | 'queries' | 'end';
@@ -60,7 +68,7 @@ interface Item {
   readonly line: number;
 }
 
-function problem(code: string, message: string, raw?: string, index?: number): ItemProblem {
+function problem(code: ClaimQueryProblemCode, message: string, raw?: string, index?: number): ItemProblem<ClaimQueryProblemCode> {
   return { code, message, ...(raw === undefined ? {} : { raw: raw.slice(0, 500) }), ...(index === undefined ? {} : { index }) };
 }
 
@@ -108,7 +116,7 @@ function toItem(line: string, index: number): { item?: Item; prose: boolean } {
  * Items of one section. Numbered sections: unnumbered lines before the first or after the last numbered item are
  * prose (`extra-text`), unnumbered lines between numbered items continue the item above (a wrapped line).
  */
-function sectionItems(lines: readonly string[], firstLine: number, problems: ItemProblem[], section: string): Item[] {
+function sectionItems(lines: readonly string[], firstLine: number, problems: ItemProblem<ClaimQueryProblemCode>[], section: string): Item[] {
   const raw: Array<{ item: Item; prose: boolean }> = [];
   lines.forEach((line, offset) => {
     const parsed = toItem(line.trim(), firstLine + offset);
@@ -167,10 +175,11 @@ function pairItems(claims: readonly Item[], queries: readonly Item[]): Array<[It
  * pairs. Tolerant: numbering, bullets, bold, missing or repeated markers, missing `[End]`, extra prose, count
  * mismatches, "No claims." / 无陈述 / "No query" / 无查询, `<think>` blocks and labelled `Claim: … / Query: …` lines are
  * parsed as far as possible, each irregularity reported as a problem. Pure, linear time, never throws.
- * @example parseClaimQueryReply('[Claims]\n1 Paris is in France.\n[Queries]\n1 Where is Paris?\n[End]').pairs[0].query
+ * @example parseClaimQueryReply('[Claims]\n1 Paris is in France.\n[Queries]\n1 Where is Paris?\n[End]').pairs[0].query?.text
  */
-export function parseClaimQueryReply(reply: string): ClaimQueryParse {
-  const problems: ItemProblem[] = [];
+export function parseClaimQueryReply(reply: string, options: ParseClaimQueryOptions = {}): ClaimQueryParse {
+  const itemId = typeof options?.itemId === 'string' ? options.itemId : '0';
+  const problems: ItemProblem<ClaimQueryProblemCode>[] = [];
   const text = stripThinking(typeof reply === 'string' ? reply : '')
     .replace(/\r\n?/g, '\n')
     .replace(/^```[a-z]*\n|\n```\s*$/g, '');
@@ -252,7 +261,7 @@ export function parseClaimQueryReply(reply: string): ClaimQueryParse {
     if (claims.length > 0) {
       problems.push(problem('missing-section', 'no [Claims]/[Queries] markers; read labelled "Claim:"/"Query:" lines'));
       for (const orphan of orphans) problems.push(problem('orphan-query', 'query line with no claim line before it', orphan));
-      const parsed = finish(claims, queries, problems, languages, true);
+      const parsed = finish(itemId, claims, queries, problems, languages, true);
       return { ...parsed, orphanQueries: [...parsed.orphanQueries, ...orphans] };
     }
   }
@@ -270,10 +279,10 @@ export function parseClaimQueryReply(reply: string): ClaimQueryParse {
 
   const claimItems = sectionItems(sections.claims.lines, sections.claims.first, problems, 'claims');
   const queryItems = sectionItems(sections.queries.lines, sections.queries.first, problems, 'queries');
-  return finish(claimItems, queryItems, problems, languages, sawQueries);
+  return finish(itemId, claimItems, queryItems, problems, languages, sawQueries);
 }
 
-function finish(claimItems: readonly Item[], queryItems: readonly Item[], problems: ItemProblem[], languages: ReadonlySet<PromptLanguage>, sawQueries: boolean): ClaimQueryParse {
+function finish(itemId: string, claimItems: readonly Item[], queryItems: readonly Item[], problems: ItemProblem<ClaimQueryProblemCode>[], languages: ReadonlySet<PromptLanguage>, sawQueries: boolean): ClaimQueryParse {
   const markerLanguage = languages.size === 0 ? undefined : languages.size > 1 ? 'mixed' : [...languages][0];
   if (markerLanguage === 'mixed') problems.push(problem('mixed-language', 'section markers of both languages were used'));
 
@@ -304,7 +313,7 @@ function finish(claimItems: readonly Item[], queryItems: readonly Item[], proble
       continue;
     }
     const index = pairs.length;
-    const pairProblems: ItemProblem[] = [];
+    const pairProblems: ItemProblem<ClaimQueryProblemCode>[] = [];
     const noQuery = query !== undefined && NO_QUERY.test(query.text);
     let queryText: string | undefined;
     if (query === undefined || query.text.length === 0) {
@@ -312,7 +321,8 @@ function finish(claimItems: readonly Item[], queryItems: readonly Item[], proble
     } else if (!noQuery) {
       queryText = query.text;
     }
-    pairs.push({ index, claim: claim.text, ...(queryText === undefined ? {} : { query: queryText }), noQuery, problems: pairProblems });
+    const id = claimIdOf(itemId, index);
+    pairs.push({ index, claim: { id, text: claim.text }, ...(queryText === undefined ? {} : { query: { text: queryText, claimId: id } }), noQuery, problems: pairProblems });
   }
   return { pairs, noClaims, orphanQueries, ...(markerLanguage === undefined ? {} : { markerLanguage }), problems };
 }

@@ -2,6 +2,7 @@ import type { ItemProblem } from '@factkit/core';
 import type { DetectionResult } from '../detect/detect-hallucinations.js';
 import type { HallucinationMetrics, ScoredSegment } from './hallucination-metrics.js';
 import { computeHallucinationMetrics } from './hallucination-metrics.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 export interface DetectionGold {
   /** True when the response contains a hallucination. */
@@ -16,7 +17,7 @@ export interface DetectionEvaluation {
   /** Responses labelled 'abstained' (the answer itself abstains or refuses): counted apart, left out of every rate (FActScore). */
   readonly nAbstained: number;
   /** Items without gold, or whose sentence count differs from the gold's. */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
 }
 
 /**
@@ -25,7 +26,7 @@ export interface DetectionEvaluation {
  * are counted apart (`nAbstained`) and left out too.
  */
 export function evaluateDetections(results: readonly DetectionResult[], gold: ReadonlyMap<string, DetectionGold>): DetectionEvaluation {
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<ClaimQueryProblemCode>[] = [];
   const responses: ScoredSegment[] = [];
   const sentences: ScoredSegment[] = [];
   let anySentenceGold = false;

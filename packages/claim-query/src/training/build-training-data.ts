@@ -1,4 +1,4 @@
-import type { ItemProblem, LanguageModel, Progress } from '@factkit/core';
+import type { ItemProblem, LanguageModel, ProgressCallback } from '@factkit/core';
 import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import type { CriterionCheck, CriterionResult } from '../criteria/check-criteria.js';
 import { checkCriteria } from '../criteria/check-criteria.js';
@@ -8,6 +8,7 @@ import type { Criterion } from '../prompts/prompts.js';
 import { CLAIM_CRITERIA, QUERY_CRITERIA } from '../prompts/prompts.js';
 import type { TrainingSample } from './training-data.js';
 import { splitTrainTest, stratifyByClaimCount } from './training-data.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 export interface BuildTrainingDataOptions {
   /** QA pairs with answers already sampled from the answer models (§3.2.1); `id` is required for resumable bookkeeping. */
@@ -27,8 +28,11 @@ export interface BuildTrainingDataOptions {
   /** QA pairs synthesised and evaluated per batch (progress and checkpoints between batches). @default 16 */
   readonly batchSize?: number;
   readonly abortSignal?: AbortSignal;
-  /** Called after each batch: core `Progress` over QA items, plus `passed` = samples kept so far. */
-  readonly onProgress?: (progress: Progress & { readonly passed: number }) => void;
+  /**
+   * Called after each batch, over QA items: `failed` counts those left out so far (synthesis failed, no claim with a
+   * query, a criterion failed or undecided), so `completed - failed` samples have passed every criterion.
+   */
+  readonly onProgress?: ProgressCallback;
 }
 
 /** Counts per stage (the paper's funnel, Table 6). Criterion counts are over the units each criterion judges. */
@@ -52,7 +56,7 @@ export interface TrainingDataResult {
   readonly test: TrainingSample[];
   readonly funnel: TrainingFunnel;
   /** Samples left out, with the criteria they failed or why they could not be judged. */
-  readonly rejected: readonly { readonly id: string; readonly failed: readonly Criterion[]; readonly problems: readonly ItemProblem[] }[];
+  readonly rejected: readonly { readonly id: string; readonly failed: readonly Criterion[]; readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[] }[];
   readonly perGroup: Readonly<Record<string, Readonly<Record<number, number>>>>;
 }
 
@@ -77,7 +81,7 @@ export async function buildTrainingData(options: BuildTrainingDataOptions): Prom
   let noClaims = 0;
   let undecided = 0;
   const kept: TrainingSample[] = [];
-  const rejected: { id: string; failed: Criterion[]; problems: ItemProblem[] }[] = [];
+  const rejected: { id: string; failed: Criterion[]; problems: ItemProblem<ClaimQueryProblemCode>[] }[] = [];
 
   for (let start = 0; start < items.length; start += batchSize) {
     abortSignal?.throwIfAborted();
@@ -92,19 +96,19 @@ export async function buildTrainingData(options: BuildTrainingDataOptions): Prom
         return undefined;
       }
       synthesized += 1;
-      const pairs = result.pairs.filter((pair) => pair.query).map((pair) => ({ claim: pair.claim, query: pair.query! }));
+      const pairs = result.pairs.flatMap(({ claim, query }) => (query ? [{ claim, query }] : []));
       if (pairs.length === 0) {
         noClaims += 1;
         rejected.push({ id: item.id, failed: [], problems: [{ code: 'no-claims', message: 'no claim with a query was synthesised' }] });
         return undefined;
       }
       const language = item.language ?? detectPromptLanguage(`${item.question}${item.answer}`);
-      const claims = pairs.map((pair) => pair.claim);
+      const claims = pairs.map((pair) => pair.claim.text);
       checks.push({ sample: k, check: { criterion: 'entailment', question: item.question, answer: item.answer, claims, language } });
       checks.push({ sample: k, check: { criterion: 'coverage', question: item.question, answer: item.answer, claims, language } });
       for (const pair of pairs) {
-        checks.push({ sample: k, check: { criterion: 'decontextualization', question: item.question, answer: item.answer, claim: pair.claim, language } });
-        for (const criterion of QUERY_CRITERIA) checks.push({ sample: k, check: { criterion, claim: pair.claim, query: pair.query, language } });
+        checks.push({ sample: k, check: { criterion: 'decontextualization', question: item.question, answer: item.answer, claim: pair.claim.text, language } });
+        for (const criterion of QUERY_CRITERIA) checks.push({ sample: k, check: { criterion, claim: pair.claim.text, query: pair.query.text, language } });
       }
       return { id: item.id, language, question: item.question, answer: item.answer, pairs };
     });
@@ -119,7 +123,7 @@ export async function buildTrainingData(options: BuildTrainingDataOptions): Prom
       if (!sample) return;
       const mine = verdicts.filter((_, index) => checks[index]!.sample === k);
       const failed = new Set<Criterion>();
-      const problems: ItemProblem[] = [];
+      const problems: ItemProblem<ClaimQueryProblemCode>[] = [];
       let open = false;
       for (const verdict of mine) {
         if (verdict.status === 'failed' || verdict.pass === undefined) {
@@ -135,7 +139,7 @@ export async function buildTrainingData(options: BuildTrainingDataOptions): Prom
       if (failed.size === 0 && !open) kept.push(sample);
       else rejected.push({ id: sample.id, failed: [...failed], problems });
     });
-    onProgress?.({ completed: Math.min(start + batchSize, items.length), total: items.length, passed: kept.length });
+    onProgress?.({ completed: Math.min(start + batchSize, items.length), total: items.length, failed: rejected.length });
   }
 
   const train: TrainingSample[] = [];

@@ -6,8 +6,8 @@ import { formatClaimQueryResponse, splitTrainTest, stratifyByClaimCount, toChatJ
 describe('formatClaimQueryResponse', () => {
   it("writes the authors' layout and parses back (EN and ZH)", () => {
     const pairs = [
-      { claim: 'A is B.', query: 'what is A' },
-      { claim: 'C is D.', query: 'what is C' },
+      { claim: { id: '0:c0', text: 'A is B.' }, query: { text: 'what is A', claimId: '0:c0' } },
+      { claim: { id: '0:c1', text: 'C is D.' }, query: { text: 'what is C', claimId: '0:c1' } },
     ];
     const text = formatClaimQueryResponse(pairs);
     expect(text).toBe('[Claims]\n1 A is B.\n2 C is D.\n[Queries]\n1 what is A\n2 what is C\n[End]');
@@ -51,7 +51,7 @@ describe('splitTrainTest', () => {
 
 describe('toChatJsonl', () => {
   it('one chat record per line with the Table 21 prompt and the response template', () => {
-    const jsonl = toChatJsonl([{ id: 'x', language: 'en', question: 'Q?', answer: 'A.', pairs: [{ claim: 'c', query: 'q' }] }]);
+    const jsonl = toChatJsonl([{ id: 'x', language: 'en', question: 'Q?', answer: 'A.', pairs: [{ claim: { id: 'x:c0', text: 'c' }, query: { text: 'q', claimId: 'x:c0' } }] }]);
     const record = JSON.parse(jsonl.trim()) as { messages: { role: string; content: string }[] };
     expect(record.messages[0]?.content.endsWith('[Question]\nQ?\n[Answer]\nA.')).toBe(true);
     expect(record.messages[1]?.content).toBe('[Claims]\n1 c\n[Queries]\n1 q\n[End]');

@@ -1,3 +1,4 @@
+import type { Claim, SearchQuery } from '@factkit/core';
 import { assertNonNegativeInteger, assertProbability, createSeededRandom } from '@factkit/core';
 import type { PromptLanguage } from '../prompts/prompts.js';
 import { CLAIM_QUERY_PROMPTS, NO_CLAIMS_TEXT, NO_QUERY_TEXT } from '../prompts/prompts.js';
@@ -9,16 +10,17 @@ export interface TrainingSample {
   readonly language: PromptLanguage;
   readonly question: string;
   readonly answer: string;
-  readonly pairs: readonly { readonly claim: string; readonly query: string }[];
+  /** Its claims (`<id>:c<k>`) and their queries, as the synthesiser generated them. */
+  readonly pairs: readonly { readonly claim: Claim; readonly query: SearchQuery }[];
 }
 
 /**
  * The generator's target text (Tables 21/22 response template) in the authors' layout: claims and queries numbered
  * `1 …`, `2 …` (their parser strips "N "), "No claims." / 无陈述 and "No query" / 无查询 when there are none.
  */
-export function formatClaimQueryResponse(pairs: readonly { claim: string; query?: string }[], language: PromptLanguage = 'en'): string {
-  const claims = pairs.length === 0 ? NO_CLAIMS_TEXT[language] : pairs.map((pair, i) => `${i + 1} ${pair.claim}`).join('\n');
-  const queries = pairs.length === 0 ? NO_QUERY_TEXT[language] : pairs.map((pair, i) => `${i + 1} ${pair.query ?? NO_QUERY_TEXT[language]}`).join('\n');
+export function formatClaimQueryResponse(pairs: readonly { readonly claim: Claim; readonly query?: SearchQuery }[], language: PromptLanguage = 'en'): string {
+  const claims = pairs.length === 0 ? NO_CLAIMS_TEXT[language] : pairs.map((pair, i) => `${i + 1} ${pair.claim.text}`).join('\n');
+  const queries = pairs.length === 0 ? NO_QUERY_TEXT[language] : pairs.map((pair, i) => `${i + 1} ${pair.query?.text ?? NO_QUERY_TEXT[language]}`).join('\n');
   return renderPaperPrompt(CLAIM_QUERY_PROMPTS[language].claimQueryResponse, { claims, queries });
 }
 

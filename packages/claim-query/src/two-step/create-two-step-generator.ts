@@ -1,12 +1,15 @@
-import type { Embedder, ItemProblem, LanguageModel } from '@factkit/core';
+import type { Claim, Embedder, ItemProblem, LanguageModel } from '@factkit/core';
 import { InvalidArgumentError, parseListItems, runPromptedStep } from '@factkit/core';
 import type { ClaimQueryGenerator, GeneratedClaims, GeneratedPair, QaItem } from '../detect/generator.js';
+import { claimIdOf, itemIdOf, pairOf } from '../detect/generator.js';
 import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { PromptLanguage } from '../prompts/prompts.js';
 import { CLAIM_QUERY_PROMPTS } from '../prompts/prompts.js';
 import type { ClaimExample, QueryExample } from './select-examples.js';
 import { formatClaimExamples, formatQueryExamples, sampleQueryExamples, selectClaimExamples } from './select-examples.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
+import { ownProblems } from '../problem-codes.js';
 
 export interface TwoStepGeneratorOptions {
   readonly model: LanguageModel;
@@ -28,16 +31,16 @@ const NO_CLAIMS = /^(no claims?\.?|无陈述[。.]?)$/iu;
 const NO_QUERY = /^(no query\.?|无查询[。.]?)$/iu;
 
 /** Claim lines of a claim-synthesis reply (Tables 13/14): list items, "No claims." / 无陈述 read as none. Pure. */
-export function parseClaimSynthesisReply(reply: string): { value: { claims: string[]; noClaims: boolean }; problems: ItemProblem[] } {
+export function parseClaimSynthesisReply(reply: string): { value: { claims: string[]; noClaims: boolean }; problems: ItemProblem<ClaimQueryProblemCode>[] } {
   const text = typeof reply === 'string' ? reply.replace(/^[\s\S]*<\/think>/u, '').replace(/^\s*\[(Claims|陈述)\]\s*/iu, '') : '';
   const { items, problems } = parseListItems(text);
   const claims = items.filter((item) => !NO_CLAIMS.test(item.trim()));
   const noClaims = claims.length === 0 && items.some((item) => NO_CLAIMS.test(item.trim()));
-  return { value: { claims, noClaims }, problems: [...problems, ...(claims.length === 0 && !noClaims ? [{ code: 'no-claims-parsed', message: 'no claim line in the reply' }] : [])] };
+  return { value: { claims, noClaims }, problems: [...ownProblems(problems), ...(claims.length === 0 && !noClaims ? [{ code: 'no-claims-parsed' as const, message: 'no claim line in the reply' }] : [])] };
 }
 
 /** The query of a query-synthesis reply (Tables 15/16): the first non-empty line; "No query" / 无查询 → none. Pure. */
-export function parseQuerySynthesisReply(reply: string): { value: { query?: string }; problems: ItemProblem[] } {
+export function parseQuerySynthesisReply(reply: string): { value: { query?: string }; problems: ItemProblem<ClaimQueryProblemCode>[] } {
   const text = typeof reply === 'string' ? reply.replace(/^[\s\S]*<\/think>/u, '') : '';
   const lines = text
     .split('\n')
@@ -85,13 +88,17 @@ export function createTwoStepGenerator(options: TwoStepGeneratorOptions): ClaimQ
           concurrency,
           ...(abortSignal ? { abortSignal } : {}),
         });
-        const claimInputs = claimSteps.flatMap((step, k) => (step.value?.claims ?? []).map((claim, c) => ({ k, c, claim })));
+        // The synthesised claims as core Claims (`<item id>:c<k>`): the query step reads them and its pairs carry them.
+        const claimInputs = claimSteps.flatMap((step, k) => {
+          const itemId = itemIdOf(group[k]!, positions[k]!);
+          return (step.value?.claims ?? []).map((text, c) => ({ k, claim: { id: claimIdOf(itemId, c), text } }));
+        });
         const queryPool = queryExamples[language] ?? [];
-        const querySteps = await runPromptedStep<{ k: number; c: number; claim: string }, { query?: string }>(claimInputs, {
+        const querySteps = await runPromptedStep<{ k: number; claim: Claim }, { query?: string }>(claimInputs, {
           step: 'jointcq.two-step.query',
           model,
           template: createPaperPromptTemplate(CLAIM_QUERY_PROMPTS[language].querySynthesis),
-          variables: (input, index) => ({ examples: formatQueryExamples(sampleQueryExamples(queryPool, { seed: seed * 1_000_003 + index }), language), claim: input.claim }),
+          variables: (input, index) => ({ examples: formatQueryExamples(sampleQueryExamples(queryPool, { seed: seed * 1_000_003 + index }), language), claim: input.claim.text }),
           parse: parseQuerySynthesisReply,
           temperature,
           concurrency,
@@ -101,20 +108,16 @@ export function createTwoStepGenerator(options: TwoStepGeneratorOptions): ClaimQ
           const mine = claimInputs.map((input, index) => ({ input, step: querySteps[index]! })).filter((entry) => entry.input.k === k);
           const provenance = [step.provenance, ...mine.map((entry) => entry.step.provenance)];
           if (step.status === 'failed') {
-            out[positions[k]!] = { status: 'failed', pairs: [], noClaims: false, problems: step.problems, raw: step.raw, provenance };
+            out[positions[k]!] = { status: 'failed', pairs: [], noClaims: false, problems: ownProblems(step.problems), raw: step.raw, provenance };
             return;
           }
-          const pairs: GeneratedPair[] = mine.map(({ input, step: queryStep }) => ({
-            claim: input.claim,
-            ...(queryStep.value?.query ? { query: queryStep.value.query } : {}),
-            problems: queryStep.status === 'failed' ? queryStep.problems : queryStep.problems,
-          }));
+          const pairs: GeneratedPair[] = mine.map(({ input, step: queryStep }) => pairOf(input.claim, queryStep.value?.query, { provenance: [step.provenance, queryStep.provenance], problems: ownProblems(queryStep.problems) }));
           const queryFailed = mine.filter((entry) => entry.step.status === 'failed').length;
           out[positions[k]!] = {
             status: queryFailed > 0 ? 'failed' : 'ok',
             pairs: queryFailed > 0 ? [] : pairs,
             noClaims: step.value?.noClaims ?? false,
-            problems: [...step.problems, ...(queryFailed > 0 ? [{ code: 'call-failed', message: `${queryFailed} query call(s) failed` }] : [])],
+            problems: [...ownProblems(step.problems), ...(queryFailed > 0 ? [{ code: 'call-failed' as const, message: `${queryFailed} query call(s) failed` }] : [])],
             raw: [...step.raw, ...mine.flatMap((entry) => entry.step.raw)],
             provenance,
           };

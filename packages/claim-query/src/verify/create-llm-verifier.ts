@@ -10,6 +10,8 @@ import { formatReference } from './format-reference.js';
 import { claimTerms, snippetRelevance } from './relevance.js';
 import type { VerifierReply } from './parse-verifier-reply.js';
 import { parseVerifierReply } from './parse-verifier-reply.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
+import { ownProblems } from '../problem-codes.js';
 
 export interface LlmVerifierOptions {
   readonly model: LanguageModel;
@@ -28,7 +30,7 @@ export interface LlmVerifierOptions {
 }
 
 /** Majority over readable labels; a tie between the top labels gives undefined with a `tied-votes` problem. */
-export function majorityLabel(labels: readonly (ClaimLabel | undefined)[]): { label?: ClaimLabel; votes: Partial<Record<ClaimLabel, number>>; problems: ItemProblem[] } {
+export function majorityLabel(labels: readonly (ClaimLabel | undefined)[]): { label?: ClaimLabel; votes: Partial<Record<ClaimLabel, number>>; problems: ItemProblem<ClaimQueryProblemCode>[] } {
   const votes: Partial<Record<ClaimLabel, number>> = {};
   for (const label of labels) if (label) votes[label] = (votes[label] ?? 0) + 1;
   const ranked = (Object.entries(votes) as [ClaimLabel, number][]).sort((a, b) => b[1] - a[1]);
@@ -83,7 +85,7 @@ export function createLlmVerifier(options: LlmVerifierOptions): ClaimVerifier {
             variables: (item) => ({ claim: item.claim.text, reference: formatReference(item.query?.text ?? item.claim.text, item.evidence, { language, maxChars: maxReferenceChars }) }),
             parse: (reply) => {
               const parsed = parseVerifierReply(reply);
-              return { value: parsed, problems: parsed.problems };
+              return { value: parsed, problems: ownProblems(parsed.problems) };
             },
             temperature,
             maxTokens,
@@ -95,7 +97,7 @@ export function createLlmVerifier(options: LlmVerifierOptions): ClaimVerifier {
         steps.forEach((step, k) => {
           const position = positions[k]!;
           if (step.status === 'failed') {
-            out[position] = { status: 'failed', raw: [], verifier: id, problems: step.problems, provenance: step.provenance };
+            out[position] = { status: 'failed', raw: [], verifier: id, problems: ownProblems(step.problems), provenance: step.provenance };
             return;
           }
           const replies = step.replies.map((reply) => reply.value);
@@ -123,7 +125,7 @@ export function createLlmVerifier(options: LlmVerifierOptions): ClaimVerifier {
             raw: step.raw,
             ...(samples > 1 ? { votes } : {}),
             verifier: id,
-            problems: [...step.problems, ...problems],
+            problems: [...ownProblems(step.problems), ...problems],
             provenance: step.provenance,
             snippets,
             why,

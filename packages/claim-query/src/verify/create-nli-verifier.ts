@@ -2,6 +2,7 @@ import type { Claim, ClaimLabel, Evidence, ItemProblem, NliLabel, NliModel, Sear
 import { assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import type { ClaimVerdictRecord, SnippetJudgement } from '../types.js';
 import { claimTerms, snippetRelevance } from './relevance.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
 
 /** One claim to verify against the evidence its query found. */
 export interface VerifyItem {
@@ -72,7 +73,7 @@ export interface JudgedSnippet {
 
 export interface AggregatedVerdict {
   readonly label: ClaimLabel;
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<ClaimQueryProblemCode>[];
   /** Indexes (into the snippets given) of the snippets that decided the label; empty for unverifiable. */
   readonly decisive: number[];
 }
@@ -153,13 +154,13 @@ export function decideSnippets(snippets: readonly JudgedSnippet[], aggregation: 
 const asJudged = (labels: readonly (NliLabel | null)[]): JudgedSnippet[] => labels.map((label, i) => ({ label, rank: i + 1, overlap: 1, relevant: true }));
 
 /** {@link aggregateSnippets} over bare labels in rank order, every snippet taken as relevant with full overlap. */
-export function aggregateNliLabels(labels: readonly (NliLabel | null)[], aggregation: NliAggregation): { label: ClaimLabel; problems: ItemProblem[] } {
+export function aggregateNliLabels(labels: readonly (NliLabel | null)[], aggregation: NliAggregation): { label: ClaimLabel; problems: ItemProblem<ClaimQueryProblemCode>[] } {
   const { label, problems } = aggregateSnippets(asJudged(labels), aggregation);
   return { label, problems };
 }
 
 /** {@link decideSnippets} over bare labels in rank order, every snippet taken as relevant with full overlap. */
-export function decideNliLabels(labels: readonly (NliLabel | null)[], aggregation: NliAggregation): { label: ClaimLabel; problems: ItemProblem[] } | undefined {
+export function decideNliLabels(labels: readonly (NliLabel | null)[], aggregation: NliAggregation): { label: ClaimLabel; problems: ItemProblem<ClaimQueryProblemCode>[] } | undefined {
   const decided = decideSnippets(asJudged(labels), aggregation);
   return decided && { label: decided.label, problems: decided.problems };
 }

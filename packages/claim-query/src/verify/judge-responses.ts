@@ -6,13 +6,15 @@ import { detectPromptLanguage } from '../prompts/language.js';
 import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import { LLM_JUDGE_BASELINE_PROMPT_EN, LLM_JUDGE_BASELINE_PROMPT_ZH } from '../prompts/prompts.js';
 import type { SegmentLabel } from '../types.js';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
+import { ownProblems } from '../problem-codes.js';
 
 export interface ResponseJudgement {
   readonly status: 'ok' | 'failed';
   /** Yes/是 → 'hallucinated', No/否 → 'not-hallucinated'; undefined when unreadable or failed. */
   readonly label?: Exclude<SegmentLabel, 'unverifiable'>;
   readonly raw: readonly string[];
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
   readonly provenance: GenerationProvenance;
 }
 
@@ -36,7 +38,7 @@ export async function judgeResponses(items: readonly QaItem[], options: { readon
         variables: (item) => ({ question: item.question, answer: item.answer }),
         parse: (reply) => {
           const parsed = parseCriterionJudgement(reply);
-          return { ...(parsed.pass === undefined ? {} : { value: parsed.pass }), problems: parsed.problems };
+          return { ...(parsed.pass === undefined ? {} : { value: parsed.pass }), problems: ownProblems(parsed.problems) };
         },
         temperature,
         concurrency,
@@ -48,7 +50,7 @@ export async function judgeResponses(items: readonly QaItem[], options: { readon
         status: step.status,
         ...(step.value === undefined ? {} : { label: step.value ? 'hallucinated' : 'not-hallucinated' }),
         raw: step.raw,
-        problems: step.problems,
+        problems: ownProblems(step.problems),
         provenance: step.provenance,
       };
     });

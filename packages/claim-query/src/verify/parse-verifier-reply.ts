@@ -1,5 +1,7 @@
 import type { ClaimLabel, ItemProblem } from '@factkit/core';
 import { createLabelParser } from '@factkit/core';
+import type { ClaimQueryProblemCode } from '../problem-codes.js';
+import { ownProblems } from '../problem-codes.js';
 
 /** The verifier's options as the prompts name them (Tables 23/24). */
 export type VerifierOption = 'Correct' | 'Hallucination' | 'Irrelevant';
@@ -25,7 +27,7 @@ export interface VerifierReply {
   readonly option?: VerifierOption;
   /** Text of a `<think>…</think>` block (reasoning models such as the paper's Qwen3-14B), kept verbatim. */
   readonly reasoning?: string;
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ClaimQueryProblemCode>[];
 }
 
 /**
@@ -43,6 +45,6 @@ export function parseVerifierReply(reply: string): VerifierReply {
   return {
     ...(parsed.label ? { option: parsed.label, label: VERIFIER_LABEL_MAP[parsed.label] } : {}),
     ...(reasoning ? { reasoning } : {}),
-    problems: parsed.problems,
+    problems: ownProblems(parsed.problems),
   };
 }
