@@ -1,4 +1,4 @@
-import type { Document, ItemProblem, Progress, Retriever } from '@factkit/core';
+import type { Document, ItemProblem, ProgressCallback, Retriever } from '@factkit/core';
 import { InvalidArgumentError, isAbortReason } from '@factkit/core';
 import type { PassageLayout, RenderPassageOptions } from '../indexing/layouts.js';
 import { PASSAGE_LAYOUTS, renderPassage } from '../indexing/layouts.js';
@@ -35,8 +35,8 @@ export interface LayoutStudyOptions {
   readonly systems?: readonly LayoutStudySystem[];
   /** Top@k cutoffs (the paper's Table 7: 1, 3, 5, 10); MRR is taken over the deepest. @default [1, 3, 5, 10] */
   readonly ks?: readonly number[];
-  /** Called per query of each system (core `Progress`, `stage` = the system's name). */
-  readonly onProgress?: (progress: Progress & { readonly stage: string }) => void;
+  /** Called per query of each system (core `Progress`; `stage`, always set, is the system's name). */
+  readonly onProgress?: ProgressCallback;
   readonly abortSignal?: AbortSignal;
 }
 

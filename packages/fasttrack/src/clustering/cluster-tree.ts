@@ -1,4 +1,4 @@
-import { assertPositiveInteger, InvalidArgumentError, throwIfAborted, type Progress } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, throwIfAborted, type ProgressCallback } from '@factkit/core';
 import { computeKMeansOnRows, type KMeansEngine } from './compute-kmeans.js';
 import type { KMeansWorkspace } from './kernel/load-kmeans-kernel.js';
 import type { VectorMatrix } from './vector-matrix.js';
@@ -31,11 +31,6 @@ export interface ClusterTree {
   readonly leaves: readonly number[];
 }
 
-/** Core `Progress` over documents: `completed` counts documents that have settled into a leaf; `splits` k-means splits so far. */
-export interface ClusterTreeProgress extends Progress {
-  readonly splits: number;
-}
-
 export interface BuildClusterTreeOptions {
   /** Clusters per k-means split. @default 10 */
   readonly k?: number;
@@ -49,7 +44,8 @@ export interface BuildClusterTreeOptions {
   readonly maxIterations?: number;
   /** @default 1e-6 */
   readonly tolerance?: number;
-  readonly onProgress?: (progress: ClusterTreeProgress) => void;
+  /** Core `Progress` over documents, `stage` 'cluster': `completed` counts the documents settled into a leaf so far. */
+  readonly onProgress?: ProgressCallback<'cluster'>;
   /** Checked between splits. */
   readonly abortSignal?: AbortSignal;
 }
@@ -149,7 +145,7 @@ function splitDownward(
     const members = node.members as number[];
     if (members.length <= options.maxLeafSize) {
       state.done += members.length;
-      onProgress?.({ completed: state.done, total: matrix.rows, splits: state.splits });
+      onProgress?.({ stage: 'cluster', completed: state.done, total: matrix.rows });
       continue;
     }
     const { groups, centroids } = splitMembers(matrix, members, options, splitSeed(seed, id), workspace);

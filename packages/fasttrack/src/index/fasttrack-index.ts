@@ -1,4 +1,4 @@
-import { assertNonEmptyString, type Document, type Embedder, embedInBatches, type GenerationProvenance, InvalidArgumentError, type ItemProblem, type Progress, throwIfAborted } from '@factkit/core';
+import { assertNonEmptyString, type Document, type Embedder, embedInBatches, type GenerationProvenance, InvalidArgumentError, type ItemProblem, type ProgressCallback, throwIfAborted } from '@factkit/core';
 import { addToClusterTree, buildClusterTree, type ClusterTree } from '../clustering/cluster-tree.js';
 import type { KMeansEngine } from '../clustering/compute-kmeans.js';
 import { packVectors, type VectorMatrix } from '../clustering/vector-matrix.js';
@@ -26,11 +26,6 @@ export interface FastTrackIndex {
 /** Offline stages, as reported to `onProgress`. */
 export type IndexStage = 'embed' | 'cluster' | 'label';
 
-/** Core `Progress` of one offline stage (always named). */
-export interface FastTrackIndexProgress extends Progress<IndexStage> {
-  readonly stage: IndexStage;
-}
-
 export interface BuildFastTrackIndexOptions {
   /** Embeds the documents (kind 'passage'). Not needed when `embeddings` are given. */
   readonly embedder?: Embedder;
@@ -51,7 +46,8 @@ export interface BuildFastTrackIndexOptions {
   readonly embedBatchSize?: number;
   /** Concurrent `embed` calls. @default 1 */
   readonly embedConcurrency?: number;
-  readonly onProgress?: (progress: FastTrackIndexProgress) => void;
+  /** Core `Progress` of the current offline stage; `stage` is always set ('embed', 'cluster', then 'label'). */
+  readonly onProgress?: ProgressCallback<IndexStage>;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -148,7 +144,7 @@ export async function buildFastTrackIndex(documents: readonly Document[], option
   const embeddings = packVectors(vectors, where);
   timings.embed = performance.now() - started;
   started = performance.now();
-  const tree = buildClusterTree(embeddings, { k, maxLeafSize, seed, engine, ...(abortSignal ? { abortSignal } : {}), onProgress: ({ completed, total }) => onProgress?.({ stage: 'cluster', completed, total }) });
+  const tree = buildClusterTree(embeddings, { k, maxLeafSize, seed, engine, ...(abortSignal ? { abortSignal } : {}), ...(onProgress ? { onProgress } : {}) });
   timings.cluster = performance.now() - started;
   started = performance.now();
   const labelled = await labelLeaves(tree, documents, labeller, undefined, { ...(onProgress ? { onProgress } : {}), ...(abortSignal ? { abortSignal } : {}) });

@@ -1,4 +1,4 @@
-import type { Document, ItemProblem, Progress, Retriever } from '@factkit/core';
+import type { Document, ItemProblem, ProgressCallback, Retriever } from '@factkit/core';
 import { InvalidArgumentError, isAbortReason } from '@factkit/core';
 import type { SetScores } from '@factkit/metrics';
 import { computeBestMeanF1OverTopK, computeMeanStandardError, computeSetScores } from '@factkit/metrics';
@@ -30,8 +30,8 @@ export interface TraceStudyOptions {
   readonly maxK?: number;
   /** Cutoff of the ranking baselines when no statement has gold ids. @default 10 */
   readonly defaultK?: number;
-  /** Called per statement of each method (core `Progress`, `stage` = the method's name). */
-  readonly onProgress?: (progress: Progress & { readonly stage: string }) => void;
+  /** Called per statement of each method (core `Progress`; `stage`, always set, is the method's name). */
+  readonly onProgress?: ProgressCallback;
   readonly abortSignal?: AbortSignal;
 }
 
