@@ -2,6 +2,9 @@
 // keywords, the Doc2Query-- filter, the paper's passage layouts, retrievers built through core's RetrieverFactory and
 // the Table 7 study, with their option/result types and the problem-code union. Explicit named exports only.
 
+// Problems
+export type { ChunkKnowledgeProblemCode } from './problem-codes.js';
+
 // Chunking
 export type { Chunker, ChunkingResult, TextChunk } from './chunking/types.js';
 export type { TokenChunkerOptions } from './chunking/token-chunker.js';

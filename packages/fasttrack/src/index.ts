@@ -1,6 +1,9 @@
 // @factkit/fasttrack public surface: the paper's pipeline (index, cluster tree, matcher, tracer, study), the prompt
 // map, their option/result types and the problem-code union. Kernels and helpers stay in their modules.
 
+// Problems
+export type { FastTrackProblemCode } from './problem-codes.js';
+
 // Offline stage: the index and its cluster tree
 export type { VectorMatrix } from './clustering/vector-matrix.js';
 export type { KMeansEngine } from './clustering/compute-kmeans.js';

@@ -1,6 +1,7 @@
-import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError, type ItemProblem } from '@factkit/core';
+import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import * as fuzzball from 'fuzzball';
 import type { FastTrackIndex } from '../index/fasttrack-index.js';
+import type { FastTrackProblem } from '../problem-codes.js';
 
 /** fuzzball scorers usable for cluster retrieval (thefuzz names). */
 export type FuzzyScorerName = 'WRatio' | 'ratio' | 'partial_ratio' | 'token_sort_ratio' | 'token_set_ratio' | 'partial_token_sort_ratio' | 'partial_token_set_ratio';
@@ -41,7 +42,7 @@ export interface MatchedLeaf {
 
 export interface ClusterMatch {
   readonly leaves: MatchedLeaf[];
-  readonly problems: ItemProblem[];
+  readonly problems: FastTrackProblem[];
   /** Keyword comparisons made (unique processed keywords scored). */
   readonly comparisons: number;
 }
@@ -271,7 +272,7 @@ export function createClusterMatcher(indexes: readonly FastTrackIndex[], options
       if (typeof query !== 'string') throw new InvalidArgumentError({ where: 'ClusterMatcher.match', argument: 'query', message: 'must be a string' });
       const { queryEmbedding } = matchOptions;
       const processedQuery = processForFuzzyMatch(query);
-      const problems: ItemProblem[] = [];
+      const problems: FastTrackProblem[] = [];
       scores.fill(Number.NaN);
       let comparisons = 0;
       const exact = (id: number): number => {

@@ -1,9 +1,10 @@
-import type { Document, ItemProblem, ProgressCallback, Retriever } from '@factkit/core';
+import type { Document, ProgressCallback, Retriever } from '@factkit/core';
 import { InvalidArgumentError, isAbortReason } from '@factkit/core';
 import type { SetScores } from '@factkit/metrics';
 import { computeBestMeanF1OverTopK, computeMeanStandardError, computeSetScores } from '@factkit/metrics';
 import { isSupporting, type SupportJudge } from '../judge/support-judge.js';
 import type { FastTrack, TraceResult } from '../online/fasttrack.js';
+import { asFastTrackProblems, type FastTrackProblem } from '../problem-codes.js';
 
 const WHERE = 'runTraceStudy';
 
@@ -45,7 +46,7 @@ export interface TraceStatementRun {
   /** FastTrack's own trace (clusters, judge calls, cost). */
   readonly result?: TraceResult;
   readonly latencyMs?: number;
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly FastTrackProblem[];
 }
 
 /** Mean ± standard error over statements (SE is NaN for one statement). */
@@ -162,7 +163,7 @@ async function runBruteForce(options: TraceStudyOptions, name: string, judge: Su
     onProgress?.({ stage: name, completed: position, total: statements.length });
     try {
       const { judgements } = await judge.judge({ query: statement.text, candidates, ...(abortSignal ? { abortSignal } : {}) });
-      const problems = judgements.flatMap((judgement) => judgement.problems ?? []);
+      const problems = judgements.flatMap((judgement) => asFastTrackProblems(judgement.problems ?? []));
       runs.push({ supporting: judgements.filter(isSupporting).map((judgement) => judgement.documentId), judged: documents.length, incomplete: judgements.some((judgement) => judgement.status === 'failed'), problems });
     } catch (error) {
       if (isAbortReason(error, abortSignal)) throw error;
@@ -176,7 +177,7 @@ async function runBruteForce(options: TraceStudyOptions, name: string, judge: Su
 async function runRanker(options: TraceStudyOptions, ranker: TraceRanker): Promise<TraceMethodRun> {
   const { statements, abortSignal, maxK = 100, defaultK = 10 } = options;
   const rankings: (readonly string[] | undefined)[] = [];
-  const problems: ItemProblem[][] = statements.map(() => []);
+  const problems: FastTrackProblem[][] = statements.map(() => []);
   if ('rankings' in ranker) rankings.push(...ranker.rankings);
   else {
     for (const [position, statement] of statements.entries()) {
