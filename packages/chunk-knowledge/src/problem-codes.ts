@@ -33,13 +33,10 @@ export type ChunkKnowledgeProblemCode =
   // The model calls (core's runPromptedStep): failed call, missing reply, parser failure, bad input.
   | StepProblemCode;
 
-/** A problem emitted by this package. */
-export type ChunkKnowledgeProblem = ItemProblem<ChunkKnowledgeProblemCode>;
-
 /**
  * Problems from core's LLM-step kit, typed with this package's codes: the step adds only `StepProblemCode`s to what
  * this package's parsers returned (core types them as plain strings). Pinned by problem-codes.test.ts.
  */
-export function asChunkKnowledgeProblems(problems: readonly ItemProblem[]): readonly ChunkKnowledgeProblem[] {
-  return problems as readonly ChunkKnowledgeProblem[];
+export function asChunkKnowledgeProblems(problems: readonly ItemProblem[]): readonly ItemProblem<ChunkKnowledgeProblemCode>[] {
+  return problems as readonly ItemProblem<ChunkKnowledgeProblemCode>[];
 }

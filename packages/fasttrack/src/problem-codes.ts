@@ -31,13 +31,10 @@ export type FastTrackProblemCode =
   // The LLM calls (core's runPromptedStep): failed call, missing reply, parser failure, bad input.
   | StepProblemCode;
 
-/** A problem emitted by this package. */
-export type FastTrackProblem = ItemProblem<FastTrackProblemCode>;
-
 /**
  * Problems from core's LLM-step kit, typed with this package's codes: the step adds only `StepProblemCode`s to what
  * this package's parsers returned (core types them as plain strings). Pinned by problem-codes.test.ts.
  */
-export function asFastTrackProblems(problems: readonly ItemProblem[]): readonly FastTrackProblem[] {
-  return problems as readonly FastTrackProblem[];
+export function asFastTrackProblems(problems: readonly ItemProblem[]): readonly ItemProblem<FastTrackProblemCode>[] {
+  return problems as readonly ItemProblem<FastTrackProblemCode>[];
 }

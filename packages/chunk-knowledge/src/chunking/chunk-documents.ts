@@ -1,7 +1,7 @@
 import { InvalidArgumentError, throwIfAborted } from '@factkit/core';
 import type { Chunk, Document, ItemProblem } from '@factkit/core';
 import type { Chunker } from './types.js';
-import type { ChunkKnowledgeProblem } from '../problem-codes.js';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 export interface ChunkDocumentsOptions {
   readonly chunker: Chunker;
@@ -16,7 +16,7 @@ export interface ChunkDocumentsOptions {
 export interface ChunkDocumentsResult {
   readonly chunks: Chunk[];
   /** Per-document and per-chunk problems (`index` = document position); nothing is left out without one. */
-  readonly problems: ChunkKnowledgeProblem[];
+  readonly problems: ItemProblem<ChunkKnowledgeProblemCode>[];
   readonly documentCount: number;
 }
 
@@ -32,7 +32,7 @@ export function chunkDocuments(documents: readonly Document[], options: ChunkDoc
   if (typeof chunker?.split !== 'function') throw new InvalidArgumentError({ where, argument: 'chunker', message: 'must be a Chunker (createTokenChunker, createSentenceChunker, createSectionChunker)' });
   if (duplicates !== 'keep' && duplicates !== 'drop') throw new InvalidArgumentError({ where, argument: 'duplicates', message: `must be 'keep' or 'drop' (got ${String(duplicates)})` });
   const chunks: Chunk[] = [];
-  const problems: ChunkKnowledgeProblem[] = [];
+  const problems: ItemProblem<ChunkKnowledgeProblemCode>[] = [];
   const seenDocuments = new Set<string>();
   const seenTexts = new Map<string, string>();
   documents.forEach((document, index) => {

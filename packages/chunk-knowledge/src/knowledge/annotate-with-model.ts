@@ -1,10 +1,10 @@
 import { assertPositiveInteger, InvalidArgumentError, isRefusal, itemFailed, itemOk, runPromptedStep } from '@factkit/core';
-import type { Chunk, GenerationProvenance, ItemOutcome, LanguageModel, ParseOutcome, ProgressCallback, StepItem } from '@factkit/core';
+import type { Chunk, GenerationProvenance, ItemOutcome, LanguageModel, ParseOutcome, ProgressCallback, StepItem, ItemProblem } from '@factkit/core';
 import { computeBaselineTitle } from './offline-annotator.js';
 import { parseChunkKnowledge } from './parse-chunk-knowledge.js';
 import { CHUNK_KNOWLEDGE_PROMPT, TEXT2TEXT_QUESTIONS_PREFIX, TEXT2TEXT_TITLE_PREFIX } from './prompts.js';
 import type { AnnotatedChunk, ChunkKnowledgeFields } from './types.js';
-import { asChunkKnowledgeProblems, type ChunkKnowledgeProblem, type ChunkKnowledgeProblemCode } from '../problem-codes.js';
+import { asChunkKnowledgeProblems, type ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 /** An annotated chunk from a model, with the provenance of its call(s) and the raw replies. */
 export interface ModelAnnotatedChunk extends AnnotatedChunk {
@@ -21,7 +21,7 @@ export interface ChunkAnnotationResult {
   readonly outcomes: ItemOutcome<ModelAnnotatedChunk, ChunkKnowledgeProblemCode>[];
 }
 
-function failedChunk(chunk: Chunk, index: number, problems: readonly ChunkKnowledgeProblem[], raw: readonly string[]): ItemOutcome<ModelAnnotatedChunk, ChunkKnowledgeProblemCode> {
+function failedChunk(chunk: Chunk, index: number, problems: readonly ItemProblem<ChunkKnowledgeProblemCode>[], raw: readonly string[]): ItemOutcome<ModelAnnotatedChunk, ChunkKnowledgeProblemCode> {
   const tagged = (problems.length > 0 ? problems : [{ code: 'no-usable-reply' as const, message: 'no usable reply' }]).map((problem) => ({ ...problem, index, id: chunk.id }));
   return itemFailed(
     tagged,
@@ -61,7 +61,7 @@ function checkCommon(chunks: readonly Chunk[], model: LanguageModel, questionCou
   assertPositiveInteger('questionCount', questionCount, where);
 }
 
-function unusable(reply: string): ChunkKnowledgeProblem | undefined {
+function unusable(reply: string): ItemProblem<ChunkKnowledgeProblemCode> | undefined {
   if (reply.trim() === '') return { code: 'empty-reply', message: 'the model returned no text' };
   if (isRefusal(reply)) return { code: 'refusal', message: 'the model refused', raw: reply.slice(0, 500) };
   return undefined;
@@ -70,7 +70,7 @@ function unusable(reply: string): ChunkKnowledgeProblem | undefined {
 function finish(
   chunk: Chunk,
   fields: ChunkKnowledgeFields,
-  problems: ChunkKnowledgeProblem[],
+  problems: ItemProblem<ChunkKnowledgeProblemCode>[],
   method: string,
   titleFallback: 'baseline' | 'none',
   extra: { provenance: readonly GenerationProvenance[]; raw: readonly string[] },

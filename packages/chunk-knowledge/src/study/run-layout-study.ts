@@ -1,9 +1,9 @@
-import type { Document, ProgressCallback, Retriever } from '@factkit/core';
+import type { Document, ProgressCallback, Retriever, ItemProblem } from '@factkit/core';
 import { InvalidArgumentError, isAbortReason } from '@factkit/core';
 import type { PassageLayout, RenderPassageOptions } from '../indexing/layouts.js';
 import { PASSAGE_LAYOUTS, renderPassage } from '../indexing/layouts.js';
 import type { AnnotatedChunk } from '../knowledge/types.js';
-import type { ChunkKnowledgeProblem } from '../problem-codes.js';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 const WHERE = 'runLayoutStudy';
 
@@ -57,7 +57,7 @@ export interface LayoutStudyRow {
   /** Scored queries with no right chunk in the deepest k. */
   readonly misses: readonly LayoutStudyQuery[];
   /** Queries whose retrieval failed: left out of every number of this row. */
-  readonly problems: readonly ChunkKnowledgeProblem[];
+  readonly problems: readonly ItemProblem<ChunkKnowledgeProblemCode>[];
 }
 
 export interface LayoutStudyResult {
@@ -88,7 +88,7 @@ async function scoreRetriever(options: LayoutStudyOptions, ks: readonly number[]
   const deepest = ks[ks.length - 1] as number;
   const ranks: number[] = [];
   const misses: LayoutStudyQuery[] = [];
-  const problems: ChunkKnowledgeProblem[] = [];
+  const problems: ItemProblem<ChunkKnowledgeProblemCode>[] = [];
   for (const [position, query] of queries.entries()) {
     onProgress?.({ stage: name, completed: position, total: queries.length });
     let evidence;

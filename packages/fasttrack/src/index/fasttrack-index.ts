@@ -1,15 +1,15 @@
-import { assertNonEmptyString, type Document, type Embedder, embedInBatches, type GenerationProvenance, InvalidArgumentError, type ProgressCallback, throwIfAborted } from '@factkit/core';
+import { assertNonEmptyString, type Document, type Embedder, embedInBatches, type GenerationProvenance, InvalidArgumentError, type ProgressCallback, throwIfAborted, type ItemProblem } from '@factkit/core';
 import { addToClusterTree, buildClusterTree, type ClusterTree } from '../clustering/cluster-tree.js';
 import type { KMeansEngine } from '../clustering/compute-kmeans.js';
 import { packVectors, type VectorMatrix } from '../clustering/vector-matrix.js';
 import type { KeywordLabeller, LabelCluster } from '../labels/keyword-labeller.js';
-import type { FastTrackProblem } from '../problem-codes.js';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 /** Keywords of one leaf as stored in the index. */
 export interface LeafLabel {
   readonly keywords: readonly string[];
   readonly status: 'ok' | 'failed';
-  readonly problems: readonly FastTrackProblem[];
+  readonly problems: readonly ItemProblem<FastTrackProblemCode>[];
   readonly provenance?: GenerationProvenance;
 }
 
@@ -57,14 +57,14 @@ export interface BuildFastTrackIndexResult {
   /** Wall time of each stage in milliseconds. */
   readonly timings: Readonly<Record<IndexStage, number>>;
   /** `empty-text`, `duplicate-text` (per document), and per-leaf label problems (`id` = leaf id). */
-  readonly problems: FastTrackProblem[];
+  readonly problems: ItemProblem<FastTrackProblemCode>[];
 }
 
-function checkDocuments(documents: readonly Document[], where: string, existing?: ReadonlySet<string>): FastTrackProblem[] {
+function checkDocuments(documents: readonly Document[], where: string, existing?: ReadonlySet<string>): ItemProblem<FastTrackProblemCode>[] {
   if (!Array.isArray(documents)) throw new InvalidArgumentError({ where, argument: 'documents', message: 'must be an array' });
   const ids = new Set(existing);
   const texts = new Map<string, number>();
-  const problems: FastTrackProblem[] = [];
+  const problems: ItemProblem<FastTrackProblemCode>[] = [];
   documents.forEach((document, index) => {
     assertNonEmptyString(`documents[${index}].id`, document?.id, where);
     if (typeof document.text !== 'string') throw new InvalidArgumentError({ where, argument: `documents[${index}].text`, message: 'must be a string' });
@@ -110,7 +110,7 @@ async function labelLeaves(
   labeller: KeywordLabeller,
   targets: readonly number[] | undefined,
   options: Pick<BuildFastTrackIndexOptions, 'onProgress' | 'abortSignal'>,
-): Promise<{ labels: Map<number, LeafLabel>; problems: FastTrackProblem[] }> {
+): Promise<{ labels: Map<number, LeafLabel>; problems: ItemProblem<FastTrackProblemCode>[] }> {
   const clusters = leafClusters(tree, documents);
   const positions = targets ? targets.map((leafId) => tree.leaves.indexOf(leafId)) : undefined;
   const results = await labeller.label({
@@ -120,7 +120,7 @@ async function labelLeaves(
     onProgress: ({ completed, total, failed }) => options.onProgress?.({ stage: 'label', completed, total, ...(failed === undefined ? {} : { failed }) }),
   });
   const labels = new Map<number, LeafLabel>();
-  const problems: FastTrackProblem[] = [];
+  const problems: ItemProblem<FastTrackProblemCode>[] = [];
   for (const result of results) {
     labels.set(result.leafId, { keywords: result.keywords, status: result.status, problems: result.problems, ...(result.provenance ? { provenance: result.provenance } : {}) });
     for (const problem of result.problems) problems.push({ ...problem, id: `leaf:${result.leafId}` });
@@ -162,7 +162,7 @@ export interface AddDocumentsResult {
   readonly splitLeaves: readonly number[];
   /** Leaves labelled in this call (the new ones). */
   readonly labelledLeaves: readonly number[];
-  readonly problems: FastTrackProblem[];
+  readonly problems: ItemProblem<FastTrackProblemCode>[];
 }
 
 /**

@@ -1,5 +1,5 @@
-import { assertIntegerInRange } from '@factkit/core';
-import type { FastTrackProblem } from '../problem-codes.js';
+import { assertIntegerInRange, type ItemProblem } from '@factkit/core';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 /** The most texts one reply is parsed for (`expected`): far above any batch that fits a prompt. */
 const MAX_SUPPORT_SCORES = 100_000;
@@ -15,7 +15,7 @@ export interface ParsedSupportScores {
    * `empty-reply`, `missing-section` (no `#scores:`), `count-mismatch` (more or fewer scores than texts),
    * `non-numeric-score`, `out-of-range-score` (a number other than 0 or 1).
    */
-  readonly problems: FastTrackProblem[];
+  readonly problems: ItemProblem<FastTrackProblemCode>[];
 }
 
 const SCORES_MARKER_HASH = /#\s*\**\s*scores?\s*\**\s*[:：]\s*\**/gi;
@@ -86,7 +86,7 @@ export function parseSupportScores(reply: string, expected: number): ParsedSuppo
     .map((line) => line.trim())
     .filter((line) => line.length > 0);
   const items = lines.length > 1 ? lines : splitOneLine(lines[0] ?? '');
-  const problems: FastTrackProblem[] = [];
+  const problems: ItemProblem<FastTrackProblemCode>[] = [];
   const parsed = items.map(readItem);
   const scores = empty();
   parsed.forEach((item, index) => {

@@ -1,5 +1,5 @@
-import { itemFailed, itemOk, type GenerationProvenance, type ItemOutcome, type Usage } from '@factkit/core';
-import type { FastTrackProblem, FastTrackProblemCode } from '../problem-codes.js';
+import { itemFailed, itemOk, type GenerationProvenance, type ItemOutcome, type Usage, type ItemProblem } from '@factkit/core';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 export interface SupportCandidate {
   readonly documentId: string;
@@ -20,7 +20,7 @@ export interface SupportJudgeRequest {
 export type SupportJudgement = { readonly documentId: string } & ItemOutcome<boolean, FastTrackProblemCode>;
 
 /** Builds a judgement: `supports` undefined means the candidate could not be judged (`problems` then say why). */
-export function supportJudgement(documentId: string, supports: boolean | undefined, problems: readonly FastTrackProblem[]): SupportJudgement {
+export function supportJudgement(documentId: string, supports: boolean | undefined, problems: readonly ItemProblem<FastTrackProblemCode>[]): SupportJudgement {
   if (supports !== undefined) return { documentId, ...itemOk(supports, problems) };
   return { documentId, ...itemFailed(problems.length > 0 ? problems : [{ code: 'unjudged', message: 'the judge gave no verdict' }]) };
 }
@@ -37,7 +37,7 @@ export interface JudgeCall {
   /** The `#analysis:` section (LLM judge). */
   readonly analysis: string;
   readonly raw: string;
-  readonly problems: readonly FastTrackProblem[];
+  readonly problems: readonly ItemProblem<FastTrackProblemCode>[];
   readonly provenance?: GenerationProvenance;
   /** True for a single-candidate call made because its batch reply was malformed. */
   readonly reasked: boolean;

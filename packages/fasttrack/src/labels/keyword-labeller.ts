@@ -1,5 +1,5 @@
-import type { GenerationProvenance, ProgressCallback } from '@factkit/core';
-import type { FastTrackProblem } from '../problem-codes.js';
+import type { GenerationProvenance, ProgressCallback, ItemProblem } from '@factkit/core';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 /** The texts of one leaf cluster, as a labeller sees them. */
 export interface LabelCluster {
@@ -23,7 +23,7 @@ export interface ClusterLabel {
   readonly leafId: number;
   readonly status: 'ok' | 'failed';
   readonly keywords: readonly string[];
-  readonly problems: readonly FastTrackProblem[];
+  readonly problems: readonly ItemProblem<FastTrackProblemCode>[];
   /** LLM labellers: the exact prompt, model, sampling, usage. */
   readonly provenance?: GenerationProvenance;
 }

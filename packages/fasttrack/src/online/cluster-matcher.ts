@@ -1,7 +1,7 @@
-import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
+import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError, type ItemProblem } from '@factkit/core';
 import * as fuzzball from 'fuzzball';
 import type { FastTrackIndex } from '../index/fasttrack-index.js';
-import type { FastTrackProblem } from '../problem-codes.js';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 /** fuzzball scorers usable for cluster retrieval (thefuzz names). */
 export type FuzzyScorerName = 'WRatio' | 'ratio' | 'partial_ratio' | 'token_sort_ratio' | 'token_set_ratio' | 'partial_token_sort_ratio' | 'partial_token_set_ratio';
@@ -42,7 +42,7 @@ export interface MatchedLeaf {
 
 export interface ClusterMatch {
   readonly leaves: MatchedLeaf[];
-  readonly problems: FastTrackProblem[];
+  readonly problems: ItemProblem<FastTrackProblemCode>[];
   /** Keyword comparisons made (unique processed keywords scored). */
   readonly comparisons: number;
 }
@@ -370,7 +370,7 @@ function scoreEveryLeaf(table: KeywordTable, clustering: number, scoring: QueryS
  * `no-cluster-matched` problem and, with `fallback: 'centroid'` and an embedding, the nearest centroids; plus
  * `centroidLeaves` nearest centroids when asked.
  */
-function matchClustering(table: KeywordTable, clustering: number, scoring: QueryScoring, settings: MatcherSettings, queryEmbedding: Float32Array | undefined, problems: FastTrackProblem[]): MatchedLeaf[] {
+function matchClustering(table: KeywordTable, clustering: number, scoring: QueryScoring, settings: MatcherSettings, queryEmbedding: Float32Array | undefined, problems: ItemProblem<FastTrackProblemCode>[]): MatchedLeaf[] {
   const { limit, cutoff, centroidLeaves, fallback } = settings;
   const { index, leaves: labelled } = table.prepared[clustering] as PreparedClustering;
   const toLeaf = ({ position, best, bestId }: LeafScore): MatchedLeaf => {
@@ -414,7 +414,7 @@ export function createClusterMatcher(indexes: readonly FastTrackIndex[], options
       if (typeof query !== 'string') throw new InvalidArgumentError({ where: 'ClusterMatcher.match', argument: 'query', message: 'must be a string' });
       const { queryEmbedding } = matchOptions;
       const processedQuery = processForFuzzyMatch(query);
-      const problems: FastTrackProblem[] = [];
+      const problems: ItemProblem<FastTrackProblemCode>[] = [];
       scores.fill(Number.NaN);
       let comparisons = 0;
       const exact = (id: number): number => {

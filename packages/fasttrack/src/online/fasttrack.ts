@@ -12,11 +12,12 @@ import {
   type RetrieveRequest,
   type RetrieveResult,
   type Usage,
+  type ItemProblem,
 } from '@factkit/core';
 import type { FastTrackIndex } from '../index/fasttrack-index.js';
 import { isSupporting, type JudgeCall, type SupportJudge, type SupportJudgement } from '../judge/support-judge.js';
 import { createClusterMatcher, type ClusterMatcherOptions, type MatchedLeaf } from './cluster-matcher.js';
-import type { FastTrackProblem, FastTrackProblemCode } from '../problem-codes.js';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 export interface FastTrackOptions extends ClusterMatcherOptions {
   /** One clustering, or several over the same documents (an ensemble: candidates are the union). */
@@ -105,12 +106,12 @@ export interface TraceResult {
   readonly calls: readonly JudgeCall[];
   readonly cost: TraceCost;
   /** `no-cluster-matched`, one `unlabelled-leaves` when a leaf's keyword call failed, and one `unjudged` per candidate the judge could not decide. */
-  readonly problems: FastTrackProblem[];
+  readonly problems: ItemProblem<FastTrackProblemCode>[];
 }
 
 export interface FastTrack {
   /** Stage 1 only: the retrieved leaves and their documents (what a perfect judge would see). */
-  candidates(query: string, options?: { abortSignal?: AbortSignal }): Promise<{ clusters: MatchedLeaf[]; documentIds: string[]; problems: FastTrackProblem[]; comparisons: number }>;
+  candidates(query: string, options?: { abortSignal?: AbortSignal }): Promise<{ clusters: MatchedLeaf[]; documentIds: string[]; problems: ItemProblem<FastTrackProblemCode>[]; comparisons: number }>;
   /** Both stages. */
   trace(query: string, options?: { abortSignal?: AbortSignal }): Promise<TraceResult>;
   /** FastTrack as a core Retriever: evidence = supporting documents, score 1, in candidate order (cluster paths: `trace`). */
@@ -167,7 +168,7 @@ export function createFastTrack(options: FastTrackOptions): FastTrack {
     const stage1 = await candidates(query, traceOptions);
     const candidateDocuments = stage1.documentIds.map((documentId) => documents[rowById.get(documentId) as number] as Document);
     const judged = await judge.judge({ query, candidates: candidateDocuments.map((document) => ({ documentId: document.id, text: document.text })), ...(abortSignal ? { abortSignal } : {}) });
-    const problems: FastTrackProblem[] = [...stage1.problems];
+    const problems: ItemProblem<FastTrackProblemCode>[] = [...stage1.problems];
     if (unlabelledLeaves.length > 0) problems.push({ code: 'unlabelled-leaves', message: `${unlabelledLeaves.length} leaf cluster(s) have no keywords (their keyword call failed): the trace may have missed their documents` });
     const supporting: SupportingDocument[] = [];
     const unjudged: string[] = [];

@@ -1,10 +1,10 @@
-import type { Document, ProgressCallback, Retriever } from '@factkit/core';
+import type { Document, ProgressCallback, Retriever, ItemProblem } from '@factkit/core';
 import { InvalidArgumentError, isAbortReason } from '@factkit/core';
 import type { SetScores } from '@factkit/metrics';
 import { computeBestMeanF1OverTopK, computeMeanStandardError, computeSetScores } from '@factkit/metrics';
 import { isSupporting, type SupportJudge } from '../judge/support-judge.js';
 import type { FastTrack, TraceResult } from '../online/fasttrack.js';
-import { asFastTrackProblems, type FastTrackProblem } from '../problem-codes.js';
+import { asFastTrackProblems, type FastTrackProblemCode } from '../problem-codes.js';
 
 const WHERE = 'runTraceStudy';
 
@@ -46,7 +46,7 @@ export interface TraceStatementRun {
   /** FastTrack's own trace (clusters, judge calls, cost). */
   readonly result?: TraceResult;
   readonly latencyMs?: number;
-  readonly problems: readonly FastTrackProblem[];
+  readonly problems: readonly ItemProblem<FastTrackProblemCode>[];
 }
 
 /** Mean ± standard error over statements (SE is NaN for one statement). */
@@ -177,7 +177,7 @@ async function runBruteForce(options: TraceStudyOptions, name: string, judge: Su
 async function runRanker(options: TraceStudyOptions, ranker: TraceRanker): Promise<TraceMethodRun> {
   const { statements, abortSignal, maxK = 100, defaultK = 10 } = options;
   const rankings: (readonly string[] | undefined)[] = [];
-  const problems: FastTrackProblem[][] = statements.map(() => []);
+  const problems: ItemProblem<FastTrackProblemCode>[][] = statements.map(() => []);
   if ('rankings' in ranker) rankings.push(...ranker.rankings);
   else {
     for (const [position, statement] of statements.entries()) {
