@@ -1,4 +1,4 @@
-import { ProviderCallError, type LanguageModel, type NliModel } from '@factkit/core';
+import type { LanguageModel, NliModel } from '@factkit/core';
 import { createMockEmbedder, createMockNliModel } from '@factkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { TOPIC_DOCUMENTS } from '../test/fixtures.js';

@@ -26,6 +26,23 @@ describe('percentileOf', () => {
 
 const bm25 = createBm25RetrieverFactory({ analyzer: CHUNK_KNOWLEDGE_ANALYZER, k1: 1.2, b: 0.75, lengthEncoding: 'exact' });
 
+/** The BM25 factory, recording the ranking depth (`topK`) of every retrieval in `seen`. */
+function countingDepths(seen: number[]): RetrieverFactory {
+  return {
+    id: 'counting',
+    async createRetriever(request) {
+      const retriever = await bm25.createRetriever(request);
+      return {
+        id: retriever.id,
+        retrieve(query) {
+          seen.push(query.topK ?? 10);
+          return retriever.retrieve(query);
+        },
+      };
+    },
+  };
+}
+
 describe('filterQuestionsByRelevance (Doc2Query--)', () => {
   it('drops the off-topic questions by BM25 through the RetrieverFactory and reports each with its score', async () => {
     const result = await filterQuestionsByRelevance(items, { scorer: { factory: bm25 }, percentile: 40 });
@@ -64,13 +81,7 @@ describe('filterQuestionsByRelevance (Doc2Query--)', () => {
 
   it('keeps chunks with the same id apart and reads the ranking only as deep as needed', async () => {
     const seen: number[] = [];
-    const counting: RetrieverFactory = {
-      id: 'counting',
-      async createRetriever(request) {
-        const retriever = await bm25.createRetriever(request);
-        return { id: retriever.id, retrieve: (query) => (seen.push(query.topK ?? 10), retriever.retrieve(query)) };
-      },
-    };
+    const counting = countingDepths(seen);
     const twins = [annotated('x', 'Aspirin lowers fever.', ['Does aspirin lower fever?']), annotated('x', 'Statins reduce cholesterol.', ['Does aspirin lower fever?'])];
     const result = await filterQuestionsByRelevance(twins, { scorer: { factory: counting }, percentile: 50 });
     expect(seen).toEqual([2, 2]);
@@ -80,13 +91,7 @@ describe('filterQuestionsByRelevance (Doc2Query--)', () => {
 
   it('deepens the ranking while the own chunk is missing from a full list, and stops at a short one', async () => {
     const seen: number[] = [];
-    const counting: RetrieverFactory = {
-      id: 'counting',
-      async createRetriever(request) {
-        const retriever = await bm25.createRetriever(request);
-        return { id: retriever.id, retrieve: (query) => (seen.push(query.topK ?? 10), retriever.retrieve(query)) };
-      },
-    };
+    const counting = countingDepths(seen);
     // The own chunk is the longest of 20 aspirin chunks, so it ranks last for "aspirin"; "quasar" matches nothing.
     const own = annotated('own', `Aspirin ${'with many other clinical words here '.repeat(4)}`, ['Aspirin?', 'Quasar?']);
     const others = Array.from({ length: 19 }, (_, index) => annotated(`o${index}`, 'Aspirin aspirin.', []));
