@@ -37,5 +37,5 @@ export type { FastTrack, FastTrackOptions, SupportingDocument, TraceCost, TraceP
 export { createFastTrack, traceProblemKind } from './online/fasttrack.js';
 
 // Study (paper Table 1)
-export type { TraceMeanWithError, TraceMethodRun, TraceMethodScores, TraceRanker, TraceStatement, TraceStatementRun, TraceStudyOptions, TraceStudyResult } from './study/run-trace-study.js';
+export type { TraceMethodRun, TraceMethodScores, TraceRanker, TraceStatement, TraceStatementRun, TraceStudyOptions, TraceStudyResult } from './study/run-trace-study.js';
 export { runTraceStudy } from './study/run-trace-study.js';

@@ -1,6 +1,6 @@
 import type { Document, ProgressCallback, Retriever, ItemProblem } from '@factkit/core';
 import { InvalidArgumentError, isAbortReason } from '@factkit/core';
-import type { SetScores } from '@factkit/metrics';
+import type { MeanStandardError, SetScores } from '@factkit/metrics';
 import { computeBestMeanF1OverTopK, computeMeanStandardError, computeSetScores } from '@factkit/metrics';
 import { isSupporting, type SupportJudge } from '../judge/support-judge.js';
 import type { FastTrack, TraceResult } from '../online/fasttrack.js';
@@ -49,17 +49,11 @@ export interface TraceStatementRun {
   readonly problems: readonly ItemProblem<FastTrackProblemCode>[];
 }
 
-/** Mean ± standard error over statements (SE is NaN for one statement). */
-export interface TraceMeanWithError {
-  readonly mean: number;
-  readonly standardError: number;
-}
-
-/** P / R / F1 of one method over the statements with gold ids whose run is complete. */
+/** P / R / F1 of one method over the statements with gold ids whose run is complete: mean ± SE (SE NaN for one statement). */
 export interface TraceMethodScores {
-  readonly precision: TraceMeanWithError;
-  readonly recall: TraceMeanWithError;
-  readonly f1: TraceMeanWithError;
+  readonly precision: MeanStandardError;
+  readonly recall: MeanStandardError;
+  readonly f1: MeanStandardError;
   /** Statements scored. */
   readonly statements: number;
   /** Statements with gold ids left out because their run is incomplete. */
@@ -87,20 +81,15 @@ export interface TraceStudyResult {
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const hasGold = (statement: TraceStatement) => (statement.gold?.length ?? 0) > 0;
 
-function meanWithError(values: readonly number[]): TraceMeanWithError {
-  const { mean, standardError } = computeMeanStandardError(values);
-  return { mean, standardError };
-}
-
 /** Set P / R / F1 of a method, mean ± SE over the complete statements that have gold ids. */
 export function scoreTraceMethod(statements: readonly TraceStatement[], perStatement: readonly TraceStatementRun[]): TraceMethodScores | undefined {
   const withGold = statements.flatMap((statement, position) => (hasGold(statement) ? [position] : []));
   const scored: SetScores[] = withGold.filter((position) => perStatement[position]?.incomplete === false).map((position) => computeSetScores(perStatement[position]!.supporting, statements[position]!.gold!));
   if (scored.length === 0) return undefined;
   return {
-    precision: meanWithError(scored.map((score) => score.precision)),
-    recall: meanWithError(scored.map((score) => score.recall)),
-    f1: meanWithError(scored.map((score) => score.f1)),
+    precision: computeMeanStandardError(scored.map((score) => score.precision)),
+    recall: computeMeanStandardError(scored.map((score) => score.recall)),
+    f1: computeMeanStandardError(scored.map((score) => score.f1)),
     statements: scored.length,
     leftOut: withGold.length - scored.length,
   };
