@@ -120,7 +120,7 @@ export function buildClusterTree(matrix: VectorMatrix, options: BuildClusterTree
   const nodes: MutableNode[] = [];
   const all = Array.from({ length: matrix.rows }, (_, row) => row);
   nodes.push({ id: 0, parent: -1, path: [], children: [], size: all.length, centroid: meanOf(matrix, all), members: all });
-  const state = { done: 0, splits: 0 };
+  const state = { done: 0 };
   splitDownward(matrix, nodes, 0, { k, maxLeafSize, engine, maxIterations, tolerance }, seed, state, onProgress, abortSignal);
   return finishTree(nodes, k, maxLeafSize, seed);
 }
@@ -132,7 +132,7 @@ function splitDownward(
   start: number,
   options: Required<Pick<BuildClusterTreeOptions, 'k' | 'maxLeafSize' | 'engine' | 'maxIterations' | 'tolerance'>>,
   seed: number,
-  state: { done: number; splits: number },
+  state: { done: number },
   onProgress: BuildClusterTreeOptions['onProgress'],
   abortSignal: AbortSignal | undefined,
 ): void {
@@ -149,7 +149,6 @@ function splitDownward(
       continue;
     }
     const { groups, centroids } = splitMembers(matrix, members, options, splitSeed(seed, id), workspace);
-    state.splits++;
     delete node.members;
     const childIds: number[] = [];
     groups.forEach((group, position) => {
@@ -239,7 +238,7 @@ export function addToClusterTree(tree: ClusterTree, matrix: VectorMatrix, option
   }
   const splitLeaves: number[] = [];
   const before = nodes.length;
-  const state = { done: 0, splits: 0 };
+  const state = { done: 0 };
   for (const leaf of touched) {
     if (((nodes[leaf] as MutableNode).members as number[]).length > tree.maxLeafSize) {
       splitLeaves.push(leaf);
