@@ -1,8 +1,9 @@
 // Table 7 on one corpus: chunk the abstracts, annotate them offline (and with a model when OPENAI_BASE_URL is set),
 // and score every passage layout with BM25 (and USE-lite when `dense`).
 import type { AnnotatedChunk, Chunker, createOfflineAnnotator } from '@factkit/chunk-knowledge';
-import { PASSAGE_LAYOUTS, chunkDocuments, filterQuestionsByRelevance } from '@factkit/chunk-knowledge';
+import { CHUNK_KNOWLEDGE_ANALYZER, PASSAGE_LAYOUTS, chunkDocuments, filterQuestionsByRelevance } from '@factkit/chunk-knowledge';
 import { withEmbeddingCache, type Document, type Embedder } from '@factkit/core';
+import { createBm25RetrieverFactory } from '@factkit/retrieval';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { annotateWithModel } from './model-annotations.js';
 import type { SciFactData } from './scifact.js';
@@ -48,7 +49,7 @@ export async function studyCorpus(options: CorpusStudyOptions): Promise<CorpusSt
   const started = performance.now();
   const offline: AnnotatedChunk[] = chunks.map((chunk) => annotator.annotate(chunk));
   log(`${name}: offline annotation of ${chunks.length} chunks in ${((performance.now() - started) / 1000).toFixed(2)} s`);
-  const filtered = await filterQuestionsByRelevance(offline, { percentile });
+  const filtered = await filterQuestionsByRelevance(offline, { scorer: { factory: createBm25RetrieverFactory({ analyzer: CHUNK_KNOWLEDGE_ANALYZER, k1: 1.2, b: 0.75, lengthEncoding: 'exact' }) }, percentile });
   notes.push(`${name}: Doc2Query-- (BM25 relevance, percentile ${percentile}) dropped ${filtered.droppedCount} of ${filtered.droppedCount + filtered.keptCount} offline questions (threshold ${filtered.threshold.toFixed(3)}).`);
   let embedder: Embedder | undefined;
   let cache: ReturnType<typeof createVectorFileCache> | undefined;

@@ -1,4 +1,4 @@
-import { CASE_1_CHUNK, CASE_6_QUESTIONS_CHUNK, chunkDocuments, createOfflineAnnotator, createSentenceChunker } from '@factkit/chunk-knowledge';
+import { chunkDocuments, getPassageLayout, createOfflineAnnotator, createSentenceChunker } from '@factkit/chunk-knowledge';
 import { createMockEmbedder } from '@factkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { selectClaims, selectSubset } from '../src/scifact.js';
@@ -33,7 +33,7 @@ describe('runTable7 (through @factkit/chunk-knowledge runLayoutStudy)', () => {
   it('runs BM25 and a dense encoder over layouts and finds the gold chunks of easy claims', async () => {
     const { chunks } = chunkDocuments(corpus, { chunker: createSentenceChunker({ maxTokens: 12 }) });
     const items = chunks.map((chunk) => createOfflineAnnotator().annotate(chunk));
-    const rows = await runTable7({ items, variant: 'offline', queries: data.queries, qrels: data.qrels, layouts: [CASE_1_CHUNK, CASE_6_QUESTIONS_CHUNK], embedder: createMockEmbedder({ dimensions: 128 }) });
+    const rows = await runTable7({ items, variant: 'offline', queries: data.queries, qrels: data.qrels, layouts: [getPassageLayout('case-1'), getPassageLayout('case-6')], embedder: createMockEmbedder({ dimensions: 128 }) });
     expect(rows.map((row) => `${row.system}/${row.layout}`)).toEqual([
       'BM25/case-1',
       'BM25/case-6',

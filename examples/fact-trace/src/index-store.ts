@@ -2,8 +2,8 @@
 // ranking computed from the index's own document vectors.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { normalizeL2, type Document, type Embedder } from '@factkit/core';
-import { buildFastTrackIndex, createClassTfidfLabeller, createLlmKeywordLabeller, deserializeFastTrackIndex, serializeFastTrackIndex, type FastTrackIndex, type FastTrackIndexProgress } from '@factkit/fasttrack';
+import { normalizeL2, type Document, type Embedder, type Progress } from '@factkit/core';
+import { buildFastTrackIndex, createClassTfidfLabeller, createLlmKeywordLabeller, deserializeFastTrackIndex, serializeFastTrackIndex, type FastTrackIndex } from '@factkit/fasttrack';
 import type { StudyOptions } from './study.js';
 
 /** Loads the saved index for this corpus and labeller, or builds and saves it (progress on `log`). */
@@ -28,7 +28,7 @@ export async function loadOrBuildIndex(documents: readonly Document[], options: 
   }
   const labeller = labellerName === 'llm' && options.llm ? createLlmKeywordLabeller({ model: options.llm }) : createClassTfidfLabeller();
   let lastLine = 0;
-  const onProgress = ({ stage, completed, total }: FastTrackIndexProgress) => {
+  const onProgress = ({ stage, completed, total }: Progress) => {
     const now = performance.now();
     if (now - lastLine > 2000 || completed === total) {
       lastLine = now;

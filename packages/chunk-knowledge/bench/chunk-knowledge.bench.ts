@@ -18,7 +18,8 @@ import { createBm25Index, createDenseRetrieverFactory, createInMemoryVectorStore
 import { createHnswVectorStore } from '@factkit/retrieval/node';
 import { requireDataset } from '@factkit/test-utils/data';
 import type { AnnotatedChunk, IndexMode } from '../src/index.js';
-import { PASSAGE_LAYOUTS, chunkDocuments, createChunkVectorRetriever, createOfflineAnnotator, createSentenceChunker, renderIndexPassages } from '../src/index.js';
+import { renderIndexPassages } from '../src/indexing/vector-index.js';
+import { PASSAGE_LAYOUTS, chunkDocuments, createChunkVectorRetriever, createOfflineAnnotator, createSentenceChunker } from '../src/index.js';
 
 /** Vectors indexed for `items` in `mode` into `store` (through retrieval's dense factory, as users build it). */
 async function indexChunks(items: readonly AnnotatedChunk[], embedder: Embedder, store: VectorStore, mode: IndexMode): Promise<number> {

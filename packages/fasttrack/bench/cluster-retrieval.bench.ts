@@ -16,7 +16,8 @@ import { createSeededRandom } from '@factkit/core';
 import { requireDataset } from '@factkit/test-utils/data';
 import * as fuzzball from 'fuzzball';
 // Profile (node --cpu-prof): most of a WRatio call is difflib's SequenceMatcher inside partial_ratio, rebuilt per call.
-import { buildClusterTree, createClassTfidfLabeller, createClusterMatcher, packVectors, type FastTrackIndex, type LeafLabel } from '../src/index.js';
+import { packVectors } from '../src/clustering/vector-matrix.js';
+import { buildClusterTree, createClassTfidfLabeller, createClusterMatcher, type FastTrackIndex, type LeafLabel } from '../src/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const queryCount = Number(process.env['BENCH_QUERIES'] ?? 20);

@@ -24,7 +24,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSeededRandom } from '@factkit/core';
 import { kmeans as mlKMeans } from 'ml-kmeans';
-import { buildClusterTree, computeInertia, computeKMeans, initializeKMeansPlusPlus, packVectors, selectRows, splitSeed, type VectorMatrix } from '../src/index.js';
+import { buildClusterTree, splitSeed } from '../src/clustering/cluster-tree.js';
+import { computeInertia, computeKMeans } from '../src/clustering/compute-kmeans.js';
+import { initializeKMeansPlusPlus } from '../src/clustering/kmeans-plus-plus.js';
+import { packVectors, selectRows, type VectorMatrix } from '../src/clustering/vector-matrix.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rows = Number(process.env['BENCH_ROWS'] ?? 20_000);

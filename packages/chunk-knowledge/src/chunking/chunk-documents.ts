@@ -1,6 +1,7 @@
 import { InvalidArgumentError, throwIfAborted } from '@factkit/core';
 import type { Chunk, Document, ItemProblem } from '@factkit/core';
 import type { Chunker } from './types.js';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 export interface ChunkDocumentsOptions {
   readonly chunker: Chunker;
@@ -15,7 +16,7 @@ export interface ChunkDocumentsOptions {
 export interface ChunkDocumentsResult {
   readonly chunks: Chunk[];
   /** Per-document and per-chunk problems (`index` = document position); nothing is left out without one. */
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<ChunkKnowledgeProblemCode>[];
   readonly documentCount: number;
 }
 
@@ -31,7 +32,7 @@ export function chunkDocuments(documents: readonly Document[], options: ChunkDoc
   if (typeof chunker?.split !== 'function') throw new InvalidArgumentError({ where, argument: 'chunker', message: 'must be a Chunker (createTokenChunker, createSentenceChunker, createSectionChunker)' });
   if (duplicates !== 'keep' && duplicates !== 'drop') throw new InvalidArgumentError({ where, argument: 'duplicates', message: `must be 'keep' or 'drop' (got ${String(duplicates)})` });
   const chunks: Chunk[] = [];
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<ChunkKnowledgeProblemCode>[] = [];
   const seenDocuments = new Set<string>();
   const seenTexts = new Map<string, string>();
   documents.forEach((document, index) => {
@@ -66,7 +67,7 @@ export function chunkDocuments(documents: readonly Document[], options: ChunkDoc
 }
 
 /** Decodes UTF-8 bytes; invalid sequences become U+FFFD and an `invalid-utf8` problem instead of a silent replacement. */
-export function decodeUtf8Text(bytes: Uint8Array, options: { id?: string } = {}): { text: string; problems: ItemProblem[] } {
+export function decodeUtf8Text(bytes: Uint8Array, options: { id?: string } = {}): { text: string; problems: ItemProblem<'invalid-utf8'>[] } {
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), problems: [] };
   } catch {

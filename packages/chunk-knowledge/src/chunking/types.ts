@@ -1,9 +1,10 @@
 import type { Chunk, Document, ItemProblem } from '@factkit/core';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 /** Chunks of one document plus what was odd about it (empty text, lone surrogates, sentences split mid-way). */
 export interface ChunkingResult {
   readonly chunks: TextChunk[];
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<ChunkKnowledgeProblemCode>[];
 }
 
 /** A core `Chunk` with what every chunker records as typed fields (`metadata` is the document's own, passed on). */

@@ -1,9 +1,10 @@
 import { InvalidArgumentError, throwIfAborted } from '@factkit/core';
-import type { FieldedDocument, ItemProblem, Retriever, RetrieverFactory } from '@factkit/core';
+import type { FieldedDocument, Retriever, RetrieverFactory, ItemProblem } from '@factkit/core';
 import { chunkOrigin } from '../internal/chunk-origin.js';
 import type { AnnotatedChunk } from '../knowledge/types.js';
 import type { LayoutField, PassageLayout, RenderPassageOptions } from './layouts.js';
 import { renderField, renderPassage } from './layouts.js';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 /** Index each chunk as one vector of its rendered layout, or title / each question / chunk as separate vectors. */
 export type IndexMode = PassageLayout | { readonly multiVector: readonly LayoutField[] };
@@ -18,9 +19,9 @@ export interface IndexedPassage {
 }
 
 /** Renders the passages of a batch in an index mode; records with empty text are reported, not indexed. */
-export function renderIndexPassages(items: readonly AnnotatedChunk[], mode: IndexMode, options: RenderPassageOptions = {}): { passages: IndexedPassage[]; problems: ItemProblem[] } {
+export function renderIndexPassages(items: readonly AnnotatedChunk[], mode: IndexMode, options: RenderPassageOptions = {}): { passages: IndexedPassage[]; problems: ItemProblem<ChunkKnowledgeProblemCode>[] } {
   const passages: IndexedPassage[] = [];
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<ChunkKnowledgeProblemCode>[] = [];
   const { open = '<s>', close = '</s>' } = options;
   const wrap = (text: string): string => [open, text, close].filter((part) => part !== '').join(' ');
   items.forEach((item, index) => {
@@ -57,7 +58,11 @@ export interface ChunkVectorRetrieverOptions {
  * multi-vector mode gives the wrapped `title` / `chunk` texts and the list of wrapped questions, in the mode's order.
  * Text = the chunk's text, origin = parent document + chunk id. Empty fields are left out and reported.
  */
-export function toChunkFieldedDocuments(items: readonly AnnotatedChunk[], mode: IndexMode, render: RenderPassageOptions = {}): { documents: FieldedDocument[]; fields: Record<string, number>; problems: ItemProblem[] } {
+export function toChunkFieldedDocuments(
+  items: readonly AnnotatedChunk[],
+  mode: IndexMode,
+  render: RenderPassageOptions = {},
+): { documents: FieldedDocument[]; fields: Record<string, number>; problems: ItemProblem<ChunkKnowledgeProblemCode>[] } {
   const { passages, problems } = renderIndexPassages(items, mode, render);
   const byChunk = new Map<string, Record<string, string | string[]>>();
   for (const passage of passages) {
@@ -84,7 +89,7 @@ export function toChunkFieldedDocuments(items: readonly AnnotatedChunk[], mode: 
  * @throws InvalidArgumentError for a missing factory or mode.
  * @example await createChunkVectorRetriever(items, { factory: createDenseRetrieverFactory({ embedder }), mode: CASE_6_QUESTIONS_CHUNK })
  */
-export async function createChunkVectorRetriever(items: readonly AnnotatedChunk[], options: ChunkVectorRetrieverOptions): Promise<Retriever & { readonly problems: readonly ItemProblem[] }> {
+export async function createChunkVectorRetriever(items: readonly AnnotatedChunk[], options: ChunkVectorRetrieverOptions): Promise<Retriever & { readonly problems: readonly ItemProblem<ChunkKnowledgeProblemCode>[] }> {
   const { factory, mode, render = {}, abortSignal } = options;
   const where = 'createChunkVectorRetriever';
   if (!factory || typeof factory.createRetriever !== 'function') throw new InvalidArgumentError({ where, argument: 'factory', message: 'must be a RetrieverFactory (e.g. createDenseRetrieverFactory from @factkit/retrieval)' });

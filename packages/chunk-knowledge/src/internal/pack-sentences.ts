@@ -1,7 +1,7 @@
-import { segmentSentences } from '@factkit/core';
-import type { ItemProblem } from '@factkit/core';
+import { segmentSentences, type ItemProblem } from '@factkit/core';
 import { windowTokens } from '../chunking/token-chunker.js';
 import { findTokenSpans } from './token-spans.js';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 export interface PackedWindow {
   readonly start: number;
@@ -20,9 +20,9 @@ interface Unit {
  * a sentence longer than `maxTokens` is cut into token windows (and reported), never dropped.
  * With `overlapSentences` > 0 the next window repeats the last sentences of the previous one when they fit.
  */
-export function packSentences(text: string, from: number, to: number, options: { maxTokens: number; overlapSentences: number; documentId: string }): { windows: PackedWindow[]; problems: ItemProblem[] } {
+export function packSentences(text: string, from: number, to: number, options: { maxTokens: number; overlapSentences: number; documentId: string }): { windows: PackedWindow[]; problems: ItemProblem<ChunkKnowledgeProblemCode>[] } {
   const { maxTokens, overlapSentences, documentId } = options;
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<ChunkKnowledgeProblemCode>[] = [];
   const units: Unit[] = [];
   for (const sentence of segmentSentences(text.slice(from, to))) {
     const start = from + sentence.start;

@@ -2,9 +2,10 @@ import { assertNonEmptyString, assertNonNegativeInteger, assertPositiveInteger, 
 import type { Chunk, Document, ItemProblem } from '@factkit/core';
 import type { TextChunk } from '../chunking/types.js';
 import { replaceLoneSurrogates } from './token-spans.js';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 /** Checks the document shape and returns its text with lone surrogates replaced, plus problems (invalid text, empty). */
-export function prepareDocument(document: Document, where: string): { text: string; problems: ItemProblem[]; empty: boolean } {
+export function prepareDocument(document: Document, where: string): { text: string; problems: ItemProblem<ChunkKnowledgeProblemCode>[]; empty: boolean } {
   if (typeof document !== 'object' || document === null) {
     throw new InvalidArgumentError({ where, argument: 'document', message: `must be an object with string "id" and "text" (got ${document === null ? 'null' : typeof document})` });
   }
@@ -12,7 +13,7 @@ export function prepareDocument(document: Document, where: string): { text: stri
   if (typeof document.text !== 'string') {
     throw new InvalidArgumentError({ where, argument: 'document.text', message: `must be a string (got ${typeof document.text}) for document "${document.id}"` });
   }
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<ChunkKnowledgeProblemCode>[] = [];
   const cleaned = replaceLoneSurrogates(document.text);
   if (cleaned.replaced > 0) {
     problems.push({

@@ -1,9 +1,9 @@
-import { InvalidArgumentError } from '@factkit/core';
-import type { ItemProblem } from '@factkit/core';
+import { InvalidArgumentError, type ItemProblem } from '@factkit/core';
 import type { TaggedToken } from './bio-tags.js';
 import { toBioTags } from './bio-tags.js';
 import type { KeywordSpan, RakeOptions } from './rake.js';
 import { extractRakeKeywords } from './rake.js';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 /** Keywords of one query as spans and as per-token BIO tags (KB / KI / O). */
 export interface QueryKeywords {
@@ -13,11 +13,11 @@ export interface QueryKeywords {
   readonly tokens: readonly TaggedToken[];
   /** `'rake (baseline)'` or the model step name. */
   readonly method: string;
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ChunkKnowledgeProblemCode>[];
 }
 
 /** Builds `QueryKeywords` from spans (sorted by position, overlaps merged). */
-export function buildQueryKeywords(query: string, spans: readonly KeywordSpan[], method: string, problems: readonly ItemProblem[] = []): QueryKeywords {
+export function buildQueryKeywords(query: string, spans: readonly KeywordSpan[], method: string, problems: readonly ItemProblem<ChunkKnowledgeProblemCode>[] = []): QueryKeywords {
   const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: KeywordSpan[] = [];
   for (const span of sorted) {
@@ -39,6 +39,6 @@ export function buildQueryKeywords(query: string, spans: readonly KeywordSpan[],
 export function extractQueryKeywords(query: string, options: RakeOptions = {}): QueryKeywords {
   if (typeof query !== 'string') throw new InvalidArgumentError({ where: 'extractQueryKeywords', argument: 'query', message: `must be a string (got ${typeof query})` });
   const spans = extractRakeKeywords(query, options);
-  const problems: ItemProblem[] = spans.length === 0 ? [{ code: 'no-keywords', message: 'no keyword outside stop words and punctuation' }] : [];
+  const problems: ItemProblem<ChunkKnowledgeProblemCode>[] = spans.length === 0 ? [{ code: 'no-keywords', message: 'no keyword outside stop words and punctuation' }] : [];
   return buildQueryKeywords(query, spans, 'rake (baseline)', problems);
 }

@@ -1,9 +1,10 @@
 import { assertPositiveInteger, InvalidArgumentError, isRefusal, itemFailed, itemOk, runPromptedStep } from '@factkit/core';
-import type { Chunk, GenerationProvenance, ItemOutcome, ItemProblem, LanguageModel, ParseOutcome, ProgressCallback, StepItem } from '@factkit/core';
+import type { Chunk, GenerationProvenance, ItemOutcome, LanguageModel, ParseOutcome, ProgressCallback, StepItem, ItemProblem } from '@factkit/core';
 import { computeBaselineTitle } from './offline-annotator.js';
 import { parseChunkKnowledge } from './parse-chunk-knowledge.js';
 import { CHUNK_KNOWLEDGE_PROMPT, TEXT2TEXT_QUESTIONS_PREFIX, TEXT2TEXT_TITLE_PREFIX } from './prompts.js';
 import type { AnnotatedChunk, ChunkKnowledgeFields } from './types.js';
+import { asChunkKnowledgeProblems, type ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 /** An annotated chunk from a model, with the provenance of its call(s) and the raw replies. */
 export interface ModelAnnotatedChunk extends AnnotatedChunk {
@@ -17,11 +18,11 @@ export interface ChunkAnnotationResult {
    * (the call failed, or the reply was empty or a refusal); a failed outcome's problems carry the chunk's `index` and
    * `id`, and `raw` is the reply when there was one.
    */
-  readonly outcomes: ItemOutcome<ModelAnnotatedChunk>[];
+  readonly outcomes: ItemOutcome<ModelAnnotatedChunk, ChunkKnowledgeProblemCode>[];
 }
 
-function failedChunk(chunk: Chunk, index: number, problems: readonly ItemProblem[], raw: readonly string[]): ItemOutcome<ModelAnnotatedChunk> {
-  const tagged = (problems.length > 0 ? problems : [{ code: 'no-usable-reply', message: 'no usable reply' }]).map((problem) => ({ ...problem, index, id: chunk.id }));
+function failedChunk(chunk: Chunk, index: number, problems: readonly ItemProblem<ChunkKnowledgeProblemCode>[], raw: readonly string[]): ItemOutcome<ModelAnnotatedChunk, ChunkKnowledgeProblemCode> {
+  const tagged = (problems.length > 0 ? problems : [{ code: 'no-usable-reply' as const, message: 'no usable reply' }]).map((problem) => ({ ...problem, index, id: chunk.id }));
   return itemFailed(
     tagged,
     raw.find((reply) => reply !== ''),
@@ -60,13 +61,20 @@ function checkCommon(chunks: readonly Chunk[], model: LanguageModel, questionCou
   assertPositiveInteger('questionCount', questionCount, where);
 }
 
-function unusable(reply: string): ItemProblem | undefined {
+function unusable(reply: string): ItemProblem<ChunkKnowledgeProblemCode> | undefined {
   if (reply.trim() === '') return { code: 'empty-reply', message: 'the model returned no text' };
   if (isRefusal(reply)) return { code: 'refusal', message: 'the model refused', raw: reply.slice(0, 500) };
   return undefined;
 }
 
-function finish(chunk: Chunk, fields: ChunkKnowledgeFields, problems: ItemProblem[], method: string, titleFallback: 'baseline' | 'none', extra: { provenance: readonly GenerationProvenance[]; raw: readonly string[] }): ModelAnnotatedChunk {
+function finish(
+  chunk: Chunk,
+  fields: ChunkKnowledgeFields,
+  problems: ItemProblem<ChunkKnowledgeProblemCode>[],
+  method: string,
+  titleFallback: 'baseline' | 'none',
+  extra: { provenance: readonly GenerationProvenance[]; raw: readonly string[] },
+): ModelAnnotatedChunk {
   let title = fields.title ?? '';
   let titleSource: AnnotatedChunk['titleSource'] = 'model';
   if (fields.title === undefined) {
@@ -108,8 +116,8 @@ export async function annotateChunksWithModel(chunks: readonly Chunk[], options:
   });
   const outcomes = steps.map((step, index) => {
     const chunk = chunks[index]!;
-    if (step.status === 'failed' || step.value === undefined) return failedChunk(chunk, index, step.problems, step.raw);
-    return itemOk(finish(chunk, step.value, [...step.problems], MODEL_ANNOTATION_STEP, titleFallback, { provenance: [step.provenance], raw: step.raw }));
+    if (step.status === 'failed' || step.value === undefined) return failedChunk(chunk, index, asChunkKnowledgeProblems(step.problems), step.raw);
+    return itemOk(finish(chunk, step.value, [...asChunkKnowledgeProblems(step.problems)], MODEL_ANNOTATION_STEP, titleFallback, { provenance: [step.provenance], raw: step.raw }));
   });
   return { outcomes };
 }
@@ -182,10 +190,12 @@ export async function annotateChunksWithText2Text(chunks: readonly Chunk[], opti
     const title = titles[index]!;
     const question = questions[index]!;
     if (question.status === 'failed' || question.value === undefined || question.value.length === 0 || title.status === 'failed') {
-      return failedChunk(chunk, index, [...title.problems, ...question.problems], [...question.raw, ...title.raw]);
+      return failedChunk(chunk, index, asChunkKnowledgeProblems([...title.problems, ...question.problems]), [...question.raw, ...title.raw]);
     }
     const fields: ChunkKnowledgeFields = { ...(title.value === undefined ? {} : { title: title.value }), questions: question.value };
-    return itemOk(finish(chunk, fields, [...title.problems, ...question.problems], TEXT2TEXT_ANNOTATION_STEP, titleFallback, { provenance: [title.provenance, question.provenance], raw: [...title.raw, ...question.raw] }));
+    return itemOk(
+      finish(chunk, fields, [...asChunkKnowledgeProblems([...title.problems, ...question.problems])], TEXT2TEXT_ANNOTATION_STEP, titleFallback, { provenance: [title.provenance, question.provenance], raw: [...title.raw, ...question.raw] }),
+    );
   });
   return { outcomes };
 }

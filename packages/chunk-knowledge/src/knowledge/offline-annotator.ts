@@ -2,6 +2,7 @@ import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError, 
 import type { Chunk, ItemProblem } from '@factkit/core';
 import { extractRakeKeywords } from '../keywords/rake.js';
 import type { AnnotatedChunk } from './types.js';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 /** Question templates of the offline baseline; `{{a}}` and `{{b}}` are the chunk's key phrases. */
 export const BASELINE_QUESTION_TEMPLATES: readonly string[] = ['What is known about {{a}}?', 'How is {{a}} related to {{b}}?', 'What does the study report on {{a}}?', 'Why does {{a}} matter for {{b}}?'];
@@ -46,7 +47,7 @@ export function createOfflineAnnotator(options: OfflineAnnotatorOptions = {}): {
     id: OFFLINE_ANNOTATOR_METHOD,
     annotate(chunk: Chunk): AnnotatedChunk {
       if (typeof chunk?.text !== 'string') throw new InvalidArgumentError({ where: `${where}.annotate`, argument: 'chunk.text', message: 'must be a string' });
-      const problems: ItemProblem[] = [];
+      const problems: ItemProblem<ChunkKnowledgeProblemCode>[] = [];
       const title = computeBaselineTitle(chunk.text, { titleFrom, maxTitleWords });
       if (title === '') problems.push({ id: chunk.id, code: 'missing-title', message: 'the chunk has no text to take a title from' });
       const phrases = extractRakeKeywords(chunk.text, { maxWords: 3 }).map((phrase) => phrase.text);

@@ -1,6 +1,6 @@
-import { parseListItems, stripCodeFences } from '@factkit/core';
-import type { ItemProblem } from '@factkit/core';
+import { parseListItems, stripCodeFences, type ItemProblem } from '@factkit/core';
 import type { ChunkKnowledgeFields } from './types.js';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 export interface ParseChunkKnowledgeOptions {
   /** Questions expected; fewer or more is a `count-mismatch` problem (extra ones are cut). @default 3 */
@@ -9,7 +9,7 @@ export interface ParseChunkKnowledgeOptions {
 
 export interface ParsedChunkKnowledge {
   readonly value: ChunkKnowledgeFields;
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<ChunkKnowledgeProblemCode>[];
 }
 
 /** Drops reasoning (`<think>…</think>`, keeping what follows the last close tag) and code fences. */
@@ -116,7 +116,7 @@ function fromText(text: string): { title?: string; questions: string[] } {
  */
 export function parseChunkKnowledge(reply: string, options: ParseChunkKnowledgeOptions = {}): ParsedChunkKnowledge {
   const { questionCount = 3 } = options;
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<ChunkKnowledgeProblemCode>[] = [];
   const text = prepareReply(reply);
   if (text.trim() === '') {
     return { value: { questions: [] }, problems: [{ code: 'empty-reply', message: 'the model returned no text', raw: String(reply ?? '') }] };
@@ -157,8 +157,8 @@ export function parseChunkKnowledge(reply: string, options: ParseChunkKnowledgeO
  * Parses a reply to `CHUNK_KNOWLEDGE_PROMPTS.queryKeywords` and locates each keyword in the query (case-insensitive, left to right).
  * Keywords not found in the query are reported as `keyword-not-in-query` and left out. Pure, never throws.
  */
-export function parseQueryKeywordReply(reply: string, query: string): { spans: Array<{ text: string; start: number; end: number; score: number }>; problems: ItemProblem[] } {
-  const problems: ItemProblem[] = [];
+export function parseQueryKeywordReply(reply: string, query: string): { spans: Array<{ text: string; start: number; end: number; score: number }>; problems: ItemProblem<ChunkKnowledgeProblemCode>[] } {
+  const problems: ItemProblem<ChunkKnowledgeProblemCode>[] = [];
   const text = prepareReply(reply);
   if (text.trim() === '') return { spans: [], problems: [{ code: 'empty-reply', message: 'the model returned no text' }] };
   let items: string[];

@@ -1,4 +1,5 @@
 import type { Chunk, ItemProblem } from '@factkit/core';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 /** A chunk with its generated knowledge: a one-sentence title and candidate questions. */
 export interface AnnotatedChunk {
@@ -10,7 +11,7 @@ export interface AnnotatedChunk {
   /** e.g. `'lead-sentence+rake-templates (baseline)'`, `'chunk-knowledge.llm'`, `'chunk-knowledge.text2text'`. */
   readonly method: string;
   /** Per-field problems (`missing-title`, `count-mismatch`, `title-not-one-sentence`, ...). */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ChunkKnowledgeProblemCode>[];
 }
 
 /** What a parser of a model reply extracts from one chunk. */

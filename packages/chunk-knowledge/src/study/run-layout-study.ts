@@ -1,8 +1,9 @@
-import type { Document, ItemProblem, Progress, Retriever } from '@factkit/core';
+import type { Document, ProgressCallback, Retriever, ItemProblem } from '@factkit/core';
 import { InvalidArgumentError, isAbortReason } from '@factkit/core';
 import type { PassageLayout, RenderPassageOptions } from '../indexing/layouts.js';
 import { PASSAGE_LAYOUTS, renderPassage } from '../indexing/layouts.js';
 import type { AnnotatedChunk } from '../knowledge/types.js';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 const WHERE = 'runLayoutStudy';
 
@@ -35,8 +36,8 @@ export interface LayoutStudyOptions {
   readonly systems?: readonly LayoutStudySystem[];
   /** Top@k cutoffs (the paper's Table 7: 1, 3, 5, 10); MRR is taken over the deepest. @default [1, 3, 5, 10] */
   readonly ks?: readonly number[];
-  /** Called per query of each system (core `Progress`, `stage` = the system's name). */
-  readonly onProgress?: (progress: Progress & { readonly stage: string }) => void;
+  /** Called per query of each system (core `Progress`; `stage`, always set, is the system's name). */
+  readonly onProgress?: ProgressCallback;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -56,7 +57,7 @@ export interface LayoutStudyRow {
   /** Scored queries with no right chunk in the deepest k. */
   readonly misses: readonly LayoutStudyQuery[];
   /** Queries whose retrieval failed: left out of every number of this row. */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<ChunkKnowledgeProblemCode>[];
 }
 
 export interface LayoutStudyResult {
@@ -87,7 +88,7 @@ async function scoreRetriever(options: LayoutStudyOptions, ks: readonly number[]
   const deepest = ks[ks.length - 1] as number;
   const ranks: number[] = [];
   const misses: LayoutStudyQuery[] = [];
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<ChunkKnowledgeProblemCode>[] = [];
   for (const [position, query] of queries.entries()) {
     onProgress?.({ stage: name, completed: position, total: queries.length });
     let evidence;

@@ -1,4 +1,4 @@
-import { assertPositiveInteger, InvalidArgumentError, throwIfAborted, type Progress } from '@factkit/core';
+import { assertPositiveInteger, InvalidArgumentError, throwIfAborted, type ProgressCallback } from '@factkit/core';
 import { computeKMeansOnRows, type KMeansEngine } from './compute-kmeans.js';
 import type { KMeansWorkspace } from './kernel/load-kmeans-kernel.js';
 import type { VectorMatrix } from './vector-matrix.js';
@@ -31,11 +31,6 @@ export interface ClusterTree {
   readonly leaves: readonly number[];
 }
 
-/** Core `Progress` over documents: `completed` counts documents that have settled into a leaf; `splits` k-means splits so far. */
-export interface ClusterTreeProgress extends Progress {
-  readonly splits: number;
-}
-
 export interface BuildClusterTreeOptions {
   /** Clusters per k-means split. @default 10 */
   readonly k?: number;
@@ -49,7 +44,8 @@ export interface BuildClusterTreeOptions {
   readonly maxIterations?: number;
   /** @default 1e-6 */
   readonly tolerance?: number;
-  readonly onProgress?: (progress: ClusterTreeProgress) => void;
+  /** Core `Progress` over documents, `stage` 'cluster': `completed` counts the documents settled into a leaf so far. */
+  readonly onProgress?: ProgressCallback<'cluster'>;
   /** Checked between splits. */
   readonly abortSignal?: AbortSignal;
 }
@@ -124,7 +120,7 @@ export function buildClusterTree(matrix: VectorMatrix, options: BuildClusterTree
   const nodes: MutableNode[] = [];
   const all = Array.from({ length: matrix.rows }, (_, row) => row);
   nodes.push({ id: 0, parent: -1, path: [], children: [], size: all.length, centroid: meanOf(matrix, all), members: all });
-  const state = { done: 0, splits: 0 };
+  const state = { done: 0 };
   splitDownward(matrix, nodes, 0, { k, maxLeafSize, engine, maxIterations, tolerance }, seed, state, onProgress, abortSignal);
   return finishTree(nodes, k, maxLeafSize, seed);
 }
@@ -136,7 +132,7 @@ function splitDownward(
   start: number,
   options: Required<Pick<BuildClusterTreeOptions, 'k' | 'maxLeafSize' | 'engine' | 'maxIterations' | 'tolerance'>>,
   seed: number,
-  state: { done: number; splits: number },
+  state: { done: number },
   onProgress: BuildClusterTreeOptions['onProgress'],
   abortSignal: AbortSignal | undefined,
 ): void {
@@ -149,11 +145,10 @@ function splitDownward(
     const members = node.members as number[];
     if (members.length <= options.maxLeafSize) {
       state.done += members.length;
-      onProgress?.({ completed: state.done, total: matrix.rows, splits: state.splits });
+      onProgress?.({ stage: 'cluster', completed: state.done, total: matrix.rows });
       continue;
     }
     const { groups, centroids } = splitMembers(matrix, members, options, splitSeed(seed, id), workspace);
-    state.splits++;
     delete node.members;
     const childIds: number[] = [];
     groups.forEach((group, position) => {
@@ -243,7 +238,7 @@ export function addToClusterTree(tree: ClusterTree, matrix: VectorMatrix, option
   }
   const splitLeaves: number[] = [];
   const before = nodes.length;
-  const state = { done: 0, splits: 0 };
+  const state = { done: 0 };
   for (const leaf of touched) {
     if (((nodes[leaf] as MutableNode).members as number[]).length > tree.maxLeafSize) {
       splitLeaves.push(leaf);

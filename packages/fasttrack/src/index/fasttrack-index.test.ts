@@ -11,7 +11,7 @@ const labeller = createClassTfidfLabeller({ topN: 6 });
 
 describe('buildFastTrackIndex', () => {
   it('embeds, clusters and labels, reporting each stage with progress and timings', async () => {
-    const stages = new Set<string>();
+    const stages = new Set<string | undefined>();
     const { index, timings, problems } = await buildFastTrackIndex(TOPIC_DOCUMENTS, { embedder, labeller, k: 4, maxLeafSize: 6, seed: 3, onProgress: ({ stage }) => stages.add(stage) });
     expect([...stages]).toEqual(['embed', 'cluster', 'label']);
     expect(Object.keys(timings)).toEqual(['embed', 'cluster', 'label']);

@@ -1,14 +1,15 @@
-import { assertNonEmptyString, type Document, type Embedder, embedInBatches, type GenerationProvenance, InvalidArgumentError, type ItemProblem, type Progress, throwIfAborted } from '@factkit/core';
+import { assertNonEmptyString, type Document, type Embedder, embedInBatches, type GenerationProvenance, InvalidArgumentError, type ProgressCallback, throwIfAborted, type ItemProblem } from '@factkit/core';
 import { addToClusterTree, buildClusterTree, type ClusterTree } from '../clustering/cluster-tree.js';
 import type { KMeansEngine } from '../clustering/compute-kmeans.js';
 import { packVectors, type VectorMatrix } from '../clustering/vector-matrix.js';
 import type { KeywordLabeller, LabelCluster } from '../labels/keyword-labeller.js';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 /** Keywords of one leaf as stored in the index. */
 export interface LeafLabel {
   readonly keywords: readonly string[];
   readonly status: 'ok' | 'failed';
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<FastTrackProblemCode>[];
   readonly provenance?: GenerationProvenance;
 }
 
@@ -25,11 +26,6 @@ export interface FastTrackIndex {
 
 /** Offline stages, as reported to `onProgress`. */
 export type IndexStage = 'embed' | 'cluster' | 'label';
-
-/** Core `Progress` of one offline stage (always named). */
-export interface FastTrackIndexProgress extends Progress<IndexStage> {
-  readonly stage: IndexStage;
-}
 
 export interface BuildFastTrackIndexOptions {
   /** Embeds the documents (kind 'passage'). Not needed when `embeddings` are given. */
@@ -51,7 +47,8 @@ export interface BuildFastTrackIndexOptions {
   readonly embedBatchSize?: number;
   /** Concurrent `embed` calls. @default 1 */
   readonly embedConcurrency?: number;
-  readonly onProgress?: (progress: FastTrackIndexProgress) => void;
+  /** Core `Progress` of the current offline stage; `stage` is always set ('embed', 'cluster', then 'label'). */
+  readonly onProgress?: ProgressCallback<IndexStage>;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -60,14 +57,14 @@ export interface BuildFastTrackIndexResult {
   /** Wall time of each stage in milliseconds. */
   readonly timings: Readonly<Record<IndexStage, number>>;
   /** `empty-text`, `duplicate-text` (per document), and per-leaf label problems (`id` = leaf id). */
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<FastTrackProblemCode>[];
 }
 
-function checkDocuments(documents: readonly Document[], where: string, existing?: ReadonlySet<string>): ItemProblem[] {
+function checkDocuments(documents: readonly Document[], where: string, existing?: ReadonlySet<string>): ItemProblem<FastTrackProblemCode>[] {
   if (!Array.isArray(documents)) throw new InvalidArgumentError({ where, argument: 'documents', message: 'must be an array' });
   const ids = new Set(existing);
   const texts = new Map<string, number>();
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<FastTrackProblemCode>[] = [];
   documents.forEach((document, index) => {
     assertNonEmptyString(`documents[${index}].id`, document?.id, where);
     if (typeof document.text !== 'string') throw new InvalidArgumentError({ where, argument: `documents[${index}].text`, message: 'must be a string' });
@@ -113,7 +110,7 @@ async function labelLeaves(
   labeller: KeywordLabeller,
   targets: readonly number[] | undefined,
   options: Pick<BuildFastTrackIndexOptions, 'onProgress' | 'abortSignal'>,
-): Promise<{ labels: Map<number, LeafLabel>; problems: ItemProblem[] }> {
+): Promise<{ labels: Map<number, LeafLabel>; problems: ItemProblem<FastTrackProblemCode>[] }> {
   const clusters = leafClusters(tree, documents);
   const positions = targets ? targets.map((leafId) => tree.leaves.indexOf(leafId)) : undefined;
   const results = await labeller.label({
@@ -123,7 +120,7 @@ async function labelLeaves(
     onProgress: ({ completed, total, failed }) => options.onProgress?.({ stage: 'label', completed, total, ...(failed === undefined ? {} : { failed }) }),
   });
   const labels = new Map<number, LeafLabel>();
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<FastTrackProblemCode>[] = [];
   for (const result of results) {
     labels.set(result.leafId, { keywords: result.keywords, status: result.status, problems: result.problems, ...(result.provenance ? { provenance: result.provenance } : {}) });
     for (const problem of result.problems) problems.push({ ...problem, id: `leaf:${result.leafId}` });
@@ -148,7 +145,7 @@ export async function buildFastTrackIndex(documents: readonly Document[], option
   const embeddings = packVectors(vectors, where);
   timings.embed = performance.now() - started;
   started = performance.now();
-  const tree = buildClusterTree(embeddings, { k, maxLeafSize, seed, engine, ...(abortSignal ? { abortSignal } : {}), onProgress: ({ completed, total }) => onProgress?.({ stage: 'cluster', completed, total }) });
+  const tree = buildClusterTree(embeddings, { k, maxLeafSize, seed, engine, ...(abortSignal ? { abortSignal } : {}), ...(onProgress ? { onProgress } : {}) });
   timings.cluster = performance.now() - started;
   started = performance.now();
   const labelled = await labelLeaves(tree, documents, labeller, undefined, { ...(onProgress ? { onProgress } : {}), ...(abortSignal ? { abortSignal } : {}) });
@@ -165,7 +162,7 @@ export interface AddDocumentsResult {
   readonly splitLeaves: readonly number[];
   /** Leaves labelled in this call (the new ones). */
   readonly labelledLeaves: readonly number[];
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<FastTrackProblemCode>[];
 }
 
 /**

@@ -1,7 +1,8 @@
-import { addUsage, assertPositiveInteger, createPromptTemplate, EMPTY_USAGE, InvalidArgumentError, type ItemProblem, type LanguageModel, runPromptedStep, type StepItem, throwIfAborted, type Usage } from '@factkit/core';
+import { addUsage, assertPositiveInteger, createPromptTemplate, EMPTY_USAGE, InvalidArgumentError, type LanguageModel, runPromptedStep, type StepItem, throwIfAborted, type Usage, type ItemProblem } from '@factkit/core';
 import { renderCandidateTexts, SUPPORT_PROMPT } from '../prompts.js';
 import { parseSupportScores, type ParsedSupportScores } from './parse-support-scores.js';
 import { supportJudgement, type JudgeCall, type SupportJudge, type SupportJudgement, type SupportJudgeRequest, type SupportJudgeResult } from './support-judge.js';
+import { asFastTrackProblems, type FastTrackProblemCode } from '../problem-codes.js';
 
 export interface LlmSupportJudgeOptions {
   /** Wrap it with core `withCache` (resumable) and `withRetry`. */
@@ -61,7 +62,7 @@ export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJ
       for (let start = 0; start < candidates.length; start += batchSize) batches.push(candidates.slice(start, start + batchSize));
       const outcomes = await call(query, batches, abortSignal);
       const supports: (boolean | null)[] = new Array<boolean | null>(candidates.length).fill(null);
-      const problems: ItemProblem[][] = candidates.map(() => []);
+      const problems: ItemProblem<FastTrackProblemCode>[][] = candidates.map(() => []);
       const calls: JudgeCall[] = [];
       let usage: Usage = EMPTY_USAGE;
       const reask: number[] = [];
@@ -70,8 +71,8 @@ export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJ
         const offset = batchIndex * batchSize;
         usage = addUsage(usage, outcome.provenance.usage);
         if (outcome.status === 'failed') {
-          calls.push({ documentIds: batch.map((candidate) => candidate.documentId), status: 'failed', analysis: '', raw: '', problems: outcome.problems, provenance: outcome.provenance, reasked: false });
-          batch.forEach((_, position) => (problems[offset + position] as ItemProblem[]).push(...outcome.problems));
+          calls.push({ documentIds: batch.map((candidate) => candidate.documentId), status: 'failed', analysis: '', raw: '', problems: asFastTrackProblems(outcome.problems), provenance: outcome.provenance, reasked: false });
+          batch.forEach((_, position) => (problems[offset + position] as ItemProblem<FastTrackProblemCode>[]).push(...asFastTrackProblems(outcome.problems)));
           return;
         }
         const parsed = outcome.value ?? parseSupportScores(outcome.raw[0] ?? '', batch.length);
@@ -79,7 +80,7 @@ export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJ
         parsed.scores.forEach((score, position) => {
           if (score !== null) supports[offset + position] = score === 1;
           else if (reaskMalformed && batch.length > 1) reask.push(offset + position);
-          else (problems[offset + position] as ItemProblem[]).push(...parsed.problems.filter((problem) => problem.index === undefined || problem.index === position));
+          else (problems[offset + position] as ItemProblem<FastTrackProblemCode>[]).push(...parsed.problems.filter((problem) => problem.index === undefined || problem.index === position));
         });
       });
       if (reask.length > 0) {
@@ -93,18 +94,18 @@ export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJ
           const candidate = candidates[index] as { documentId: string };
           usage = addUsage(usage, outcome.provenance.usage);
           if (outcome.status === 'failed') {
-            calls.push({ documentIds: [candidate.documentId], status: 'failed', analysis: '', raw: '', problems: outcome.problems, provenance: outcome.provenance, reasked: true });
-            (problems[index] as ItemProblem[]).push(...outcome.problems);
+            calls.push({ documentIds: [candidate.documentId], status: 'failed', analysis: '', raw: '', problems: asFastTrackProblems(outcome.problems), provenance: outcome.provenance, reasked: true });
+            (problems[index] as ItemProblem<FastTrackProblemCode>[]).push(...asFastTrackProblems(outcome.problems));
             return;
           }
           const parsed = outcome.value ?? parseSupportScores(outcome.raw[0] ?? '', 1);
           calls.push({ documentIds: [candidate.documentId], status: 'ok', analysis: parsed.analysis, raw: outcome.raw[0] ?? '', problems: parsed.problems, provenance: outcome.provenance, reasked: true });
           const score = parsed.scores[0];
           if (score === 0 || score === 1) supports[index] = score === 1;
-          else (problems[index] as ItemProblem[]).push(...parsed.problems);
+          else (problems[index] as ItemProblem<FastTrackProblemCode>[]).push(...parsed.problems);
         });
       }
-      const judgements: SupportJudgement[] = candidates.map((candidate, index) => supportJudgement(candidate.documentId, supports[index] ?? undefined, problems[index] as ItemProblem[]));
+      const judgements: SupportJudgement[] = candidates.map((candidate, index) => supportJudgement(candidate.documentId, supports[index] ?? undefined, problems[index] as ItemProblem<FastTrackProblemCode>[]));
       return { judgements, calls, usage };
     },
   };

@@ -1,4 +1,5 @@
-import { type ItemProblem, assertIntegerInRange } from '@factkit/core';
+import { assertIntegerInRange, type ItemProblem } from '@factkit/core';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 /** The most texts one reply is parsed for (`expected`): far above any batch that fits a prompt. */
 const MAX_SUPPORT_SCORES = 100_000;
@@ -14,7 +15,7 @@ export interface ParsedSupportScores {
    * `empty-reply`, `missing-section` (no `#scores:`), `count-mismatch` (more or fewer scores than texts),
    * `non-numeric-score`, `out-of-range-score` (a number other than 0 or 1).
    */
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<FastTrackProblemCode>[];
 }
 
 const SCORES_MARKER_HASH = /#\s*\**\s*scores?\s*\**\s*[:：]\s*\**/gi;
@@ -85,13 +86,13 @@ export function parseSupportScores(reply: string, expected: number): ParsedSuppo
     .map((line) => line.trim())
     .filter((line) => line.length > 0);
   const items = lines.length > 1 ? lines : splitOneLine(lines[0] ?? '');
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<FastTrackProblemCode>[] = [];
   const parsed = items.map(readItem);
   const scores = empty();
   parsed.forEach((item, index) => {
     if (index >= expected) return;
     if (item.value !== undefined) scores[index] = item.value;
-    else problems.push({ index, code: item.problem as string, message: `score of text ${index + 1} is not 0 or 1: "${(items[index] as string).slice(0, 40)}"` });
+    else problems.push({ index, code: item.problem as 'non-numeric-score' | 'out-of-range-score', message: `score of text ${index + 1} is not 0 or 1: "${(items[index] as string).slice(0, 40)}"` });
   });
   const aligned = parsed.length === expected;
   if (!aligned) {

@@ -1,4 +1,5 @@
-import { itemFailed, itemOk, type GenerationProvenance, type ItemOutcome, type ItemProblem, type Usage } from '@factkit/core';
+import { itemFailed, itemOk, type GenerationProvenance, type ItemOutcome, type Usage, type ItemProblem } from '@factkit/core';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 export interface SupportCandidate {
   readonly documentId: string;
@@ -16,10 +17,10 @@ export interface SupportJudgeRequest {
  * Verdict on one candidate, as an `ItemOutcome<boolean>`: `ok` with `value` true when the candidate supports the
  * statement, false when it does not; `failed` when it could not be judged (failed call, unreadable score), with why.
  */
-export type SupportJudgement = { readonly documentId: string } & ItemOutcome<boolean>;
+export type SupportJudgement = { readonly documentId: string } & ItemOutcome<boolean, FastTrackProblemCode>;
 
 /** Builds a judgement: `supports` undefined means the candidate could not be judged (`problems` then say why). */
-export function supportJudgement(documentId: string, supports: boolean | undefined, problems: readonly ItemProblem[]): SupportJudgement {
+export function supportJudgement(documentId: string, supports: boolean | undefined, problems: readonly ItemProblem<FastTrackProblemCode>[]): SupportJudgement {
   if (supports !== undefined) return { documentId, ...itemOk(supports, problems) };
   return { documentId, ...itemFailed(problems.length > 0 ? problems : [{ code: 'unjudged', message: 'the judge gave no verdict' }]) };
 }
@@ -36,7 +37,7 @@ export interface JudgeCall {
   /** The `#analysis:` section (LLM judge). */
   readonly analysis: string;
   readonly raw: string;
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<FastTrackProblemCode>[];
   readonly provenance?: GenerationProvenance;
   /** True for a single-candidate call made because its batch reply was malformed. */
   readonly reasked: boolean;

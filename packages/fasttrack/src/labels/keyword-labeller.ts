@@ -1,4 +1,5 @@
-import type { GenerationProvenance, ItemProblem, ProgressCallback } from '@factkit/core';
+import type { GenerationProvenance, ProgressCallback, ItemProblem } from '@factkit/core';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 /** The texts of one leaf cluster, as a labeller sees them. */
 export interface LabelCluster {
@@ -22,7 +23,7 @@ export interface ClusterLabel {
   readonly leafId: number;
   readonly status: 'ok' | 'failed';
   readonly keywords: readonly string[];
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<FastTrackProblemCode>[];
   /** LLM labellers: the exact prompt, model, sampling, usage. */
   readonly provenance?: GenerationProvenance;
 }

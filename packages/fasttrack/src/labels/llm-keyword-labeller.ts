@@ -2,6 +2,7 @@ import { createPromptTemplate, InvalidArgumentError, runPromptedStep, type Langu
 import { KEYWORD_PROMPT, renderClusterTexts } from '../prompts.js';
 import type { ClusterLabel, KeywordLabeller, LabelCluster, LabelRequest } from './keyword-labeller.js';
 import { parseKeywords } from './parse-keywords.js';
+import { asFastTrackProblems } from '../problem-codes.js';
 
 export interface LlmKeywordLabellerOptions {
   /** Wrap it with core `withCache` (resumable runs) and `withRetry`. */
@@ -64,7 +65,7 @@ export function createLlmKeywordLabeller(options: LlmKeywordLabellerOptions): Ke
         leafId: (targets[position] as LabelCluster).leafId,
         status: item.status,
         keywords: item.status === 'ok' ? (item.value ?? []) : [],
-        problems: item.problems,
+        problems: asFastTrackProblems(item.problems),
         provenance: item.provenance,
       }));
     },

@@ -1,10 +1,11 @@
 import type { ItemProblem } from '@factkit/core';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 export interface ParsedKeywords {
   /** Keywords in reply order, trimmed, deduplicated case-insensitively. */
   readonly keywords: string[];
   /** `empty-reply`, `missing-section` (no `#keywords:` marker; parsed from the whole reply), `no-keywords`, `keyword-count` (outside 5–10). */
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<FastTrackProblemCode>[];
 }
 
 const MARKER = /\bkeywords?\s*\**\s*[:：]\s*\**/i;
@@ -15,7 +16,7 @@ const MARKER = /\bkeywords?\s*\**\s*[:：]\s*\**/i;
  * trailing periods are stripped, and the prompt's own placeholder echo is dropped. Pure, linear-time, never throws.
  */
 export function parseKeywords(reply: string): ParsedKeywords {
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<FastTrackProblemCode>[] = [];
   const text = typeof reply === 'string' ? reply : '';
   if (text.trim().length === 0) return { keywords: [], problems: [{ code: 'empty-reply', message: 'the reply is empty' }] };
   const match = MARKER.exec(text);

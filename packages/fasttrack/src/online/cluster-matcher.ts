@@ -1,6 +1,7 @@
 import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError, type ItemProblem } from '@factkit/core';
 import * as fuzzball from 'fuzzball';
 import type { FastTrackIndex } from '../index/fasttrack-index.js';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 /** fuzzball scorers usable for cluster retrieval (thefuzz names). */
 export type FuzzyScorerName = 'WRatio' | 'ratio' | 'partial_ratio' | 'token_sort_ratio' | 'token_set_ratio' | 'partial_token_sort_ratio' | 'partial_token_set_ratio';
@@ -41,7 +42,7 @@ export interface MatchedLeaf {
 
 export interface ClusterMatch {
   readonly leaves: MatchedLeaf[];
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<FastTrackProblemCode>[];
   /** Keyword comparisons made (unique processed keywords scored). */
   readonly comparisons: number;
 }
@@ -191,13 +192,10 @@ interface PreparedClustering {
   readonly leaves: Array<{ leafId: number; keywordIds: number[] }>;
 }
 
-/**
- * Stage-2 step 1 of the paper: pick the leaf clusters whose keywords fuzzily match the query (fuzzball, a port of
- * thefuzz). Keywords are processed once when the matcher is built and each distinct processed keyword is scored once
- * per query (with `full_process: false`), which gives the same scores as calling the scorer on the raw strings.
- * @throws InvalidArgumentError for an unknown scorer or bad limits.
- */
-export function createClusterMatcher(indexes: readonly FastTrackIndex[], options: ClusterMatcherOptions = {}): ClusterMatcher {
+type MatcherSettings = Required<ClusterMatcherOptions>;
+
+/** The options with their defaults, checked. @throws InvalidArgumentError naming the bad option. */
+function resolveMatcherOptions(indexes: readonly FastTrackIndex[], options: ClusterMatcherOptions): MatcherSettings {
   const { scorer = 'WRatio', limit = 5, cutoff = 0, centroidLeaves = 0, fallback = 'centroid' } = options;
   const where = 'createClusterMatcher';
   if (!FUZZY_SCORER_NAMES.includes(scorer)) throw new InvalidArgumentError({ where, argument: 'scorer', message: `must be one of ${FUZZY_SCORER_NAMES.join(', ')} (got ${String(scorer)})` });
@@ -206,10 +204,25 @@ export function createClusterMatcher(indexes: readonly FastTrackIndex[], options
   assertNonNegativeInteger('centroidLeaves', centroidLeaves, where);
   if (fallback !== 'centroid' && fallback !== 'none') throw new InvalidArgumentError({ where, argument: 'fallback', message: `must be 'centroid' or 'none' (got ${String(fallback)})` });
   if (!Array.isArray(indexes) || indexes.length === 0) throw new InvalidArgumentError({ where, argument: 'indexes', message: 'must hold at least one index' });
-  const score = fuzzball[scorer] as (a: string, b: string, options?: { full_process?: boolean }) => number;
+  return { scorer, limit, cutoff, centroidLeaves, fallback };
+}
+
+/** Every distinct processed keyword of every clustering, once, with the leaves that carry it. */
+interface KeywordTable {
+  readonly prepared: PreparedClustering[];
+  /** Distinct processed keywords; a keyword id is a position here. */
+  readonly unique: string[];
+  readonly uniqueFeatures: StringFeatures[];
+  /** For each distinct keyword: the (clustering, leaf position) pairs that carry it. */
+  readonly owners: Array<Array<[number, number]>>;
+  /** For each distinct keyword: the first original (unprocessed) keyword it came from. */
+  readonly originals: string[];
+}
+
+/** Processes the keywords of every labelled leaf once and gives each distinct processed keyword an id. */
+function buildKeywordTable(indexes: readonly FastTrackIndex[]): KeywordTable {
   const unique: string[] = [];
   const uniqueFeatures: StringFeatures[] = [];
-  /** For each distinct keyword: the (clustering, leaf position) pairs that carry it. */
   const owners: Array<Array<[number, number]>> = [];
   const uniqueIds = new Map<string, number>();
   const originals: string[] = [];
@@ -240,145 +253,197 @@ export function createClusterMatcher(indexes: readonly FastTrackIndex[], options
     }
     return { index, leaves };
   });
-  const scores = new Float64Array(unique.length);
-  let upper: number[] | undefined;
-  let tightBound: (id: number) => number = () => 100;
+  return { prepared, unique, uniqueFeatures, owners, originals };
+}
 
-  const nearestByCentroid = (clustering: number, embedding: Float32Array, count: number, exclude: ReadonlySet<number>): MatchedLeaf[] => {
-    const { index } = prepared[clustering] as PreparedClustering;
-    if (embedding.length !== index.embeddings.dimensions)
-      throw new InvalidArgumentError({ where: 'ClusterMatcher.match', argument: 'queryEmbedding', message: `has ${embedding.length} dimensions, the index ${index.embeddings.dimensions}` });
-    const ranked: Array<{ leafId: number; similarity: number }> = [];
-    for (const leafId of index.tree.leaves) {
-      if (exclude.has(leafId)) continue;
-      const centroid = index.tree.nodes[leafId]?.centroid as Float32Array;
-      let dot = 0;
-      let norm = 0;
-      let queryNorm = 0;
-      for (let column = 0; column < centroid.length; column++) {
-        dot += (centroid[column] as number) * (embedding[column] as number);
-        norm += (centroid[column] as number) ** 2;
-        queryNorm += (embedding[column] as number) ** 2;
-      }
-      ranked.push({ leafId, similarity: norm > 0 && queryNorm > 0 ? dot / Math.sqrt(norm * queryNorm) : 0 });
+/** The `count` leaves of one clustering whose centroids are nearest (cosine) to the query embedding, `exclude` left out. */
+function nearestByCentroid(clustering: number, index: FastTrackIndex, embedding: Float32Array, count: number, exclude: ReadonlySet<number>): MatchedLeaf[] {
+  if (embedding.length !== index.embeddings.dimensions) throw new InvalidArgumentError({ where: 'ClusterMatcher.match', argument: 'queryEmbedding', message: `has ${embedding.length} dimensions, the index ${index.embeddings.dimensions}` });
+  const ranked: Array<{ leafId: number; similarity: number }> = [];
+  for (const leafId of index.tree.leaves) {
+    if (exclude.has(leafId)) continue;
+    const centroid = index.tree.nodes[leafId]?.centroid as Float32Array;
+    let dot = 0;
+    let norm = 0;
+    let queryNorm = 0;
+    for (let column = 0; column < centroid.length; column++) {
+      dot += (centroid[column] as number) * (embedding[column] as number);
+      norm += (centroid[column] as number) ** 2;
+      queryNorm += (embedding[column] as number) ** 2;
     }
-    ranked.sort((a, b) => b.similarity - a.similarity || a.leafId - b.leafId);
-    return ranked.slice(0, count).map(({ leafId, similarity }) => ({ clustering, leafId, path: index.tree.nodes[leafId]?.path ?? [], score: 100 * similarity, via: 'centroid' as const }));
-  };
+    ranked.push({ leafId, similarity: norm > 0 && queryNorm > 0 ? dot / Math.sqrt(norm * queryNorm) : 0 });
+  }
+  ranked.sort((a, b) => b.similarity - a.similarity || a.leafId - b.leafId);
+  return ranked.slice(0, count).map(({ leafId, similarity }) => ({ clustering, leafId, path: index.tree.nodes[leafId]?.path ?? [], score: 100 * similarity, via: 'centroid' as const }));
+}
 
+/** One query's scoring: each distinct keyword's exact score taken at most once (counted), and WRatio's bounds. */
+interface QueryScoring {
+  /** The exact score of keyword `id` against the query (cached in `scores`, NaN = not yet taken). */
+  exact(id: number): number;
+  readonly scores: Float64Array;
+  /** WRatio only: keyword ids by decreasing cheap bound, the cheap bounds, and the tight (sliding-window) bound. */
+  readonly bounds?: { readonly order: number[]; readonly cheap: number[]; tight(id: number): number };
+}
+
+/** A leaf position of one clustering with its best keyword score and that keyword's id. */
+interface LeafScore {
+  readonly position: number;
+  readonly best: number;
+  readonly bestId: number;
+}
+
+/**
+ * WRatio with a small limit: score keywords in decreasing order of an upper bound and stop once no unscored keyword
+ * can reach the current limit-th best leaf (exact: the kept leaves and their scores are those of the full
+ * computation). Returns the kept leaves best first (score desc, leaf id asc), at most `limit`.
+ */
+function topLeavesByBounds(table: KeywordTable, clustering: number, scoring: QueryScoring & { readonly bounds: NonNullable<QueryScoring['bounds']> }, limit: number, cutoff: number): LeafScore[] {
+  const labelled = (table.prepared[clustering] as PreparedClustering).leaves;
+  const { owners } = table;
+  const { order, cheap, tight: tightBound } = scoring.bounds;
+  const { scores } = scoring;
+  const best = new Float64Array(labelled.length).fill(-1);
+  const bestId = new Int32Array(labelled.length).fill(-1);
+  const top: number[] = []; // leaf positions, best first (score desc, leaf id asc), at most `limit`
+  const before = (a: number, b: number) => (best[a] as number) > (best[b] as number) || ((best[a] as number) === (best[b] as number) && (labelled[a] as { leafId: number }).leafId < (labelled[b] as { leafId: number }).leafId);
+  // Best-first over bounds: ids come in order of the cheap bound; each gets its tight (sliding-window) bound
+  // and waits in a bucket queue (bounds are integers 0..100); exact scores are taken in tight-bound order, and
+  // the loop stops once neither a queued nor an unseen keyword can reach the current limit-th best leaf.
+  const buckets: number[][] = Array.from({ length: 101 }, () => []);
+  let highest = -1;
+  let cursor = 0;
+  const score1 = (id: number) => {
+    const value = scoring.exact(id);
+    for (const [owner, position] of owners[id] as Array<[number, number]>) {
+      if (owner !== clustering || value <= (best[position] as number)) continue;
+      best[position] = value;
+      bestId[position] = id;
+      if (!(value > 0 && value >= cutoff)) continue;
+      const existing = top.indexOf(position);
+      if (existing >= 0) top.splice(existing, 1);
+      let at = top.length;
+      while (at > 0 && before(position, top[at - 1] as number)) at--;
+      top.splice(at, 0, position);
+      if (top.length > limit) top.pop();
+    }
+  };
+  for (;;) {
+    const floor = Math.max(top.length === limit ? (best[top[limit - 1] as number] as number) : 1, cutoff, 1);
+    while (highest >= 0 && (buckets[highest] as number[]).length === 0) highest--;
+    const nextCheap = cursor < order.length ? (cheap[order[cursor] as number] as number) : -1;
+    if (highest >= floor && highest >= nextCheap) {
+      score1((buckets[highest] as number[]).pop() as number);
+    } else if (nextCheap >= floor) {
+      const id = order[cursor++] as number;
+      if (!(owners[id] as Array<[number, number]>).some(([owner]) => owner === clustering)) continue;
+      const tight = Number.isNaN(scores[id] as number) ? Math.min(tightBound(id), nextCheap) : (scores[id] as number);
+      (buckets[tight] as number[]).push(id);
+      if (tight > highest) highest = tight;
+    } else {
+      break;
+    }
+  }
+  return top.map((position) => ({ position, best: best[position] as number, bestId: bestId[position] as number }));
+}
+
+/** Every labelled leaf of one clustering scored by its best keyword; those above 0 and the cutoff, in leaf order. */
+function scoreEveryLeaf(table: KeywordTable, clustering: number, scoring: QueryScoring, cutoff: number): LeafScore[] {
+  const scored: LeafScore[] = [];
+  (table.prepared[clustering] as PreparedClustering).leaves.forEach(({ keywordIds }, position) => {
+    let best = -1;
+    let bestId = -1;
+    for (const id of keywordIds) {
+      const value = scoring.exact(id);
+      if (value > best) {
+        best = value;
+        bestId = id;
+      }
+    }
+    if (best > 0 && best >= cutoff) scored.push({ position, best, bestId });
+  });
+  return scored;
+}
+
+/**
+ * The leaves one clustering contributes to a match: its keyword-matched leaves (at most `limit`), else a
+ * `no-cluster-matched` problem and, with `fallback: 'centroid'` and an embedding, the nearest centroids; plus
+ * `centroidLeaves` nearest centroids when asked.
+ */
+function matchClustering(table: KeywordTable, clustering: number, scoring: QueryScoring, settings: MatcherSettings, queryEmbedding: Float32Array | undefined, problems: ItemProblem<FastTrackProblemCode>[]): MatchedLeaf[] {
+  const { limit, cutoff, centroidLeaves, fallback } = settings;
+  const { index, leaves: labelled } = table.prepared[clustering] as PreparedClustering;
+  const toLeaf = ({ position, best, bestId }: LeafScore): MatchedLeaf => {
+    const { leafId } = labelled[position] as { leafId: number };
+    return { clustering, leafId, path: index.tree.nodes[leafId]?.path ?? [], score: best, keyword: table.originals[bestId] as string, via: 'keywords' };
+  };
+  const { bounds } = scoring;
+  const matched: MatchedLeaf[] =
+    bounds && limit < labelled.length
+      ? topLeavesByBounds(table, clustering, { ...scoring, bounds }, limit, cutoff).map(toLeaf)
+      : scoreEveryLeaf(table, clustering, scoring, cutoff)
+          .map(toLeaf)
+          .sort((a, b) => b.score - a.score || a.leafId - b.leafId);
+  const kept: MatchedLeaf[] = matched.slice(0, limit);
+  if (kept.length === 0) {
+    problems.push({
+      id: `clustering:${clustering}`,
+      code: 'no-cluster-matched',
+      message: `no leaf keyword scored above the cutoff (${cutoff}); ${fallback === 'centroid' && queryEmbedding ? 'fell back to the nearest centroids' : 'no leaf retrieved'}`,
+    });
+    if (fallback === 'centroid' && queryEmbedding) kept.push(...nearestByCentroid(clustering, index, queryEmbedding, limit, new Set()).map((leaf) => ({ ...leaf, via: 'fallback' as const })));
+  } else if (centroidLeaves > 0 && queryEmbedding) {
+    kept.push(...nearestByCentroid(clustering, index, queryEmbedding, centroidLeaves, new Set(kept.map((leaf) => leaf.leafId))));
+  }
+  return kept;
+}
+
+/**
+ * Stage-2 step 1 of the paper: pick the leaf clusters whose keywords fuzzily match the query (fuzzball, a port of
+ * thefuzz). Keywords are processed once when the matcher is built and each distinct processed keyword is scored once
+ * per query (with `full_process: false`), which gives the same scores as calling the scorer on the raw strings.
+ * @throws InvalidArgumentError for an unknown scorer or bad limits.
+ */
+export function createClusterMatcher(indexes: readonly FastTrackIndex[], options: ClusterMatcherOptions = {}): ClusterMatcher {
+  const settings = resolveMatcherOptions(indexes, options);
+  const score = fuzzball[settings.scorer] as (a: string, b: string, options?: { full_process?: boolean }) => number;
+  const table = buildKeywordTable(indexes);
+  const scores = new Float64Array(table.unique.length);
   return {
     match(query, matchOptions = {}) {
       if (typeof query !== 'string') throw new InvalidArgumentError({ where: 'ClusterMatcher.match', argument: 'query', message: 'must be a string' });
       const { queryEmbedding } = matchOptions;
       const processedQuery = processForFuzzyMatch(query);
-      const problems: ItemProblem[] = [];
+      const problems: ItemProblem<FastTrackProblemCode>[] = [];
       scores.fill(Number.NaN);
       let comparisons = 0;
       const exact = (id: number): number => {
         let value = scores[id] as number;
         if (Number.isNaN(value)) {
-          value = processedQuery.length === 0 ? 0 : score(processedQuery, unique[id] as string, { full_process: false });
+          value = processedQuery.length === 0 ? 0 : score(processedQuery, table.unique[id] as string, { full_process: false });
           scores[id] = value;
           comparisons++;
         }
         return value;
       };
-      // WRatio with a small limit: score keywords in decreasing order of an upper bound and stop once no unscored
-      // keyword can reach the current limit-th best leaf (exact: the kept leaves and their scores are those of the
-      // full computation). Other scorers, or a limit that keeps every leaf, score every distinct keyword.
-      let order: number[] | undefined;
+      // WRatio with a small limit scores keywords best-first over upper bounds (topLeavesByBounds); other scorers, or
+      // a limit that keeps every leaf, score every distinct keyword.
       let filled: StringFeatures | undefined;
       try {
-        if (scorer === 'WRatio' && processedQuery.length > 0) {
+        let bounds: QueryScoring['bounds'];
+        if (settings.scorer === 'WRatio' && processedQuery.length > 0) {
           const queryFeatures = features(processedQuery);
           // The query's character counts sit in scratch arrays until match() returns (reset in `finally`).
           fillCounts(QUERY_COUNTS, processedQuery, 1);
           fillCounts(QUERY_UNIQUE_COUNTS, queryFeatures.uniqueSorted, 1);
           filled = queryFeatures;
-          const bounds = uniqueFeatures.map((keyword) => wratioUpperBound(queryFeatures, keyword, false));
-          tightBound = (id: number) => wratioUpperBound(queryFeatures, uniqueFeatures[id] as StringFeatures, true);
-          order = Array.from(bounds.keys()).sort((a, b) => (bounds[b] as number) - (bounds[a] as number) || a - b);
-          upper = bounds;
+          const cheap = table.uniqueFeatures.map((keyword) => wratioUpperBound(queryFeatures, keyword, false));
+          const order = Array.from(cheap.keys()).sort((a, b) => (cheap[b] as number) - (cheap[a] as number) || a - b);
+          bounds = { order, cheap, tight: (id: number) => wratioUpperBound(queryFeatures, table.uniqueFeatures[id] as StringFeatures, true) };
         }
+        const scoring: QueryScoring = bounds ? { exact, scores, bounds } : { exact, scores };
         const leaves: MatchedLeaf[] = [];
-        prepared.forEach(({ index, leaves: labelled }, clustering) => {
-          const matched: MatchedLeaf[] = [];
-          const toLeaf = (position: number, best: number, bestId: number): MatchedLeaf => {
-            const { leafId } = labelled[position] as { leafId: number };
-            return { clustering, leafId, path: index.tree.nodes[leafId]?.path ?? [], score: best, keyword: originals[bestId] as string, via: 'keywords' };
-          };
-          if (order && limit < labelled.length) {
-            const best = new Float64Array(labelled.length).fill(-1);
-            const bestId = new Int32Array(labelled.length).fill(-1);
-            const top: number[] = []; // leaf positions, best first (score desc, leaf id asc), at most `limit`
-            const before = (a: number, b: number) => (best[a] as number) > (best[b] as number) || ((best[a] as number) === (best[b] as number) && (labelled[a] as { leafId: number }).leafId < (labelled[b] as { leafId: number }).leafId);
-            // Best-first over bounds: ids come in order of the cheap bound; each gets its tight (sliding-window) bound
-            // and waits in a bucket queue (bounds are integers 0..100); exact scores are taken in tight-bound order, and
-            // the loop stops once neither a queued nor an unseen keyword can reach the current limit-th best leaf.
-            const buckets: number[][] = Array.from({ length: 101 }, () => []);
-            let highest = -1;
-            let cursor = 0;
-            const cheap = upper as number[];
-            const score1 = (id: number) => {
-              const value = exact(id);
-              for (const [owner, position] of owners[id] as Array<[number, number]>) {
-                if (owner !== clustering || value <= (best[position] as number)) continue;
-                best[position] = value;
-                bestId[position] = id;
-                if (!(value > 0 && value >= cutoff)) continue;
-                const existing = top.indexOf(position);
-                if (existing >= 0) top.splice(existing, 1);
-                let at = top.length;
-                while (at > 0 && before(position, top[at - 1] as number)) at--;
-                top.splice(at, 0, position);
-                if (top.length > limit) top.pop();
-              }
-            };
-            for (;;) {
-              const floor = Math.max(top.length === limit ? (best[top[limit - 1] as number] as number) : 1, cutoff, 1);
-              while (highest >= 0 && (buckets[highest] as number[]).length === 0) highest--;
-              const nextCheap = cursor < order.length ? (cheap[order[cursor] as number] as number) : -1;
-              if (highest >= floor && highest >= nextCheap) {
-                score1((buckets[highest] as number[]).pop() as number);
-              } else if (nextCheap >= floor) {
-                const id = order[cursor++] as number;
-                if (!(owners[id] as Array<[number, number]>).some(([owner]) => owner === clustering)) continue;
-                const tight = Number.isNaN(scores[id] as number) ? Math.min(tightBound(id), nextCheap) : (scores[id] as number);
-                (buckets[tight] as number[]).push(id);
-                if (tight > highest) highest = tight;
-              } else {
-                break;
-              }
-            }
-            for (const position of top) matched.push(toLeaf(position, best[position] as number, bestId[position] as number));
-          } else {
-            labelled.forEach(({ keywordIds }, position) => {
-              let best = -1;
-              let bestId = -1;
-              for (const id of keywordIds) {
-                const value = exact(id);
-                if (value > best) {
-                  best = value;
-                  bestId = id;
-                }
-              }
-              if (best > 0 && best >= cutoff) matched.push(toLeaf(position, best, bestId));
-            });
-            matched.sort((a, b) => b.score - a.score || a.leafId - b.leafId);
-          }
-          const kept: MatchedLeaf[] = matched.slice(0, limit);
-          if (kept.length === 0) {
-            problems.push({
-              id: `clustering:${clustering}`,
-              code: 'no-cluster-matched',
-              message: `no leaf keyword scored above the cutoff (${cutoff}); ${fallback === 'centroid' && queryEmbedding ? 'fell back to the nearest centroids' : 'no leaf retrieved'}`,
-            });
-            if (fallback === 'centroid' && queryEmbedding) kept.push(...nearestByCentroid(clustering, queryEmbedding, limit, new Set()).map((leaf) => ({ ...leaf, via: 'fallback' as const })));
-          } else if (centroidLeaves > 0 && queryEmbedding) {
-            kept.push(...nearestByCentroid(clustering, queryEmbedding, centroidLeaves, new Set(kept.map((leaf) => leaf.leafId))));
-          }
-          leaves.push(...kept);
-        });
+        table.prepared.forEach((_, clustering) => leaves.push(...matchClustering(table, clustering, scoring, settings, queryEmbedding, problems)));
         return { leaves, problems, comparisons };
       } finally {
         if (filled) {

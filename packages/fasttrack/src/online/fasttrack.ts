@@ -8,15 +8,16 @@ import {
   type Document,
   type Embedder,
   type Evidence,
-  type ItemProblem,
   type Retriever,
   type RetrieveRequest,
   type RetrieveResult,
   type Usage,
+  type ItemProblem,
 } from '@factkit/core';
 import type { FastTrackIndex } from '../index/fasttrack-index.js';
 import { isSupporting, type JudgeCall, type SupportJudge, type SupportJudgement } from '../judge/support-judge.js';
 import { createClusterMatcher, type ClusterMatcherOptions, type MatchedLeaf } from './cluster-matcher.js';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 export interface FastTrackOptions extends ClusterMatcherOptions {
   /** One clustering, or several over the same documents (an ensemble: candidates are the union). */
@@ -58,11 +59,34 @@ export interface TraceCost {
  */
 export type TraceProblemKind = 'note' | 'unjudged' | 'failure';
 
-/** The {@link TraceProblemKind} of a problem in {@link TraceResult.problems}. */
-export function traceProblemKind(problem: Pick<ItemProblem, 'code'>): TraceProblemKind {
-  if (problem.code === 'no-cluster-matched') return 'note';
-  if (problem.code === 'unjudged') return 'unjudged';
-  return 'failure';
+/** The kind of every code this package emits (a new code does not compile until it is classified here). */
+const TRACE_PROBLEM_KINDS: Readonly<Record<FastTrackProblemCode, TraceProblemKind>> = {
+  'no-cluster-matched': 'note',
+  unjudged: 'unjudged',
+  'unlabelled-leaves': 'failure',
+  'empty-query': 'failure',
+  'empty-text': 'failure',
+  'duplicate-text': 'failure',
+  'empty-reply': 'failure',
+  'missing-section': 'failure',
+  'no-keywords': 'failure',
+  'keyword-count': 'failure',
+  'count-mismatch': 'failure',
+  'non-numeric-score': 'failure',
+  'out-of-range-score': 'failure',
+  'no-label': 'failure',
+  'trace-failed': 'failure',
+  'judge-failed': 'failure',
+  'retrieval-failed': 'failure',
+  'call-failed': 'failure',
+  'invalid-input': 'failure',
+  'missing-reply': 'failure',
+  'parse-failed': 'failure',
+};
+
+/** The {@link TraceProblemKind} of a problem in {@link TraceResult.problems}; a code this package does not emit is a `failure`. */
+export function traceProblemKind(problem: { readonly code: string }): TraceProblemKind {
+  return Object.hasOwn(TRACE_PROBLEM_KINDS, problem.code) ? TRACE_PROBLEM_KINDS[problem.code as FastTrackProblemCode] : 'failure';
 }
 
 export interface TraceResult {
@@ -82,12 +106,12 @@ export interface TraceResult {
   readonly calls: readonly JudgeCall[];
   readonly cost: TraceCost;
   /** `no-cluster-matched`, one `unlabelled-leaves` when a leaf's keyword call failed, and one `unjudged` per candidate the judge could not decide. */
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<FastTrackProblemCode>[];
 }
 
 export interface FastTrack {
   /** Stage 1 only: the retrieved leaves and their documents (what a perfect judge would see). */
-  candidates(query: string, options?: { abortSignal?: AbortSignal }): Promise<{ clusters: MatchedLeaf[]; documentIds: string[]; problems: ItemProblem[]; comparisons: number }>;
+  candidates(query: string, options?: { abortSignal?: AbortSignal }): Promise<{ clusters: MatchedLeaf[]; documentIds: string[]; problems: ItemProblem<FastTrackProblemCode>[]; comparisons: number }>;
   /** Both stages. */
   trace(query: string, options?: { abortSignal?: AbortSignal }): Promise<TraceResult>;
   /** FastTrack as a core Retriever: evidence = supporting documents, score 1, in candidate order (cluster paths: `trace`). */
@@ -144,7 +168,7 @@ export function createFastTrack(options: FastTrackOptions): FastTrack {
     const stage1 = await candidates(query, traceOptions);
     const candidateDocuments = stage1.documentIds.map((documentId) => documents[rowById.get(documentId) as number] as Document);
     const judged = await judge.judge({ query, candidates: candidateDocuments.map((document) => ({ documentId: document.id, text: document.text })), ...(abortSignal ? { abortSignal } : {}) });
-    const problems: ItemProblem[] = [...stage1.problems];
+    const problems: ItemProblem<FastTrackProblemCode>[] = [...stage1.problems];
     if (unlabelledLeaves.length > 0) problems.push({ code: 'unlabelled-leaves', message: `${unlabelledLeaves.length} leaf cluster(s) have no keywords (their keyword call failed): the trace may have missed their documents` });
     const supporting: SupportingDocument[] = [];
     const unjudged: string[] = [];

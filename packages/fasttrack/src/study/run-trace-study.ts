@@ -1,9 +1,10 @@
-import type { Document, ItemProblem, Progress, Retriever } from '@factkit/core';
+import type { Document, ProgressCallback, Retriever, ItemProblem } from '@factkit/core';
 import { InvalidArgumentError, isAbortReason } from '@factkit/core';
-import type { SetScores } from '@factkit/metrics';
+import type { MeanStandardError, SetScores } from '@factkit/metrics';
 import { computeBestMeanF1OverTopK, computeMeanStandardError, computeSetScores } from '@factkit/metrics';
 import { isSupporting, type SupportJudge } from '../judge/support-judge.js';
 import type { FastTrack, TraceResult } from '../online/fasttrack.js';
+import { asFastTrackProblems, type FastTrackProblemCode } from '../problem-codes.js';
 
 const WHERE = 'runTraceStudy';
 
@@ -30,8 +31,8 @@ export interface TraceStudyOptions {
   readonly maxK?: number;
   /** Cutoff of the ranking baselines when no statement has gold ids. @default 10 */
   readonly defaultK?: number;
-  /** Called per statement of each method (core `Progress`, `stage` = the method's name). */
-  readonly onProgress?: (progress: Progress & { readonly stage: string }) => void;
+  /** Called per statement of each method (core `Progress`; `stage`, always set, is the method's name). */
+  readonly onProgress?: ProgressCallback;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -45,20 +46,14 @@ export interface TraceStatementRun {
   /** FastTrack's own trace (clusters, judge calls, cost). */
   readonly result?: TraceResult;
   readonly latencyMs?: number;
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<FastTrackProblemCode>[];
 }
 
-/** Mean ± standard error over statements (SE is NaN for one statement). */
-export interface TraceMeanWithError {
-  readonly mean: number;
-  readonly standardError: number;
-}
-
-/** P / R / F1 of one method over the statements with gold ids whose run is complete. */
+/** P / R / F1 of one method over the statements with gold ids whose run is complete: mean ± SE (SE NaN for one statement). */
 export interface TraceMethodScores {
-  readonly precision: TraceMeanWithError;
-  readonly recall: TraceMeanWithError;
-  readonly f1: TraceMeanWithError;
+  readonly precision: MeanStandardError;
+  readonly recall: MeanStandardError;
+  readonly f1: MeanStandardError;
   /** Statements scored. */
   readonly statements: number;
   /** Statements with gold ids left out because their run is incomplete. */
@@ -86,20 +81,15 @@ export interface TraceStudyResult {
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const hasGold = (statement: TraceStatement) => (statement.gold?.length ?? 0) > 0;
 
-function meanWithError(values: readonly number[]): TraceMeanWithError {
-  const { mean, standardError } = computeMeanStandardError(values);
-  return { mean, standardError };
-}
-
 /** Set P / R / F1 of a method, mean ± SE over the complete statements that have gold ids. */
 export function scoreTraceMethod(statements: readonly TraceStatement[], perStatement: readonly TraceStatementRun[]): TraceMethodScores | undefined {
   const withGold = statements.flatMap((statement, position) => (hasGold(statement) ? [position] : []));
   const scored: SetScores[] = withGold.filter((position) => perStatement[position]?.incomplete === false).map((position) => computeSetScores(perStatement[position]!.supporting, statements[position]!.gold!));
   if (scored.length === 0) return undefined;
   return {
-    precision: meanWithError(scored.map((score) => score.precision)),
-    recall: meanWithError(scored.map((score) => score.recall)),
-    f1: meanWithError(scored.map((score) => score.f1)),
+    precision: computeMeanStandardError(scored.map((score) => score.precision)),
+    recall: computeMeanStandardError(scored.map((score) => score.recall)),
+    f1: computeMeanStandardError(scored.map((score) => score.f1)),
     statements: scored.length,
     leftOut: withGold.length - scored.length,
   };
@@ -162,7 +152,7 @@ async function runBruteForce(options: TraceStudyOptions, name: string, judge: Su
     onProgress?.({ stage: name, completed: position, total: statements.length });
     try {
       const { judgements } = await judge.judge({ query: statement.text, candidates, ...(abortSignal ? { abortSignal } : {}) });
-      const problems = judgements.flatMap((judgement) => judgement.problems ?? []);
+      const problems = judgements.flatMap((judgement) => asFastTrackProblems(judgement.problems ?? []));
       runs.push({ supporting: judgements.filter(isSupporting).map((judgement) => judgement.documentId), judged: documents.length, incomplete: judgements.some((judgement) => judgement.status === 'failed'), problems });
     } catch (error) {
       if (isAbortReason(error, abortSignal)) throw error;
@@ -176,7 +166,7 @@ async function runBruteForce(options: TraceStudyOptions, name: string, judge: Su
 async function runRanker(options: TraceStudyOptions, ranker: TraceRanker): Promise<TraceMethodRun> {
   const { statements, abortSignal, maxK = 100, defaultK = 10 } = options;
   const rankings: (readonly string[] | undefined)[] = [];
-  const problems: ItemProblem[][] = statements.map(() => []);
+  const problems: ItemProblem<FastTrackProblemCode>[][] = statements.map(() => []);
   if ('rankings' in ranker) rankings.push(...ranker.rankings);
   else {
     for (const [position, statement] of statements.entries()) {
