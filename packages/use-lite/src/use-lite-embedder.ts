@@ -145,7 +145,7 @@ const loadFailure = (what: string, cause: unknown): FactkitError => new FactkitE
  * Creates an Embedder over Universal Sentence Encoder lite (512-d, L2-normalized by the model itself).
  * The model loads lazily on the first `embed` call, once per embedder. Queries and passages are embedded alike.
  * A text longer than the model's 128 SentencePiece pieces is embedded as overlapping windows whose vectors are
- * averaged ({@link USE_LITE_WINDOW_TOKENS}); time is linear in text length.
+ * averaged (128-piece windows overlapping by 32); time is linear in text length.
  * @throws InvalidArgumentError for a bad option (backend, maxBatchSize, threads, workers, maxTextLength).
  * @example
  * const embedder = createUseLiteEmbedder();
