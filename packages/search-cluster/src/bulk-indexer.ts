@@ -1,56 +1,41 @@
-import type { Document, ItemProblem, Progress } from '@factkit/core';
+import type { Document, ItemProblem, ProgressCallback } from '@factkit/core';
 import { abortableDelay, assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError, ProviderCallError } from '@factkit/core';
 import type { ClusterAdapter } from './search-cluster-client.js';
+import type { SearchClusterProblemCode, SearchClusterRetrieverOptions } from './search-cluster-options.js';
 
-export interface BulkOptions {
-  /** Documents per `_bulk` request at most. @default 500 */
-  readonly batchSize?: number;
-  /** Bytes of NDJSON per `_bulk` request at most (a single larger document is sent alone). @default 5_000_000 */
-  readonly maxBatchBytes?: number;
-  /** `_bulk` requests in flight at once; documents are read from the input only when a slot is free. @default 2 */
-  readonly concurrency?: number;
-  /** Attempts per document (and per request) before it is reported failed; 1 = no retry. @default 5 */
-  readonly maxAttempts?: number;
-  /** Delay before the first retry; doubled each attempt. @default 200 */
-  readonly retryDelayMs?: number;
-  /** Upper bound of the retry delay. @default 10_000 */
-  readonly maxRetryDelayMs?: number;
-}
-
-/**
- * Core `Progress` of a bulk load (`completed` = documents settled, indexed or given up on; `total` = documents read so
- * far, since the input is consumed lazily; `failed` = documents given up on), plus the indexer's own counts.
- */
-export interface IndexProgress extends Progress {
-  /** Documents given up on (invalid, rejected, or out of attempts). */
-  readonly failed: number;
-  /** Documents read from the input so far. */
-  readonly read: number;
-  /** Documents the cluster acknowledged. */
-  readonly indexed: number;
-  /** Re-sent document attempts so far (a document retried twice counts twice). */
-  readonly retried: number;
-  /** `_bulk` responses received (retries included). */
-  readonly requests: number;
-  /** Batches holding an in-flight slot now (sent and unanswered, or waiting to retry). */
-  readonly inFlight: number;
-}
+/** The options of the bulk indexer (documented on `SearchClusterRetrieverOptions`). */
+export type BulkOptions = Pick<SearchClusterRetrieverOptions, 'batchSize' | 'maxBatchBytes' | 'concurrency' | 'maxAttempts' | 'retryDelayMs' | 'maxRetryDelayMs'>;
 
 export interface IndexDocumentsOptions {
-  /** Called after every `_bulk` response and at the end. */
-  readonly onProgress?: (progress: IndexProgress) => void;
+  /**
+   * Called after every `_bulk` response and at the end, with core `Progress`: `completed` = documents settled (indexed
+   * or given up on), `failed` = documents given up on, and `total` = documents read from the input so far. The input is
+   * an iterable or a stream read lazily, so its length is not known until it ends: `total` grows as documents are
+   * read, and equals the input's length in the last call.
+   */
+  readonly onProgress?: ProgressCallback;
   /** Refresh the index at the end so searches see the documents. @default true */
   readonly refresh?: boolean;
   readonly abortSignal?: AbortSignal;
 }
 
-export interface IndexDocumentsResult extends Omit<IndexProgress, 'inFlight' | 'completed' | 'total' | 'stage'> {
+export interface IndexDocumentsResult {
+  /** Documents read from the input. */
+  readonly read: number;
+  /** Documents the cluster acknowledged. */
+  readonly indexed: number;
+  /** Documents given up on (invalid, rejected, or out of attempts). */
+  readonly failed: number;
+  /** Re-sent document attempts (a document retried twice counts twice). */
+  readonly retried: number;
+  /** `_bulk` responses received (retries included). */
+  readonly requests: number;
   /**
    * One entry per document not indexed (`index` = its position in the input, `id` when known) and per batch-level
    * event: `invalid-document`, `item-rejected` (the cluster refused it, e.g. a mapping error), `retries-exhausted`
    * (still 429/rejected after `maxAttempts`), `bulk-request-failed`, `malformed-bulk-response`, `stopped`, `refresh-failed`.
    */
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<SearchClusterProblemCode>[];
   /** False when indexing stopped early (a request failed in a way retrying cannot fix, e.g. 401) or refresh failed. */
   readonly complete: boolean;
 }
@@ -135,7 +120,7 @@ export async function runBulkIndexing(input: {
     throw new InvalidArgumentError({ where, argument: 'documents', message: 'must be an iterable or async iterable of documents' });
   }
   abortSignal?.throwIfAborted();
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<SearchClusterProblemCode>[] = [];
   let read = 0;
   let indexed = 0;
   let failed = 0;
@@ -143,9 +128,8 @@ export async function runBulkIndexing(input: {
   let requests = 0;
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
-  // `settling` = the batch reporting is done and about to release its slot.
-  const report = (settling = false) => onProgress?.({ completed: indexed + failed, total: read, read, indexed, failed, retried, requests, inFlight: inFlight.size - (settling ? 1 : 0) });
-  const fail = (entries: readonly Entry[], code: string, message: string) => {
+  const report = () => onProgress?.({ completed: indexed + failed, total: read, failed });
+  const fail = (entries: readonly Entry[], code: SearchClusterProblemCode, message: string) => {
     for (const entry of entries) problems.push({ index: entry.position, id: entry.id, code, message });
     failed += entries.length;
   };
@@ -175,14 +159,14 @@ export async function runBulkIndexing(input: {
           stopped = true;
         }
         requests += 1;
-        report(true);
+        report();
         return;
       }
       requests += 1;
       const items = (response as { items?: unknown } | null)?.items;
       if (!Array.isArray(items) || items.length !== remaining.length) {
         fail(remaining, 'malformed-bulk-response', `expected ${remaining.length} bulk items, got ${Array.isArray(items) ? items.length : 'none'}`);
-        report(true);
+        report();
         return;
       }
       const again: Entry[] = [];
@@ -203,7 +187,7 @@ export async function runBulkIndexing(input: {
         const reason = typeof outcome?.error?.reason === 'string' ? outcome.error.reason : 'no reason given';
         fail([entry], 'item-rejected', `status ${status}${type ? ` ${type}` : ''}: ${reason}`);
       });
-      report(again.length === 0);
+      report();
       if (again.length === 0) return;
       retried += again.length;
       await abortableDelay(backoff(attempt), abortSignal);
