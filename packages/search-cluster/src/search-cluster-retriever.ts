@@ -1,5 +1,5 @@
 import type { Document, DocumentSource, Evidence, ItemProblem, RetrieveRequest, RetrieveResult, Retriever } from '@factkit/core';
-import { assertPositiveInteger, evidenceOrigin, InvalidArgumentError, ResponseParseError } from '@factkit/core';
+import { evidenceOrigin, InvalidArgumentError, ResponseParseError } from '@factkit/core';
 import { buildSearchRequest } from './build-search-request.js';
 import { type IndexDocumentsOptions, type IndexDocumentsResult, resolveBulkOptions, runBulkIndexing } from './bulk-indexer.js';
 import { type IndexDefinition, FACTKIT_BM25_B, FACTKIT_BM25_K1, SEARCH_CLUSTER_NAMES, buildIndexDefinition, resolveFields } from './index-definition.js';
