@@ -2,12 +2,12 @@
 // runLeakageStudy per method (and per chat model), then the report files. The scripts (scifact.ts, fever.ts,
 // averitec.ts, model-grid.ts) and the full command line (cli.ts) only choose the options.
 import { join } from 'node:path';
-import { createUsageMeter, InvalidArgumentError, withCache, withEmbeddingCache, withEmbeddingRetry, withRetry, type Embedder, type LanguageModel, type NliModel, type QueryExpander, type Retriever } from '@factkit/core';
+import { createUsageMeter, InvalidArgumentError, withCache, withEmbeddingCache, withEmbeddingRetry, withRetry, type Embedder, type LanguageModel, type NliModel, type Progress, type QueryExpander, type Retriever } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, EXPANSION_PROMPTS } from '@factkit/expansion';
 import { createGloveEmbedder, loadGloveVectors, tokenizeForGlove } from '@factkit/glove';
 import { loadWordNetSynonyms } from '@factkit/metrics/node';
-import type { EvidenceScorer, LeakageStudyProgress } from '@factkit/nli-match';
+import type { EvidenceScorer } from '@factkit/nli-match';
 import { createFeatureNliModel, createLexicalNliModel, createLlmNliJudge } from '@factkit/nli-models';
 import { createOpenAICompatible } from '@factkit/openai';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
@@ -297,13 +297,12 @@ function nliModelFor(name: string, model: LanguageModel | undefined, getGlove: (
 }
 
 /** One progress line per method and stage at most every 500 ms (and at the end of each). */
-function progressLogger(io: StudyIo, label: string): (method: string, progress: LeakageStudyProgress) => void {
+function progressLogger(io: StudyIo, label: string): (method: string, progress: Progress) => void {
   let lastLine = 0;
   return (method, progress) => {
     const now = Date.now();
     if (progress.completed !== progress.total && now - lastLine < 500) return;
     lastLine = now;
-    const stage = progress.stage === 'baseline' ? 'baseline' : `repeat ${(progress.repeat ?? 0) + 1}`;
-    io.log(`leakage-study: ${label}${method} ${stage}: ${progress.completed}/${progress.total} claims\n`);
+    io.log(`leakage-study: ${label}${method} ${progress.stage === 'baseline' ? 'baseline' : 'repeats'}: ${progress.completed}/${progress.total} claim runs\n`);
   };
 }
