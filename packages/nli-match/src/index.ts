@@ -24,7 +24,7 @@ export type {
   SignificanceTest,
 } from './study/leakage-study-types.js';
 export { runLeakageStudy } from './study/run-leakage-study.js';
-export type { SciFactAbstractRow, SciFactClaimRow, SciFactLeakageDatasetOptions } from './study/scifact-leakage-dataset.js';
+export type { SciFactLeakageDatasetOptions } from './study/scifact-leakage-dataset.js';
 export { buildSciFactLeakageDataset, sciFactSentenceId } from './study/scifact-leakage-dataset.js';
 export type { FormatLeakageReportOptions } from './study/format-leakage-report.js';
 export { formatLeakageReport } from './study/format-leakage-report.js';
