@@ -1,4 +1,4 @@
-import type { LeakageStudyResult, MeanWithError, SignificanceTest } from '@factkit/nli-match';
+import { type LeakageStudyResult, type MeanWithError, type SignificanceTest, isEmptyGeneration } from '@factkit/nli-match';
 import { renderBarChart, type PlotGroup } from './report-svg.js';
 
 /** One study (method) of the report. */
@@ -134,7 +134,7 @@ export function formatStudyReport(methods: readonly MethodResult[], context: Rep
     const byCode = new Map<string, number>();
     for (const problem of entry.result.problems) {
       // An LLM-free expander has no generation to match: its empty-generation notes are expected, not problems.
-      if (!entry.matching && problem.code === 'empty-generation') continue;
+      if (!entry.matching && isEmptyGeneration(problem)) continue;
       byCode.set(problem.code, (byCode.get(problem.code) ?? 0) + 1);
     }
     if (byCode.size === 0) continue;

@@ -2,14 +2,14 @@
 // runLeakageStudy per method (and per chat model), then the report files. The scripts (scifact.ts, fever.ts,
 // averitec.ts, model-grid.ts) and the full command line (cli.ts) only choose the options.
 import { join } from 'node:path';
-import { createUsageMeter, InvalidArgumentError, withCache, withEmbeddingCache, withEmbeddingRetry, withRetry, type Embedder, type LanguageModel, type NliModel, type QueryExpander, type Retriever } from '@factkit/core';
+import { createUsageMeter, InvalidArgumentError, withCache, withEmbeddingCache, withEmbeddingRetry, withRetry, type Embedder, type LanguageModel, type NliModel, type Progress, type QueryExpander, type Retriever } from '@factkit/core';
 import { createFileCache } from '@factkit/core/node';
 import { createHydeExpander, createMultiQueryExpander, createQuery2docExpander, EXPANSION_PROMPTS } from '@factkit/expansion';
 import { createGloveEmbedder, loadGloveVectors, tokenizeForGlove } from '@factkit/glove';
 import { loadWordNetSynonyms } from '@factkit/metrics/node';
-import type { EvidenceScorer, LeakageStudyProgress } from '@factkit/nli-match';
+import type { EvidenceScorer } from '@factkit/nli-match';
 import { createFeatureNliModel, createLexicalNliModel, createLlmNliJudge } from '@factkit/nli-models';
-import { createOpenAICompatible } from '@factkit/openai';
+import { type OpenAICompatibleProvider, createOpenAICompatible } from '@factkit/openai';
 import { createUseLiteEmbedder } from '@factkit/use-lite';
 import { writeFile } from 'node:fs/promises';
 import { createAveritecEvidenceScorer, createPerClaimWiring, loadAveritecKnowledgeStore } from './averitec-data.js';
@@ -76,13 +76,38 @@ export const needsLanguageModel = (options: Pick<StudyOptions, 'methods' | 'nli'
 
 const slug = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '_');
 
-/** Runs the study; returns the paths it wrote and the exit code the command should use. */
-export async function runStudy(options: StudyOptions, io: StudyIo): Promise<StudyOutcome> {
-  const { dataset, methods, modelNames, repeats, ks, concurrency, verdicts, maxFailures, outDirectory, cacheDirectory, command, knowledgeStore } = options;
-  const { nli: nliName, bertscore = 'glove', embedder: embedderName = 'use-lite', embeddingDimensions = 1536 } = options;
-  const usesLlm = needsLanguageModel(options);
-  const datasetName = dataset.name === 'AVeriTeC' ? 'averitec' : dataset.name === 'FEVER-lite' ? 'fever-lite' : 'scifact';
+/** The dataset a run wires for (AVeriTeC has per-claim knowledge stores). */
+type DatasetKey = 'averitec' | 'fever-lite' | 'scifact';
 
+/** The models, encoders, retrievers and notes every chat model's run shares (each built once, lazily where costly). */
+interface StudyResources {
+  readonly cache: ReturnType<typeof createFileCache>;
+  readonly provider: OpenAICompatibleProvider | undefined;
+  readonly getUseLite: () => Embedder;
+  readonly getGlove: () => Embedder;
+  readonly getDense: () => Promise<{ embedder: Embedder; retriever: Retriever }>;
+  readonly wiring: Awaited<ReturnType<typeof averitecWiring>>;
+  /** Why some numbers are not whole, found while wiring (missing knowledge stores, documents not embedded). */
+  readonly contextIncomplete: string[];
+  readonly contextNotes: string[];
+  /** Documents the dense store could not embed (known once `getDense` ran). */
+  documentsNotEmbedded: number;
+}
+
+/** What one chat model's run (or the offline run) wrote. */
+interface ModelRun {
+  readonly modelName: string | undefined;
+  readonly results: MethodResult[];
+  readonly reportPath: string;
+  readonly plotPath: string;
+  readonly resultsPath: string;
+  readonly usage: ReturnType<ReturnType<typeof createUsageMeter>['report']>;
+}
+
+/** Step 1: the shared cache, encoders, provider and retrievers of the study. */
+async function createStudyResources(options: StudyOptions, io: StudyIo, usesLlm: boolean, datasetName: DatasetKey): Promise<StudyResources> {
+  const { dataset, cacheDirectory, knowledgeStore } = options;
+  const { bertscore = 'glove', embedder: embedderName = 'use-lite', embeddingDimensions = 1536 } = options;
   // Every model call goes through one persistent cache: a rerun after an interruption repeats no call.
   const cache = createFileCache({ directory: cacheDirectory });
   let useLite: Embedder | undefined;
@@ -97,110 +122,140 @@ export async function runStudy(options: StudyOptions, io: StudyIo): Promise<Stud
         ...(io.env['OPENAI_API_KEY'] ? { apiKey: io.env['OPENAI_API_KEY'] } : {}),
       })
     : undefined;
-  const contextIncomplete: string[] = [];
-  const contextNotes: string[] = [];
   const wiring = datasetName === 'averitec' ? await averitecWiring(dataset, knowledgeStore, bertscore, io) : { bm25: await createBm25Wiring(dataset.corpus), claimsWithoutStore: 0, notes: [], incomplete: [] };
-  const { bm25, evidenceScorer, claimsWithoutStore } = wiring;
-  contextNotes.push(...wiring.notes);
-  contextIncomplete.push(...wiring.incomplete);
-  const verdictLabels = verdictLabelsFor(dataset.name);
-  let documentsNotEmbedded = 0;
   let dense: { embedder: Embedder; retriever: Retriever } | undefined;
-  const getDense = async (): Promise<{ embedder: Embedder; retriever: Retriever }> => {
-    if (dense) return dense;
-    const base = embedderName === 'use-lite' ? getUseLite() : withEmbeddingRetry((provider as NonNullable<typeof provider>).embedder(embedderName, { dimensions: embeddingDimensions }), { maxRetries: 2 });
-    const embedder = withEmbeddingCache(base, cache);
-    io.log(`leakage-study: embedding ${dataset.corpus.length} documents with ${embedder.id} for HyDE (cached)…\n`);
-    const built = await buildDenseRetriever(dataset.corpus, embedder, io.abortSignal);
-    documentsNotEmbedded = built.problems.length;
-    if (built.problems.length > 0) {
-      const byCode = new Map<string, number>();
-      for (const problem of built.problems) byCode.set(problem.code, (byCode.get(problem.code) ?? 0) + 1);
-      const reasons = [...byCode.entries()].map(([code, count]) => `${code} × ${count}`).join(', ');
-      contextIncomplete.push(`${built.problems.length} of ${dataset.corpus.length} documents could not be embedded (${reasons}; first: ${built.problems[0]?.message ?? ''}): the dense and HyDE rows search an incomplete store`);
-    }
-    dense = { embedder, retriever: built.retriever };
-    return dense;
+  const resources: StudyResources = {
+    cache,
+    provider,
+    getUseLite,
+    getGlove,
+    wiring,
+    contextIncomplete: [...wiring.incomplete],
+    contextNotes: [...wiring.notes],
+    documentsNotEmbedded: 0,
+    getDense: async () => {
+      if (dense) return dense;
+      const base = embedderName === 'use-lite' ? getUseLite() : withEmbeddingRetry((provider as NonNullable<typeof provider>).embedder(embedderName, { dimensions: embeddingDimensions }), { maxRetries: 2 });
+      const embedder = withEmbeddingCache(base, cache);
+      io.log(`leakage-study: embedding ${dataset.corpus.length} documents with ${embedder.id} for HyDE (cached)…\n`);
+      const built = await buildDenseRetriever(dataset.corpus, embedder, io.abortSignal);
+      resources.documentsNotEmbedded = built.problems.length;
+      if (built.problems.length > 0) {
+        const byCode = new Map<string, number>();
+        for (const problem of built.problems) byCode.set(problem.code, (byCode.get(problem.code) ?? 0) + 1);
+        const reasons = [...byCode.entries()].map(([code, count]) => `${code} × ${count}`).join(', ');
+        resources.contextIncomplete.push(`${built.problems.length} of ${dataset.corpus.length} documents could not be embedded (${reasons}; first: ${built.problems[0]?.message ?? ''}): the dense and HyDE rows search an incomplete store`);
+      }
+      dense = { embedder, retriever: built.retriever };
+      return dense;
+    },
   };
+  return resources;
+}
 
-  const corpusNote = corpusNoteOf(dataset);
-  const llmModels = usesLlm ? modelNames : [undefined];
-  const perModel: { modelName: string | undefined; results: MethodResult[]; reportPath: string; plotPath: string; resultsPath: string; usage: ReturnType<ReturnType<typeof createUsageMeter>['report']> }[] = [];
-  const versions = packageVersions();
-  const datasetHashes = await hashFiles(dataset.files);
+/** Step 2: every method with one chat model (or none), then its report, plot and results.json. */
+async function runForModel(
+  options: StudyOptions,
+  io: StudyIo,
+  resources: StudyResources,
+  run: { modelName: string | undefined; firstModel: boolean; manyModels: boolean; datasetName: DatasetKey; corpusNote: string; versions: Record<string, string>; datasetHashes: Record<string, string> },
+): Promise<ModelRun> {
+  const { dataset, methods, repeats, ks, concurrency, verdicts, outDirectory, cacheDirectory, command, nli: nliName } = options;
+  const { modelName, firstModel, manyModels, datasetName, corpusNote, versions, datasetHashes } = run;
+  const { cache, provider, getUseLite, getGlove, getDense, wiring } = resources;
+  const verdictLabels = verdictLabelsFor(dataset.name);
+  const meter = createUsageMeter();
+  // The meter wraps the cached model, so it counts cache hits too (cachedCalls).
+  const model = modelName === undefined || !provider ? undefined : meter.track(withCache(withRetry(provider.languageModel(modelName), { maxRetries: 2 }), cache));
+  const nli = nliModelFor(nliName, model, getGlove);
+  const studyMethods = await studyMethodsFor({ methods, model, firstModel, bm25: wiring.bm25, repeats, datasetName, getDense, hydeEmbedder: () => withEmbeddingCache(getUseLite(), cache) });
 
-  for (const [modelIndex, modelName] of llmModels.entries()) {
-    io.abortSignal?.throwIfAborted();
-    const meter = createUsageMeter();
-    // The meter wraps the cached model, so it counts cache hits too (cachedCalls).
-    const model = modelName === undefined || !provider ? undefined : meter.track(withCache(withRetry(provider.languageModel(modelName), { maxRetries: 2 }), cache));
-    const nli = nliModelFor(nliName, model, getGlove);
-    const studyMethods = await studyMethodsFor({ methods, model, firstModel: modelIndex === 0, bm25, repeats, datasetName, getDense, hydeEmbedder: () => withEmbeddingCache(getUseLite(), cache) });
+  const results = await runStudies({
+    dataset,
+    methods: studyMethods,
+    nli,
+    ks,
+    concurrency,
+    ...(wiring.evidenceScorer ? { evidenceScorer: wiring.evidenceScorer } : {}),
+    ...(verdicts && model ? { verdictModel: model, verdictLabels } : {}),
+    ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
+    onProgress: progressLogger(io, modelName === undefined ? '' : `${modelName}: `),
+  });
 
-    const results = await runStudies({
-      dataset,
-      methods: studyMethods,
-      nli,
-      ks,
-      concurrency,
-      ...(evidenceScorer ? { evidenceScorer } : {}),
-      ...(verdicts && model ? { verdictModel: model, verdictLabels } : {}),
-      ...(io.abortSignal ? { abortSignal: io.abortSignal } : {}),
-      onProgress: progressLogger(io, modelName === undefined ? '' : `${modelName}: `),
-    });
+  const usage = meter.report();
+  const notes = model ? [`LLM: \`${model.id}\`; calls ${usage.calls} (${usage.cachedCalls} from cache), tokens ${usage.totalTokens}`, `Cache: ${cacheDirectory}`] : ['No LLM used (offline run).'];
+  notes.push(...resources.contextNotes);
+  notes.push(
+    `Provenance (full in results.json: every prompt, seed and NLI label matrix): packages ${Object.entries(versions)
+      .map(([name, version]) => `${name.slice('@factkit/'.length)} ${version}`)
+      .join(', ')}; data ${Object.entries(datasetHashes)
+      .map(([path, hash]) => `${path.split('/').slice(-2).join('/')} sha256:${hash.slice(0, 12)}`)
+      .join(', ')}`,
+  );
+  if (verdicts && model) notes.push(`Verdict labels offered (paper footnote 1, Fig. A2 [LABEL]): ${verdictLabels.join(', ')}`);
+  const context = { datasetName: dataset.name, claims: dataset.claims.length, corpusSize: dataset.corpus.length, command, notes, corpusNote, incomplete: resources.contextIncomplete };
+  const directory = manyModels && modelName !== undefined ? join(outDirectory, slug(modelName)) : outDirectory;
+  const provenance = {
+    command,
+    createdAt: new Date().toISOString(),
+    packages: versions,
+    datasetFiles: datasetHashes,
+    dataset: { name: dataset.name, unit: dataset.unit, claims: dataset.claims.length, documents: dataset.corpus.length },
+    model: model ? { id: model.id, provider: model.provider ?? null } : null,
+    nli: nli.id,
+    sampling: { repeats, seeds: 'generation r of a claim is sampled with seed r (0-based)', temperature: 0.7, topP: 1, maxTokens: 512 },
+    verdictLabels: verdicts && model ? verdictLabels : null,
+    usage,
+  };
+  const { reportPath, plotPath, resultsPath } = await writeStudyOutput(directory, results, context, provenance);
+  io.log(`leakage-study: wrote ${reportPath}, ${plotPath}, ${resultsPath}\n`);
+  return { modelName, results, reportPath, plotPath, resultsPath, usage };
+}
 
-    const usage = meter.report();
-    const notes = model ? [`LLM: \`${model.id}\`; calls ${usage.calls} (${usage.cachedCalls} from cache), tokens ${usage.totalTokens}`, `Cache: ${cacheDirectory}`] : ['No LLM used (offline run).'];
-    notes.push(...contextNotes);
-    notes.push(
-      `Provenance (full in results.json: every prompt, seed and NLI label matrix): packages ${Object.entries(versions)
-        .map(([name, version]) => `${name.slice('@factkit/'.length)} ${version}`)
-        .join(', ')}; data ${Object.entries(datasetHashes)
-        .map(([path, hash]) => `${path.split('/').slice(-2).join('/')} sha256:${hash.slice(0, 12)}`)
-        .join(', ')}`,
-    );
-    if (verdicts && model) notes.push(`Verdict labels offered (paper footnote 1, Fig. A2 [LABEL]): ${verdictLabels.join(', ')}`);
-    const context = { datasetName: dataset.name, claims: dataset.claims.length, corpusSize: dataset.corpus.length, command, notes, corpusNote, incomplete: contextIncomplete };
-    const directory = llmModels.length > 1 && modelName !== undefined ? join(outDirectory, slug(modelName)) : outDirectory;
-    const provenance = {
-      command,
-      createdAt: new Date().toISOString(),
-      packages: versions,
-      datasetFiles: datasetHashes,
-      dataset: { name: dataset.name, unit: dataset.unit, claims: dataset.claims.length, documents: dataset.corpus.length },
-      model: model ? { id: model.id, provider: model.provider ?? null } : null,
-      nli: nli.id,
-      sampling: { repeats, seeds: 'generation r of a claim is sampled with seed r (0-based)', temperature: 0.7, topP: 1, maxTokens: 512 },
-      verdictLabels: verdicts && model ? verdictLabels : null,
-      usage,
-    };
-    const { reportPath, plotPath, resultsPath } = await writeStudyOutput(directory, results, context, provenance);
-    io.log(`leakage-study: wrote ${reportPath}, ${plotPath}, ${resultsPath}\n`);
-    perModel.push({ modelName, results, reportPath, plotPath, resultsPath, usage });
-  }
+/** Step 3 (several chat models): the grid of every model's rows, in `grid.md`. */
+async function writeGrid(perModel: readonly ModelRun[], options: StudyOptions, io: StudyIo, corpusNote: string): Promise<string> {
+  const gridPath = join(options.outDirectory, 'grid.md');
+  await writeFile(
+    gridPath,
+    formatModelGrid(
+      perModel.map((entry) => ({ model: entry.modelName ?? 'offline', methods: entry.results })),
+      { datasetName: options.dataset.name, command: options.command, corpusNote },
+    ),
+  );
+  io.log(`leakage-study: wrote ${gridPath}\n`);
+  return gridPath;
+}
 
-  let gridPath: string | undefined;
-  if (perModel.length > 1) {
-    gridPath = join(outDirectory, 'grid.md');
-    await writeFile(
-      gridPath,
-      formatModelGrid(
-        perModel.map((entry) => ({ model: entry.modelName ?? 'offline', methods: entry.results })),
-        { datasetName: dataset.name, command, corpusNote },
-      ),
-    );
-    io.log(`leakage-study: wrote ${gridPath}\n`);
-  }
-
-  const reasons = [...contextIncomplete, ...perModel.flatMap((entry) => entry.results.flatMap((result) => result.result.incomplete.map((reason) => `${entry.modelName ? `${entry.modelName} ` : ''}${result.method}: ${reason}`)))];
-  const failures = perModel.reduce((total, entry) => total + countFailures(entry.results), 0) + documentsNotEmbedded + claimsWithoutStore;
-  const first = perModel[0] as (typeof perModel)[number];
+/** Step 4: failures over every model and method, the exit code and the one-line summary. */
+function summariseStudy(perModel: readonly ModelRun[], resources: StudyResources, maxFailures: number, gridPath: string | undefined): StudyOutcome {
+  const reasons = [...resources.contextIncomplete, ...perModel.flatMap((entry) => entry.results.flatMap((result) => result.result.incomplete.map((reason) => `${entry.modelName ? `${entry.modelName} ` : ''}${result.method}: ${reason}`)))];
+  const failures = perModel.reduce((total, entry) => total + countFailures(entry.results), 0) + resources.documentsNotEmbedded + resources.wiring.claimsWithoutStore;
+  const first = perModel[0] as ModelRun;
   const exitCode = failures > maxFailures ? EXIT_CODES.incomplete : EXIT_CODES.ok;
   const summary =
     failures === 0
       ? `leakage-study: complete; report in ${first.reportPath}`
       : `leakage-study: ${failures} failed item(s)${failures > maxFailures ? ` (more than --max-failures ${maxFailures})` : ''}: ${reasons.join('; ')}; the report marks them (${first.reportPath})`;
   return { reportPath: first.reportPath, plotPath: first.plotPath, resultsPath: first.resultsPath, ...(gridPath ? { gridPath } : {}), failures, exitCode, summary };
+}
+
+/** Runs the study; returns the paths it wrote and the exit code the command should use. */
+export async function runStudy(options: StudyOptions, io: StudyIo): Promise<StudyOutcome> {
+  const { dataset, modelNames, maxFailures } = options;
+  const usesLlm = needsLanguageModel(options);
+  const datasetName: DatasetKey = dataset.name === 'AVeriTeC' ? 'averitec' : dataset.name === 'FEVER-lite' ? 'fever-lite' : 'scifact';
+  const resources = await createStudyResources(options, io, usesLlm, datasetName);
+  const corpusNote = corpusNoteOf(dataset);
+  const llmModels = usesLlm ? modelNames : [undefined];
+  const versions = packageVersions();
+  const datasetHashes = await hashFiles(dataset.files);
+  const perModel: ModelRun[] = [];
+  for (const [modelIndex, modelName] of llmModels.entries()) {
+    io.abortSignal?.throwIfAborted();
+    perModel.push(await runForModel(options, io, resources, { modelName, firstModel: modelIndex === 0, manyModels: llmModels.length > 1, datasetName, corpusNote, versions, datasetHashes }));
+  }
+  const gridPath = perModel.length > 1 ? await writeGrid(perModel, options, io, corpusNote) : undefined;
+  return summariseStudy(perModel, resources, maxFailures, gridPath);
 }
 
 type Bm25 = { retriever: Retriever | undefined; rm3: QueryExpander | undefined };
@@ -297,13 +352,12 @@ function nliModelFor(name: string, model: LanguageModel | undefined, getGlove: (
 }
 
 /** One progress line per method and stage at most every 500 ms (and at the end of each). */
-function progressLogger(io: StudyIo, label: string): (method: string, progress: LeakageStudyProgress) => void {
+function progressLogger(io: StudyIo, label: string): (method: string, progress: Progress) => void {
   let lastLine = 0;
   return (method, progress) => {
     const now = Date.now();
     if (progress.completed !== progress.total && now - lastLine < 500) return;
     lastLine = now;
-    const stage = progress.stage === 'baseline' ? 'baseline' : `repeat ${(progress.repeat ?? 0) + 1}`;
-    io.log(`leakage-study: ${label}${method} ${stage}: ${progress.completed}/${progress.total} claims\n`);
+    io.log(`leakage-study: ${label}${method} ${progress.stage === 'baseline' ? 'baseline' : 'repeats'}: ${progress.completed}/${progress.total} claim runs\n`);
   };
 }

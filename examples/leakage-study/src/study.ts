@@ -1,5 +1,5 @@
-import type { LanguageModel, NliModel, QueryExpander, Retriever } from '@factkit/core';
-import { runLeakageStudy, type EvidenceScorer, type LeakageDataset, type LeakageStudyProgress } from '@factkit/nli-match';
+import type { LanguageModel, NliModel, Progress, QueryExpander, Retriever } from '@factkit/core';
+import { runLeakageStudy, type EvidenceScorer, type LeakageDataset } from '@factkit/nli-match';
 import type { StudyDataset } from './datasets.js';
 import type { MethodResult } from './report-markdown.js';
 
@@ -30,7 +30,7 @@ export interface RunStudiesOptions {
   readonly verdictLabels?: readonly string[];
   /** Scores retrieved texts against gold evidence texts (AVeriTeC) instead of Recall/NDCG over qrels. */
   readonly evidenceScorer?: EvidenceScorer;
-  readonly onProgress?: (method: string, progress: LeakageStudyProgress) => void;
+  readonly onProgress?: (method: string, progress: Progress) => void;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -65,7 +65,7 @@ export async function runStudies(options: RunStudiesOptions): Promise<MethodResu
       ks,
       concurrency,
       ...(verdictModel ? { verdictModel, ...(verdictLabels ? { verdictLabels } : {}) } : {}),
-      ...(onProgress ? { onProgress: (progress: LeakageStudyProgress) => onProgress(method.name, progress) } : {}),
+      ...(onProgress ? { onProgress: (progress: Progress) => onProgress(method.name, progress) } : {}),
       ...(abortSignal ? { abortSignal } : {}),
     });
     results.push({ method: method.name, baselineName: method.baselineName, result, matching: method.expander.usesLanguageModel });

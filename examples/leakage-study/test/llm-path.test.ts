@@ -150,7 +150,8 @@ describeWithData('scifact', 'leakage-study LLM path against the scripted OpenAI 
     expect(report).toContain('| Dense (openai-compatible:scripted-embedding) | ALL |');
     expect(report).not.toContain('sk-test-not-a-real-key');
     expect(await readFile(plotPath, 'utf8')).toContain('<svg');
-    expect(logs.join('')).toContain('Query2doc repeat 2');
+    // Progress counts the runs of both repeats together: 6 claims × 2 repeats.
+    expect(logs.join('')).toContain('Query2doc repeats: 12/12 claim runs');
   });
 
   it('resumes after being killed mid-run without repeating an answered call', async () => {

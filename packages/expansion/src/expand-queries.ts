@@ -12,6 +12,7 @@ import {
   type QueryExpander,
   type ProgressCallback,
 } from '@factkit/core';
+import type { ExpansionProblemCode } from './problem-codes.js';
 
 export interface ExpandQueriesOptions {
   /** Repeated samples per query (the leakage study uses R = 8); sample s is sent as `ExpandRequest.sample = s`. @default 1 */
@@ -24,10 +25,7 @@ export interface ExpandQueriesOptions {
 }
 
 /** The core `ItemOutcome` of one (query, sample): `ok` with the expanded query, or `failed` with an `expansion-failed` problem. */
-export type ExpansionOutcome = { readonly queryIndex: number; readonly sample: number } & ItemOutcome<ExpandedQuery, ExpandQueriesProblemCode>;
-
-/** Problem codes `expandQueries` reports. */
-export type ExpandQueriesProblemCode = 'expansion-failed';
+export type ExpansionOutcome = { readonly queryIndex: number; readonly sample: number } & ItemOutcome<ExpandedQuery, ExpansionProblemCode>;
 
 export interface ExpandQueriesResult {
   /**
@@ -60,7 +58,7 @@ export async function expandQueries(expander: QueryExpander, queries: readonly Q
     if (entry.status === 'fulfilled') return { ...at, ...itemOk(entry.value) };
     if (isAbortReason(entry.error, abortSignal)) throw entry.error;
     const message = entry.error instanceof Error ? entry.error.message : String(entry.error);
-    const problem: ItemProblem<ExpandQueriesProblemCode> = {
+    const problem: ItemProblem<ExpansionProblemCode> = {
       index: item.queryIndex,
       ...(item.query?.id === undefined ? {} : { id: item.query.id }),
       code: 'expansion-failed',

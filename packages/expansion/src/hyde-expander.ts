@@ -1,4 +1,5 @@
 import { assertNonNegativeNumber, CorruptDataError, InvalidArgumentError, normalizeL2, type Embedder, type EmbeddingKind, type ExpandedQuery, type ItemProblem, type LanguageModel, type QueryExpander } from '@factkit/core';
+import type { ExpansionProblemCode } from './problem-codes.js';
 import { buildExpandedQuery, generateForRequest, prepareGeneration, usableGenerations, type ExpanderSamplingOptions, type GenerationSetup } from './internal/generate.js';
 import { HYDE_WEB_SEARCH_PROMPT } from './prompts.js';
 
@@ -111,7 +112,7 @@ export function createHydeExpander(options: HydeExpanderOptions): QueryExpander 
       const step = await generateForRequest('HydeExpander.expand', request, setup);
       const { query, abortSignal } = request;
       const usable = usableGenerations(step.parsed, keepFlagged);
-      const problems: ItemProblem[] = [...step.problems];
+      const problems: ItemProblem<ExpansionProblemCode>[] = [...step.problems];
       const needQuery = weight > 0 || usable.length === 0;
       abortSignal?.throwIfAborted();
       const [queryResult, documentResult] = await Promise.all([

@@ -1,11 +1,12 @@
 import { assertPositiveInteger, InvalidArgumentError, parseListItems, type Evidence, type ExpandedQuery, type ItemProblem, type LanguageModel, type Query, type QueryExpander, type Retriever } from '@factkit/core';
+import type { ExpansionProblemCode } from './problem-codes.js';
 import { buildExpandedQuery, generateForRequest, prepareGeneration, type ExpanderSamplingOptions, type GenerationSetup } from './internal/generate.js';
 import { cleanGeneration } from './parse-generation.js';
 import { MULTI_QUERY_PROMPT } from './prompts.js';
 
 export interface ParsedSubQueries {
   readonly queries: string[];
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<ExpansionProblemCode>[];
 }
 
 /**
@@ -16,7 +17,7 @@ export interface ParsedSubQueries {
  */
 export function parseSubQueries(raw: unknown, options: { count?: number; original?: string } = {}): ParsedSubQueries {
   const { count = 3, original } = options;
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<ExpansionProblemCode>[] = [];
   if (typeof raw !== 'string') {
     return { queries: [], problems: [{ code: 'missing', message: 'the model returned no text' }] };
   }
@@ -53,9 +54,8 @@ export interface MultiQueryExpanderOptions extends ExpanderSamplingOptions {
 /**
  * Multi-query expansion: an LLM rewrites the query into `count` alternative queries. The result's `text` is the
  * original query; `generations` are the parsed rewrites (the model's raw reply is `rawReplies[0]`); the
- * sub-queries to search (original first, by default) are the typed `subQueries` (read them with
- * {@link getSubQueries}) and are searched and fused by {@link retrieveWithSubQueries} with a fusion function you
- * inject (e.g. reciprocal rank fusion from @factkit/retrieval).
+ * sub-queries to search (original first, by default) are the typed `subQueries`; `createMultiQueryRetriever` of
+ * @factkit/retrieval searches the text and each sub-query and fuses the lists (reciprocal rank fusion by default).
  */
 export function createMultiQueryExpander(options: MultiQueryExpanderOptions): QueryExpander {
   const where = 'createMultiQueryExpander';
@@ -70,7 +70,7 @@ export function createMultiQueryExpander(options: MultiQueryExpanderOptions): Qu
       const step = await generateForRequest('MultiQueryExpander.expand', request, setup, { count });
       const { query } = request;
       const generation = step.parsed[0];
-      const problems: ItemProblem[] = [...step.problems];
+      const problems: ItemProblem<ExpansionProblemCode>[] = [...step.problems];
       let subQueries: string[] = [];
       if (generation && (generation.problem === undefined || generation.problem.code === 'wrong-language')) {
         const parsed = parseSubQueries(generation.raw, { count, original: query.text });

@@ -1,7 +1,8 @@
+import type { ExpansionProblemCode } from './problem-codes.js';
 import { isRefusal, stripCodeFences } from '@factkit/core';
 
 /** Why a generation cannot be used as it is. */
-export type GenerationProblemCode = 'empty' | 'refusal' | 'wrong-language' | 'missing';
+export type GenerationProblemCode = Extract<ExpansionProblemCode, 'empty' | 'refusal' | 'wrong-language' | 'missing'>;
 
 export interface GenerationProblem {
   readonly code: GenerationProblemCode;

@@ -1,5 +1,6 @@
-import { assertPositiveInteger, type ExpandedQuery, InvalidArgumentError, type LanguageModel, type QueryExpander } from '@factkit/core';
+import { assertPositiveInteger, type ExpandedQuery, InvalidArgumentError, type ItemProblem, type LanguageModel, type QueryExpander } from '@factkit/core';
 import { buildExpandedQuery, generateForRequest, prepareGeneration, usableGenerations, type ExpanderSamplingOptions, type GenerationSetup } from './internal/generate.js';
+import type { ExpansionProblemCode } from './problem-codes.js';
 import { QUERY2DOC_PROMPT } from './prompts.js';
 
 export interface Query2docExpanderOptions extends ExpanderSamplingOptions {
@@ -64,7 +65,7 @@ export function createQuery2docExpander(options: Query2docExpanderOptions): Quer
       const step = await generateForRequest('Query2docExpander.expand', request, setup);
       const { query } = request;
       const usable = usableGenerations(step.parsed, keepFlagged);
-      const problems = [...step.problems];
+      const problems: ItemProblem<ExpansionProblemCode>[] = [...step.problems];
       let text: string;
       if (usable.length === 0) {
         text = query.text;

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, stat, writeFile, readdir } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadGloveVectors, resolveDefaultGloveSource } from '../src/index.js';
+import { loadGloveVectors, resolveDefaultGloveSource } from '../src/load-glove-vectors.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repeats = Number(process.env['BENCH_REPEATS'] ?? 5);

@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '@factkit/core';
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { buildWinkJson, writeWinkFixture } from '../test/wink-fixture.js';
-import { createGloveEmbedder } from './glove-embedder.js';
+import { type GloveProblemCode, createGloveEmbedder } from './glove-embedder.js';
 import { parseWinkEmbeddings } from './parse-wink-embeddings.js';
 
 const vectors = parseWinkEmbeddings(buildWinkJson());
@@ -43,6 +43,13 @@ describe('createGloveEmbedder', () => {
       [2, 'all-oov'],
     ]);
     expect(problems[0]?.message).toContain('zebras');
+  });
+
+  it('GloveProblemCode is exactly the codes embed emits (each provoked here)', async () => {
+    // Compile-time: a key per code of the union and no other (a missing or extra code fails typecheck).
+    const codes = { 'all-oov': true } satisfies Record<GloveProblemCode, true>;
+    const { problems } = await createGloveEmbedder({ vectors }).embed({ texts: ['cat', 'zebras'], kind: 'passage' });
+    expect([...new Set(problems.map((problem) => problem.code))].sort()).toEqual(Object.keys(codes).sort());
   });
 
   it('skips stop words', async () => {

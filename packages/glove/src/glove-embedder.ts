@@ -20,9 +20,12 @@ export interface GloveEmbedderOptions extends Omit<LoadGloveVectorsOptions, 'abo
   readonly id?: string;
 }
 
+/** Every problem code a GloVe embedder emits: `all-oov` for a text with no in-vocabulary word (given a zero vector). */
+export type GloveProblemCode = 'all-oov';
+
 /** Result of a GloVe `embed` call: the vectors, plus one problem per text that had no in-vocabulary word (zero vector). */
 export interface GloveEmbedResult extends EmbedResult {
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<GloveProblemCode>[];
 }
 
 export interface GloveEmbedder extends Embedder {
@@ -65,7 +68,7 @@ export function createGloveEmbedder(options: GloveEmbedderOptions = {}): GloveEm
     return loading;
   }
 
-  function average(text: string, vectors: GloveVectors, index: number, problems: ItemProblem[]): Float32Array {
+  function average(text: string, vectors: GloveVectors, index: number, problems: ItemProblem<GloveProblemCode>[]): Float32Array {
     const sum = new Float32Array(vectors.dimensions);
     const { tokens, rows, outOfVocabulary } = tokenizeForGlove(text, vectors);
     let count = 0;
@@ -103,7 +106,7 @@ export function createGloveEmbedder(options: GloveEmbedderOptions = {}): GloveEm
       throwIfAborted(abortSignal);
       const vectors = await getVectors();
       throwIfAborted(abortSignal);
-      const problems: ItemProblem[] = [];
+      const problems: ItemProblem<GloveProblemCode>[] = [];
       const embeddings = texts.map((text, index) => average(text, vectors, index, problems));
       return { embeddings, problems };
     },

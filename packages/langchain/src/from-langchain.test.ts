@@ -5,7 +5,7 @@ import { FakeVectorStore } from '@langchain/core/utils/testing';
 import type { VectorStoreInterface } from '@langchain/core/vectorstores';
 import { describe, expect, it } from 'vitest';
 import { TermCountEmbeddings } from '../test/term-embeddings.js';
-import { fromLangChainRetriever, fromLangChainVectorStore } from './from-langchain.js';
+import { type LangChainProblemCode, fromLangChainRetriever, fromLangChainVectorStore } from './from-langchain.js';
 
 const vocabulary = ['mammals', 'pets', 'drink', 'leaves', 'beans'];
 const documents = [
@@ -73,6 +73,20 @@ describe('fromLangChainVectorStore', () => {
       [1, 'duplicate-document'],
       [2, 'invalid-score'],
     ]);
+  });
+
+  it('LangChainProblemCode is exactly the codes the adapters emit (each provoked here)', async () => {
+    // Compile-time: a key per code of the union and no other (a missing or extra code fails typecheck).
+    const codes = { 'duplicate-document': true, 'invalid-score': true, 'empty-query': true } satisfies Record<LangChainProblemCode, true>;
+    const reply: [DocumentInterface, number][] = [
+      [new Document({ pageContent: 'a', id: 'a' }), 0.9],
+      [new Document({ pageContent: 'a', id: 'a' }), 0.8],
+      [new Document({ pageContent: 'b', id: 'b' }), Number.POSITIVE_INFINITY],
+    ];
+    const retriever = fromLangChainVectorStore({ similaritySearchWithScore: async () => reply } as unknown as VectorStoreInterface);
+    const emitted = new Set<LangChainProblemCode>();
+    for (const text of ['x', '  ']) for (const problem of (await retriever.retrieve({ query: { text }, topK: 3 })).problems ?? []) emitted.add(problem.code);
+    expect([...emitted].sort()).toEqual(Object.keys(codes).sort());
   });
 
   it('rejects what is not a vector store, and an unknown scoreKind', () => {

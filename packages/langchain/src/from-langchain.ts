@@ -5,6 +5,20 @@ import type { BaseRetrieverInterface } from '@langchain/core/retrievers';
 import type { VectorStoreInterface } from '@langchain/core/vectorstores';
 
 /** How a LangChain document becomes factkit evidence's typed fields. */
+/**
+ * Every problem code a retriever made by `fromLangChainRetriever` / `fromLangChainVectorStore` emits: a repeated
+ * document id (`duplicate-document`, first kept), a non-finite score (`invalid-score`, left out), a query without text
+ * (`empty-query`, no call).
+ */
+export type LangChainProblemCode = 'duplicate-document' | 'invalid-score' | 'empty-query';
+
+/** A factkit `Retriever` over a LangChain retriever or vector store, whose problems carry `LangChainProblemCode`s. */
+export interface AdaptedLangChainRetriever extends Retriever {
+  retrieve(request: RetrieveRequest): Promise<RetrieveResult & { readonly problems?: readonly ItemProblem<LangChainProblemCode>[] }>;
+}
+
+type LangChainRetrieveResult = Awaited<ReturnType<AdaptedLangChainRetriever['retrieve']>>;
+
 export interface LangChainDocumentMapping {
   /**
    * The evidence's `documentId`. @default the document's `id`, else `metadata.id` (a string or number), else
@@ -74,10 +88,10 @@ function defaultOrigin(document: DocumentInterface, documentId: string): Evidenc
 }
 
 /** Converts ranked LangChain documents into factkit evidence: unique ids (first occurrence kept), descending scores, 1-based ranks. */
-async function toEvidence(ranked: readonly { document: DocumentInterface; score: number }[], topK: number, mapping: LangChainDocumentMapping): Promise<RetrieveResult> {
+async function toEvidence(ranked: readonly { document: DocumentInterface; score: number }[], topK: number, mapping: LangChainDocumentMapping): Promise<LangChainRetrieveResult> {
   const { documentId: idOf, origin: originOf = defaultOrigin } = mapping;
   const ids = await Promise.all(ranked.map(({ document }, index) => (idOf ? idOf(document, index) : defaultDocumentId(document))));
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<LangChainProblemCode>[] = [];
   const seen = new Set<string>();
   const kept: Omit<Evidence, 'rank'>[] = [];
   ranked.forEach(({ document, score }, index) => {
@@ -102,7 +116,7 @@ async function toEvidence(ranked: readonly { document: DocumentInterface; score:
   return problems.length === 0 ? { evidence } : { evidence, problems };
 }
 
-async function guarded(request: RetrieveRequest, search: (query: string, topK: number) => Promise<RetrieveResult>): Promise<RetrieveResult> {
+async function guarded(request: RetrieveRequest, search: (query: string, topK: number) => Promise<LangChainRetrieveResult>): Promise<LangChainRetrieveResult> {
   const { query, topK = 10, abortSignal } = request;
   abortSignal?.throwIfAborted();
   if (topK === 0) return { evidence: [] };
@@ -130,7 +144,7 @@ function nameOf(value: object): string {
  * @throws InvalidArgumentError when `retriever` has no `invoke()`.
  * @example const retriever = fromLangChainRetriever(vectorStore.asRetriever(20));
  */
-export function fromLangChainRetriever(retriever: BaseRetrieverInterface, options: FromLangChainRetrieverOptions = {}): Retriever {
+export function fromLangChainRetriever(retriever: BaseRetrieverInterface, options: FromLangChainRetrieverOptions = {}): AdaptedLangChainRetriever {
   if (!retriever || typeof retriever.invoke !== 'function') throw new InvalidArgumentError({ where: 'fromLangChainRetriever', argument: 'retriever', message: 'must be a LangChain retriever (an object with invoke())' });
   const id = options.id ?? `langchain(${nameOf(retriever)})`;
   return {
@@ -153,7 +167,7 @@ export function fromLangChainRetriever(retriever: BaseRetrieverInterface, option
  * @throws InvalidArgumentError when `store` has no `similaritySearchWithScore()` or `scoreKind` is unknown.
  * @example const retriever = fromLangChainVectorStore(await MemoryVectorStore.fromDocuments(documents, embeddings));
  */
-export function fromLangChainVectorStore(store: VectorStoreInterface, options: FromLangChainVectorStoreOptions = {}): Retriever {
+export function fromLangChainVectorStore(store: VectorStoreInterface, options: FromLangChainVectorStoreOptions = {}): AdaptedLangChainRetriever {
   const where = 'fromLangChainVectorStore';
   if (!store || typeof store.similaritySearchWithScore !== 'function') throw new InvalidArgumentError({ where, argument: 'store', message: 'must be a LangChain vector store (an object with similaritySearchWithScore())' });
   const { scoreKind = 'similarity', filter } = options;

@@ -2,10 +2,16 @@
 
 // factkit → LangChain
 export type { FactkitDocumentFields, FactkitDocumentMetadata, ToLangChainRetrieverOptions } from './to-langchain-retriever.js';
-export { evidenceToDocument, toLangChainRetriever } from './to-langchain-retriever.js';
+export { toLangChainRetriever } from './to-langchain-retriever.js';
 
 // LangChain → factkit
-export type { FromLangChainRetrieverOptions, FromLangChainVectorStoreOptions, LangChainDocumentMapping } from './from-langchain.js';
+export type {
+  AdaptedLangChainRetriever,
+  FromLangChainRetrieverOptions,
+  FromLangChainVectorStoreOptions,
+  LangChainDocumentMapping,
+  LangChainProblemCode,
+} from './from-langchain.js';
 export { fromLangChainRetriever, fromLangChainVectorStore } from './from-langchain.js';
 
 // The checker as a Runnable

@@ -61,8 +61,8 @@ class FactkitLangChainRetriever extends BaseRetriever<FactkitDocumentMetadata> {
 
 /**
  * Any factkit {@link Retriever} as a LangChain `BaseRetriever` (usable wherever LangChain takes a retriever:
- * `retriever.invoke(query)`, chains, `RunnableSequence`s). Each document is {@link evidenceToDocument} of one evidence,
- * in the factkit ranking's order.
+ * `retriever.invoke(query)`, chains, `RunnableSequence`s). Each document is one evidence (`pageContent` = its text,
+ * `id` = its document id, `metadata.factkit` = score, rank and origin), in the factkit ranking's order.
  * @throws InvalidArgumentError when `retriever` is not a Retriever or `topK` is not a non-negative integer.
  * @example const lcRetriever = toLangChainRetriever(createBm25Retriever(documents), { topK: 5 });
  */

@@ -27,9 +27,9 @@ let lastPrinted = 0;
 try {
   const result = await runSciFact(retriever, {
     onProgress: (progress) => {
-      if (progress.read - lastPrinted < 1000 && progress.inFlight > 0) return;
-      lastPrinted = progress.read;
-      process.stderr.write(`  read ${progress.read}, indexed ${progress.indexed}, failed ${progress.failed}, retried ${progress.retried}, in flight ${progress.inFlight}\n`);
+      if (progress.total - lastPrinted < 1000) return;
+      lastPrinted = progress.total;
+      process.stderr.write(`  read ${progress.total}, settled ${progress.completed}, failed ${progress.failed ?? 0}\n`);
     },
   });
   const tolerance = server ? 1e-5 : 1e-3;

@@ -1,11 +1,12 @@
 import type { ItemProblem, Query, WeightedTerm } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import type { ResolvedFields } from './index-definition.js';
+import type { SearchClusterProblemCode } from './search-cluster-options.js';
 
 /** A `_search` request body, plus problems found while building it. `body` is undefined when there is nothing to search. */
 export interface SearchRequestPlan {
   readonly body: Record<string, unknown> | undefined;
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<SearchClusterProblemCode>[];
 }
 
 function readWeightedTerms(query: Query, where: string): WeightedTerm[] | undefined {

@@ -1,56 +1,41 @@
-import type { Document, ItemProblem, Progress } from '@factkit/core';
+import type { Document, ItemProblem, ProgressCallback } from '@factkit/core';
 import { abortableDelay, assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError, ProviderCallError } from '@factkit/core';
 import type { ClusterAdapter } from './search-cluster-client.js';
+import type { SearchClusterProblemCode, SearchClusterRetrieverOptions } from './search-cluster-options.js';
 
-export interface BulkOptions {
-  /** Documents per `_bulk` request at most. @default 500 */
-  readonly batchSize?: number;
-  /** Bytes of NDJSON per `_bulk` request at most (a single larger document is sent alone). @default 5_000_000 */
-  readonly maxBatchBytes?: number;
-  /** `_bulk` requests in flight at once; documents are read from the input only when a slot is free. @default 2 */
-  readonly concurrency?: number;
-  /** Attempts per document (and per request) before it is reported failed; 1 = no retry. @default 5 */
-  readonly maxAttempts?: number;
-  /** Delay before the first retry; doubled each attempt. @default 200 */
-  readonly retryDelayMs?: number;
-  /** Upper bound of the retry delay. @default 10_000 */
-  readonly maxRetryDelayMs?: number;
-}
-
-/**
- * Core `Progress` of a bulk load (`completed` = documents settled, indexed or given up on; `total` = documents read so
- * far, since the input is consumed lazily; `failed` = documents given up on), plus the indexer's own counts.
- */
-export interface IndexProgress extends Progress {
-  /** Documents given up on (invalid, rejected, or out of attempts). */
-  readonly failed: number;
-  /** Documents read from the input so far. */
-  readonly read: number;
-  /** Documents the cluster acknowledged. */
-  readonly indexed: number;
-  /** Re-sent document attempts so far (a document retried twice counts twice). */
-  readonly retried: number;
-  /** `_bulk` responses received (retries included). */
-  readonly requests: number;
-  /** Batches holding an in-flight slot now (sent and unanswered, or waiting to retry). */
-  readonly inFlight: number;
-}
+/** The options of the bulk indexer (documented on `SearchClusterRetrieverOptions`). */
+export type BulkOptions = Pick<SearchClusterRetrieverOptions, 'batchSize' | 'maxBatchBytes' | 'concurrency' | 'maxAttempts' | 'retryDelayMs' | 'maxRetryDelayMs'>;
 
 export interface IndexDocumentsOptions {
-  /** Called after every `_bulk` response and at the end. */
-  readonly onProgress?: (progress: IndexProgress) => void;
+  /**
+   * Called after every `_bulk` response and at the end, with core `Progress`: `completed` = documents settled (indexed
+   * or given up on), `failed` = documents given up on, and `total` = documents read from the input so far. The input is
+   * an iterable or a stream read lazily, so its length is not known until it ends: `total` grows as documents are
+   * read, and equals the input's length in the last call.
+   */
+  readonly onProgress?: ProgressCallback;
   /** Refresh the index at the end so searches see the documents. @default true */
   readonly refresh?: boolean;
   readonly abortSignal?: AbortSignal;
 }
 
-export interface IndexDocumentsResult extends Omit<IndexProgress, 'inFlight' | 'completed' | 'total' | 'stage'> {
+export interface IndexDocumentsResult {
+  /** Documents read from the input. */
+  readonly read: number;
+  /** Documents the cluster acknowledged. */
+  readonly indexed: number;
+  /** Documents given up on (invalid, rejected, or out of attempts). */
+  readonly failed: number;
+  /** Re-sent document attempts (a document retried twice counts twice). */
+  readonly retried: number;
+  /** `_bulk` responses received (retries included). */
+  readonly requests: number;
   /**
    * One entry per document not indexed (`index` = its position in the input, `id` when known) and per batch-level
    * event: `invalid-document`, `item-rejected` (the cluster refused it, e.g. a mapping error), `retries-exhausted`
    * (still 429/rejected after `maxAttempts`), `bulk-request-failed`, `malformed-bulk-response`, `stopped`, `refresh-failed`.
    */
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<SearchClusterProblemCode>[];
   /** False when indexing stopped early (a request failed in a way retrying cannot fix, e.g. 401) or refresh failed. */
   readonly complete: boolean;
 }
@@ -119,6 +104,192 @@ async function* toAsync<T>(source: Iterable<T> | AsyncIterable<T>): AsyncGenerat
   yield* source;
 }
 
+/** The state of one `indexDocuments` call, shared by its steps. */
+interface IndexingRun {
+  readonly adapter: ClusterAdapter;
+  readonly index: string;
+  readonly flat: boolean;
+  readonly bulk: Required<BulkOptions>;
+  readonly abortSignal: AbortSignal | undefined;
+  readonly onProgress: ProgressCallback | undefined;
+  readonly problems: ItemProblem<SearchClusterProblemCode>[];
+  /** Batches holding an in-flight slot (sent and unanswered, or waiting to retry). */
+  readonly inFlight: Set<Promise<void>>;
+  read: number;
+  indexed: number;
+  failed: number;
+  retried: number;
+  requests: number;
+  /** A request failed in a way retrying cannot fix: no more input is read and no more batch is sent. */
+  stopped: boolean;
+}
+
+const reportProgress = (run: IndexingRun) => run.onProgress?.({ completed: run.indexed + run.failed, total: run.read, failed: run.failed });
+
+function failEntries(run: IndexingRun, entries: readonly Entry[], code: SearchClusterProblemCode, message: string): void {
+  for (const entry of entries) run.problems.push({ index: entry.position, id: entry.id, code, message });
+  run.failed += entries.length;
+}
+
+const backoff = (bulk: Required<BulkOptions>, attempt: number) => Math.min(bulk.maxRetryDelayMs, bulk.retryDelayMs * 2 ** (attempt - 1));
+
+/** A whole `_bulk` request failed: retry it (true) while retryable and attempts remain, else fail its documents. */
+async function handleRequestFailure(run: IndexingRun, remaining: readonly Entry[], attempt: number, error: unknown): Promise<boolean> {
+  const { bulk, abortSignal } = run;
+  if (abortSignal?.aborted) throw abortSignal.reason;
+  const retryable = ProviderCallError.isInstance(error) && error.isRetryable;
+  if (retryable && attempt < bulk.maxAttempts) {
+    run.retried += remaining.length;
+    await abortableDelay(backoff(bulk, attempt), abortSignal);
+    return true;
+  }
+  const reason = (error as Error)?.message ?? String(error);
+  if (retryable) failEntries(run, remaining, 'retries-exhausted', `bulk request still failing after ${attempt} attempts: ${reason}`);
+  else {
+    failEntries(run, remaining, 'bulk-request-failed', reason);
+    if (!run.stopped) run.problems.push({ code: 'stopped', message: `indexing stopped: a bulk request failed in a way retrying cannot fix (${reason})` });
+    run.stopped = true;
+  }
+  run.requests += 1;
+  reportProgress(run);
+  return false;
+}
+
+/** Reads the items of a `_bulk` response: counts the indexed, fails the rejected, returns the ones to re-send. */
+function readBulkItems(run: IndexingRun, remaining: readonly Entry[], items: readonly unknown[], attempt: number): Entry[] {
+  const again: Entry[] = [];
+  items.forEach((item: unknown, position) => {
+    const entry = remaining[position] as Entry;
+    const outcome = (item as Record<string, { status?: unknown; error?: { type?: unknown; reason?: unknown } } | undefined> | null)?.['index'];
+    const status = typeof outcome?.status === 'number' ? outcome.status : 0;
+    if (status >= 200 && status < 300 && outcome?.error === undefined) {
+      run.indexed += 1;
+      return;
+    }
+    const type = typeof outcome?.error?.type === 'string' ? outcome.error.type : undefined;
+    if (isRetryableBulkItem(status, type)) {
+      if (attempt < run.bulk.maxAttempts) again.push(entry);
+      else failEntries(run, [entry], 'retries-exhausted', `still rejected after ${attempt} attempts (status ${status}${type ? `, ${type}` : ''})`);
+      return;
+    }
+    const reason = typeof outcome?.error?.reason === 'string' ? outcome.error.reason : 'no reason given';
+    failEntries(run, [entry], 'item-rejected', `status ${status}${type ? ` ${type}` : ''}: ${reason}`);
+  });
+  return again;
+}
+
+/** Sends one batch with `_bulk`, re-sending rejected items with backoff until they are indexed or out of attempts. */
+async function sendBatch(run: IndexingRun, batch: readonly Entry[]): Promise<void> {
+  const { adapter, index, bulk, abortSignal } = run;
+  let remaining = batch;
+  for (let attempt = 1; ; attempt++) {
+    const operations: Record<string, unknown>[] = [];
+    for (const entry of remaining) operations.push(entry.action, entry.source);
+    let response: unknown;
+    try {
+      response = await adapter.call('bulk', { index }, operations, abortSignal);
+    } catch (error) {
+      if (await handleRequestFailure(run, remaining, attempt, error)) continue;
+      return;
+    }
+    run.requests += 1;
+    const items = (response as { items?: unknown } | null)?.items;
+    if (!Array.isArray(items) || items.length !== remaining.length) {
+      failEntries(run, remaining, 'malformed-bulk-response', `expected ${remaining.length} bulk items, got ${Array.isArray(items) ? items.length : 'none'}`);
+      reportProgress(run);
+      return;
+    }
+    const again = readBulkItems(run, remaining, items, attempt);
+    reportProgress(run);
+    if (again.length === 0) return;
+    run.retried += again.length;
+    await abortableDelay(backoff(bulk, attempt), abortSignal);
+    remaining = again;
+  }
+}
+
+/** Waits for a free slot, then sends the batch in the background (or fails it when indexing has stopped). */
+async function launchBatch(run: IndexingRun, batch: Entry[]): Promise<void> {
+  const { inFlight } = run;
+  while (inFlight.size >= run.bulk.concurrency) await Promise.race(inFlight);
+  run.abortSignal?.throwIfAborted();
+  if (run.stopped) {
+    failEntries(run, batch, 'bulk-request-failed', 'not sent: indexing stopped after an earlier request failed');
+    return;
+  }
+  const pending: Promise<void> = sendBatch(run, batch).finally(() => inFlight.delete(pending));
+  pending.catch(() => undefined);
+  inFlight.add(pending);
+}
+
+/** One input document as a bulk entry, or undefined after recording why it cannot be sent (`invalid-document`). */
+function toEntry(run: IndexingRun, document: Document, position: number): Entry | undefined {
+  const problem = describeDocumentProblem(document);
+  const id = typeof (document as Partial<Document> | null)?.id === 'string' ? (document as Document).id : undefined;
+  if (problem !== undefined) {
+    run.problems.push({ index: position, ...(id !== undefined ? { id } : {}), code: 'invalid-document', message: problem });
+    run.failed += 1;
+    return undefined;
+  }
+  const source: Record<string, unknown> = { id: document.id, text: document.text };
+  if (document.title !== undefined) source['title'] = document.title;
+  if (run.flat) source['contents'] = document.title ? `${document.title} ${document.text}` : document.text;
+  if (document.source !== undefined) source['source'] = document.source;
+  if (document.metadata !== undefined) source['metadata'] = document.metadata;
+  const action = { index: { _index: run.index, _id: document.id } };
+  let bytes: number;
+  try {
+    bytes = utf8Length(JSON.stringify(action)) + utf8Length(JSON.stringify(source)) + 2;
+  } catch (error) {
+    run.problems.push({ index: position, id: document.id, code: 'invalid-document', message: `not JSON-serialisable: ${(error as Error).message}` });
+    run.failed += 1;
+    return undefined;
+  }
+  return { position, id: document.id, action, source, bytes };
+}
+
+/** Reads the input into batches bounded by count and bytes, launching each as it closes; waits for all to settle. */
+async function streamDocuments(run: IndexingRun, documents: Iterable<Document> | AsyncIterable<Document>): Promise<void> {
+  const { bulk, abortSignal, inFlight } = run;
+  let batch: Entry[] = [];
+  let batchBytes = 0;
+  try {
+    for await (const document of toAsync(documents)) {
+      abortSignal?.throwIfAborted();
+      if (run.stopped) break;
+      const position = run.read;
+      run.read += 1;
+      const entry = toEntry(run, document, position);
+      if (entry === undefined) continue;
+      if (batch.length > 0 && (batch.length >= bulk.batchSize || batchBytes + entry.bytes > bulk.maxBatchBytes)) {
+        await launchBatch(run, batch);
+        batch = [];
+        batchBytes = 0;
+      }
+      batch.push(entry);
+      batchBytes += entry.bytes;
+    }
+    if (batch.length > 0) await launchBatch(run, batch);
+    while (inFlight.size > 0) await Promise.race(inFlight);
+  } catch (error) {
+    // Abort (or a failing input iterator): wait for requests already sent so none outlives this call, then rethrow.
+    await Promise.allSettled(inFlight);
+    throw error;
+  }
+}
+
+/** Refreshes the index so searches see the documents; false (with a `refresh-failed` problem) when that fails. */
+async function refreshIndex(run: IndexingRun): Promise<boolean> {
+  try {
+    await run.adapter.call('indices.refresh', { index: run.index }, undefined, run.abortSignal);
+    return true;
+  } catch (error) {
+    if (run.abortSignal?.aborted) throw run.abortSignal.reason;
+    run.problems.push({ code: 'refresh-failed', message: (error as Error).message });
+    return false;
+  }
+}
+
 /** Streams documents into the index with `_bulk` (see `SearchClusterRetriever.indexDocuments`). */
 export async function runBulkIndexing(input: {
   readonly adapter: ClusterAdapter;
@@ -128,155 +299,17 @@ export async function runBulkIndexing(input: {
   readonly bulk: Required<BulkOptions>;
   readonly options: IndexDocumentsOptions;
 }): Promise<IndexDocumentsResult> {
-  const { adapter, index, flat, bulk, options } = input;
+  const { adapter, index, flat, bulk, options, documents } = input;
   const { abortSignal, onProgress, refresh = true } = options;
-  const where = 'SearchClusterRetriever.indexDocuments';
-  if (input.documents === null || typeof input.documents !== 'object' || !(Symbol.iterator in input.documents || Symbol.asyncIterator in input.documents)) {
-    throw new InvalidArgumentError({ where, argument: 'documents', message: 'must be an iterable or async iterable of documents' });
+  if (documents === null || typeof documents !== 'object' || !(Symbol.iterator in documents || Symbol.asyncIterator in documents)) {
+    throw new InvalidArgumentError({ where: 'SearchClusterRetriever.indexDocuments', argument: 'documents', message: 'must be an iterable or async iterable of documents' });
   }
   abortSignal?.throwIfAborted();
-  const problems: ItemProblem[] = [];
-  let read = 0;
-  let indexed = 0;
-  let failed = 0;
-  let retried = 0;
-  let requests = 0;
-  let stopped = false;
-  const inFlight = new Set<Promise<void>>();
-  // `settling` = the batch reporting is done and about to release its slot.
-  const report = (settling = false) => onProgress?.({ completed: indexed + failed, total: read, read, indexed, failed, retried, requests, inFlight: inFlight.size - (settling ? 1 : 0) });
-  const fail = (entries: readonly Entry[], code: string, message: string) => {
-    for (const entry of entries) problems.push({ index: entry.position, id: entry.id, code, message });
-    failed += entries.length;
-  };
-  const backoff = (attempt: number) => Math.min(bulk.maxRetryDelayMs, bulk.retryDelayMs * 2 ** (attempt - 1));
-
-  const sendBatch = async (batch: readonly Entry[]): Promise<void> => {
-    let remaining = batch;
-    for (let attempt = 1; ; attempt++) {
-      const operations: Record<string, unknown>[] = [];
-      for (const entry of remaining) operations.push(entry.action, entry.source);
-      let response: unknown;
-      try {
-        response = await adapter.call('bulk', { index }, operations, abortSignal);
-      } catch (error) {
-        if (abortSignal?.aborted) throw abortSignal.reason;
-        const retryable = ProviderCallError.isInstance(error) && error.isRetryable;
-        if (retryable && attempt < bulk.maxAttempts) {
-          retried += remaining.length;
-          await abortableDelay(backoff(attempt), abortSignal);
-          continue;
-        }
-        const reason = (error as Error)?.message ?? String(error);
-        if (retryable) fail(remaining, 'retries-exhausted', `bulk request still failing after ${attempt} attempts: ${reason}`);
-        else {
-          fail(remaining, 'bulk-request-failed', reason);
-          if (!stopped) problems.push({ code: 'stopped', message: `indexing stopped: a bulk request failed in a way retrying cannot fix (${reason})` });
-          stopped = true;
-        }
-        requests += 1;
-        report(true);
-        return;
-      }
-      requests += 1;
-      const items = (response as { items?: unknown } | null)?.items;
-      if (!Array.isArray(items) || items.length !== remaining.length) {
-        fail(remaining, 'malformed-bulk-response', `expected ${remaining.length} bulk items, got ${Array.isArray(items) ? items.length : 'none'}`);
-        report(true);
-        return;
-      }
-      const again: Entry[] = [];
-      items.forEach((item: unknown, position) => {
-        const entry = remaining[position] as Entry;
-        const outcome = (item as Record<string, { status?: unknown; error?: { type?: unknown; reason?: unknown } } | undefined> | null)?.['index'];
-        const status = typeof outcome?.status === 'number' ? outcome.status : 0;
-        if (status >= 200 && status < 300 && outcome?.error === undefined) {
-          indexed += 1;
-          return;
-        }
-        const type = typeof outcome?.error?.type === 'string' ? outcome.error.type : undefined;
-        if (isRetryableBulkItem(status, type)) {
-          if (attempt < bulk.maxAttempts) again.push(entry);
-          else fail([entry], 'retries-exhausted', `still rejected after ${attempt} attempts (status ${status}${type ? `, ${type}` : ''})`);
-          return;
-        }
-        const reason = typeof outcome?.error?.reason === 'string' ? outcome.error.reason : 'no reason given';
-        fail([entry], 'item-rejected', `status ${status}${type ? ` ${type}` : ''}: ${reason}`);
-      });
-      report(again.length === 0);
-      if (again.length === 0) return;
-      retried += again.length;
-      await abortableDelay(backoff(attempt), abortSignal);
-      remaining = again;
-    }
-  };
-
-  const launch = async (batch: Entry[]): Promise<void> => {
-    while (inFlight.size >= bulk.concurrency) await Promise.race(inFlight);
-    abortSignal?.throwIfAborted();
-    if (stopped) {
-      fail(batch, 'bulk-request-failed', 'not sent: indexing stopped after an earlier request failed');
-      return;
-    }
-    const pending: Promise<void> = sendBatch(batch).finally(() => inFlight.delete(pending));
-    pending.catch(() => undefined);
-    inFlight.add(pending);
-  };
-
-  let batch: Entry[] = [];
-  let batchBytes = 0;
-  try {
-    for await (const document of toAsync(input.documents)) {
-      abortSignal?.throwIfAborted();
-      if (stopped) break;
-      const position = read;
-      read += 1;
-      const problem = describeDocumentProblem(document);
-      const id = typeof (document as Partial<Document> | null)?.id === 'string' ? (document as Document).id : undefined;
-      if (problem !== undefined) {
-        problems.push({ index: position, ...(id !== undefined ? { id } : {}), code: 'invalid-document', message: problem });
-        failed += 1;
-        continue;
-      }
-      const source: Record<string, unknown> = { id: document.id, text: document.text };
-      if (document.title !== undefined) source['title'] = document.title;
-      if (flat) source['contents'] = document.title ? `${document.title} ${document.text}` : document.text;
-      if (document.source !== undefined) source['source'] = document.source;
-      if (document.metadata !== undefined) source['metadata'] = document.metadata;
-      const action = { index: { _index: index, _id: document.id } };
-      let bytes: number;
-      try {
-        bytes = utf8Length(JSON.stringify(action)) + utf8Length(JSON.stringify(source)) + 2;
-      } catch (error) {
-        problems.push({ index: position, id: document.id, code: 'invalid-document', message: `not JSON-serialisable: ${(error as Error).message}` });
-        failed += 1;
-        continue;
-      }
-      if (batch.length > 0 && (batch.length >= bulk.batchSize || batchBytes + bytes > bulk.maxBatchBytes)) {
-        await launch(batch);
-        batch = [];
-        batchBytes = 0;
-      }
-      batch.push({ position, id: document.id, action, source, bytes });
-      batchBytes += bytes;
-    }
-    if (batch.length > 0) await launch(batch);
-    while (inFlight.size > 0) await Promise.race(inFlight);
-  } catch (error) {
-    // Abort (or a failing input iterator): wait for requests already sent so none outlives this call, then rethrow.
-    await Promise.allSettled(inFlight);
-    throw error;
-  }
-  let complete = !stopped;
-  if (refresh && indexed > 0) {
-    try {
-      await adapter.call('indices.refresh', { index }, undefined, abortSignal);
-    } catch (error) {
-      if (abortSignal?.aborted) throw abortSignal.reason;
-      problems.push({ code: 'refresh-failed', message: (error as Error).message });
-      complete = false;
-    }
-  }
-  report();
+  const run: IndexingRun = { adapter, index, flat, bulk, abortSignal, onProgress, problems: [], inFlight: new Set(), read: 0, indexed: 0, failed: 0, retried: 0, requests: 0, stopped: false };
+  await streamDocuments(run, documents);
+  let complete = !run.stopped;
+  if (refresh && run.indexed > 0 && !(await refreshIndex(run))) complete = false;
+  reportProgress(run);
+  const { read, indexed, failed, retried, requests, problems } = run;
   return { read, indexed, failed, retried, requests, problems, complete };
 }

@@ -1,3 +1,4 @@
+import type { SearchClusterFields, SearchClusterRetrieverOptions } from './search-cluster-options.js';
 import { assertNonNegativeInteger, assertNonNegativeNumber, assertPositiveInteger, InvalidArgumentError, LUCENE_ENGLISH_STOP_WORDS } from '@factkit/core';
 
 /**
@@ -16,23 +17,8 @@ export const SEARCH_CLUSTER_NAMES = {
   stopFilter: 'factkit_english_stop',
 } as const;
 
-/** Which document parts are searched: `'flat'` = title and text as one field (as `@factkit/retrieval`'s default). */
-export type SearchClusterFields = 'flat' | Readonly<{ title?: number; text?: number }>;
-
-export interface IndexDefinitionOptions {
-  /** BM25 term-frequency saturation. @default FACTKIT_BM25_K1 (0.9) */
-  readonly k1?: number;
-  /** BM25 length normalisation in [0, 1]. @default FACTKIT_BM25_B (0.4) */
-  readonly b?: number;
-  /** Stop words removed after lower-casing. @default Lucene's 33 English stop words (`LUCENE_ENGLISH_STOP_WORDS` of @factkit/core) */
-  readonly stopWords?: readonly string[];
-  /** `'flat'` indexes `title + ' ' + text` as one field `contents`; weights index `title` and `text` separately. @default 'flat' */
-  readonly fields?: SearchClusterFields;
-  /** Primary shards. More than one splits BM25 statistics per shard (see `searchType`). @default 1 */
-  readonly numberOfShards?: number;
-  /** Replica shards. @default 0 */
-  readonly numberOfReplicas?: number;
-}
+/** The options `buildIndexDefinition` reads (documented on `SearchClusterRetrieverOptions`). */
+export type IndexDefinitionOptions = Pick<SearchClusterRetrieverOptions, 'k1' | 'b' | 'stopWords' | 'fields' | 'numberOfShards' | 'numberOfReplicas'>;
 
 /** Settings and mappings of a factkit index, in the shape both OpenSearch and Elasticsearch accept. */
 export interface IndexDefinition {

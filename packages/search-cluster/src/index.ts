@@ -1,10 +1,6 @@
-export type { BulkOptions, IndexDocumentsOptions, IndexDocumentsResult, IndexProgress } from './bulk-indexer.js';
-export { isRetryableBulkItem } from './bulk-indexer.js';
-export type { SearchRequestPlan } from './build-search-request.js';
-export { buildSearchRequest } from './build-search-request.js';
-export type { IndexDefinition, IndexDefinitionOptions, ResolvedFields, SearchClusterFields } from './index-definition.js';
-export { FACTKIT_BM25_B, FACTKIT_BM25_K1, SEARCH_CLUSTER_NAMES, buildIndexDefinition, resolveFields } from './index-definition.js';
+export type { IndexDocumentsOptions, IndexDocumentsResult } from './bulk-indexer.js';
+export type { IndexDefinition } from './index-definition.js';
 export type { SearchClusterClient, SearchClusterClientMethod, SearchClusterFlavor } from './search-cluster-client.js';
-export { detectSearchClusterFlavor } from './search-cluster-client.js';
-export type { EnsureIndexResult, SearchClusterRetriever, SearchClusterRetrieverOptions } from './search-cluster-retriever.js';
+export type { SearchClusterFields, SearchClusterProblemCode, SearchClusterRetrieverOptions } from './search-cluster-options.js';
+export type { EnsureIndexResult, SearchClusterRetriever } from './search-cluster-retriever.js';
 export { createSearchClusterRetriever } from './search-cluster-retriever.js';

@@ -1,29 +1,16 @@
 import type { Document, DocumentSource, Evidence, ItemProblem, RetrieveRequest, RetrieveResult, Retriever } from '@factkit/core';
-import { assertPositiveInteger, evidenceOrigin, InvalidArgumentError, ResponseParseError } from '@factkit/core';
+import { evidenceOrigin, InvalidArgumentError, ResponseParseError } from '@factkit/core';
 import { buildSearchRequest } from './build-search-request.js';
-import { type BulkOptions, type IndexDocumentsOptions, type IndexDocumentsResult, resolveBulkOptions, runBulkIndexing } from './bulk-indexer.js';
-import { type IndexDefinition, type IndexDefinitionOptions, FACTKIT_BM25_B, FACTKIT_BM25_K1, SEARCH_CLUSTER_NAMES, buildIndexDefinition, resolveFields } from './index-definition.js';
-import { type SearchClusterClient, type SearchClusterFlavor, createClusterAdapter } from './search-cluster-client.js';
-
-export interface SearchClusterRetrieverOptions extends IndexDefinitionOptions, BulkOptions {
-  /** Your `new Client({ node })` from `@opensearch-project/opensearch` or `@elastic/elasticsearch`. */
-  readonly client: SearchClusterClient;
-  /** Index name (lower case, as the cluster requires). */
-  readonly index: string;
-  /** Which client `client` is. @default detected from the client's methods */
-  readonly flavor?: SearchClusterFlavor;
-  /**
-   * `'dfs_query_then_fetch'` gathers BM25 statistics from all shards first, so scores match a single index.
-   * @default 'dfs_query_then_fetch' when numberOfShards > 1, else the cluster's default ('query_then_fetch')
-   */
-  readonly searchType?: 'query_then_fetch' | 'dfs_query_then_fetch';
-}
+import { type IndexDocumentsOptions, type IndexDocumentsResult, resolveBulkOptions, runBulkIndexing } from './bulk-indexer.js';
+import { type IndexDefinition, FACTKIT_BM25_B, FACTKIT_BM25_K1, SEARCH_CLUSTER_NAMES, buildIndexDefinition, resolveFields } from './index-definition.js';
+import { type SearchClusterFlavor, createClusterAdapter } from './search-cluster-client.js';
+import type { SearchClusterProblemCode, SearchClusterRetrieverOptions } from './search-cluster-options.js';
 
 export interface EnsureIndexResult {
   /** True when this call created the index. */
   readonly created: boolean;
   /** `index-settings-mismatch` when an existing index was built with other BM25 or analysis settings. */
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<SearchClusterProblemCode>[];
 }
 
 /** A core `Retriever` over an OpenSearch / Elasticsearch index, with the calls that create and fill the index. */
@@ -32,6 +19,8 @@ export interface SearchClusterRetriever extends Retriever {
   readonly flavor: SearchClusterFlavor;
   /** The settings and mappings `ensureIndex` creates the index with. */
   readonly definition: IndexDefinition;
+  /** Searches the index; `problems` holds `no-searchable-terms` when the query had nothing to search. */
+  retrieve(request: RetrieveRequest): Promise<RetrieveResult & { readonly problems?: readonly ItemProblem<SearchClusterProblemCode>[] }>;
   /** Creates the index with `definition` unless it exists; checks an existing index's BM25 and analyzer settings. */
   ensureIndex(options?: { readonly abortSignal?: AbortSignal }): Promise<EnsureIndexResult>;
   /**
@@ -50,7 +39,7 @@ function readSettingNumber(value: unknown): number | undefined {
   return typeof number === 'number' && Number.isFinite(number) ? number : undefined;
 }
 
-function compareExistingIndex(response: unknown, definition: IndexDefinition): ItemProblem[] {
+function compareExistingIndex(response: unknown, definition: IndexDefinition): ItemProblem<SearchClusterProblemCode>[] {
   const entry = typeof response === 'object' && response !== null ? Object.values(response as Record<string, unknown>)[0] : undefined;
   const settings = (entry as { settings?: { index?: Record<string, unknown> } } | undefined)?.settings?.index;
   const expected = definition.settings['index'] as { similarity: Record<string, { k1: number; b: number }>; analysis: { analyzer: Record<string, { filter: string[] }> } };
@@ -164,7 +153,7 @@ export function createSearchClusterRetriever(options: SearchClusterRetrieverOpti
       await adapter.call('indices.delete', { index }, undefined, request.abortSignal);
       return { deleted: true };
     },
-    async retrieve(request: RetrieveRequest): Promise<RetrieveResult> {
+    async retrieve(request: RetrieveRequest) {
       const retrieveWhere = 'SearchClusterRetriever.retrieve';
       request?.abortSignal?.throwIfAborted();
       if (typeof request !== 'object' || request === null) throw new InvalidArgumentError({ where: retrieveWhere, argument: 'request', message: 'must be a RetrieveRequest object' });

@@ -1,8 +1,8 @@
-import type { Qrels, Query, Run } from '@factkit/core';
+import type { ProgressCallback, Qrels, Query, Run } from '@factkit/core';
 import { evaluateRun } from '@factkit/metrics';
 import { loadBeirDataset, streamBeirCorpus } from '@factkit/retrieval/node';
 import { requireDataset } from '@factkit/test-utils/data';
-import type { IndexDocumentsResult, IndexProgress, SearchClusterRetriever } from '../src/index.js';
+import type { IndexDocumentsResult, SearchClusterRetriever } from '../src/index.js';
 
 /** `@factkit/retrieval`'s in-process BM25 on the 240 SciFact test queries of the data root (packages/retrieval/test/scifact.test.ts). */
 export const RETRIEVAL_SCIFACT = { ndcg_cut_10: 0.696649, recall_100: 0.917083, map: 0.659107 } as const;
@@ -16,7 +16,7 @@ export interface SciFactRun {
 }
 
 /** Streams the SciFact corpus into the retriever's index (creating it), runs the 240 test queries (top 1000) and evaluates. */
-export async function runSciFact(retriever: SearchClusterRetriever, options: { onProgress?: (progress: IndexProgress) => void } = {}): Promise<SciFactRun> {
+export async function runSciFact(retriever: SearchClusterRetriever, options: { onProgress?: ProgressCallback } = {}): Promise<SciFactRun> {
   const dataset = await loadBeirDataset(requireDataset('scifact'), { split: 'test' });
   const { problems } = await retriever.ensureIndex();
   if (problems.length > 0) throw new Error(`index ${retriever.index}: ${problems.map((problem) => problem.message).join('; ')}`);

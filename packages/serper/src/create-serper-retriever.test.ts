@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ProviderCallError, createMemoryCache } from '@factkit/core';
 import { describeRetrieverContract } from '@factkit/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSerperRetriever, parseSerperResponse } from './create-serper-retriever.js';
+import { type SerperProblemCode, createSerperRetriever, parseSerperResponse } from './create-serper-retriever.js';
 
 const organic = Array.from({ length: 12 }, (_, i) => ({ title: `T${i}`, link: `https://site${i}.example/page`, snippet: `snippet ${i}` }));
 const KEY = 'sk-test-serper-key-1234567890';
@@ -20,6 +20,7 @@ beforeAll(async () => {
       requests.push({ headers: request.headers, body });
       const q = (JSON.parse(body) as { q: string }).q;
       if (q === 'rate limited') return response.writeHead(429).end(`{"message":"too many requests for ${KEY}"}`);
+      if (q === 'nothing') return response.writeHead(200, { 'content-type': 'application/json' }).end('{"organic":[]}');
       if (q === 'garbage') return response.writeHead(200, { 'content-type': 'application/json' }).end('<html>oops');
       const reply =
         q === 'answer box'
@@ -105,6 +106,16 @@ describe('createSerperRetriever (scripted local server)', () => {
     expect(graph.evidence[0]?.origin).toEqual({ documentId: 'knowledge-graph', source: { name: 'Google Search knowledge graph (via Serper)' } });
     if (saved === undefined) delete process.env['SERPER_API_KEY'];
     else process.env['SERPER_API_KEY'] = saved;
+  });
+  it('SerperProblemCode is exactly the codes the retriever emits (each provoked here)', async () => {
+    // Compile-time: a key per code of the union and no other (a missing or extra code fails typecheck).
+    const codes = { 'empty-query': true, 'no-results': true } satisfies Record<SerperProblemCode, true>;
+    const retriever = createSerperRetriever({ endpoint, apiKey: KEY });
+    const emitted = new Set<SerperProblemCode>();
+    for (const text of ['   ', 'nothing', 'plain']) {
+      for (const problem of (await retriever.retrieve({ query: { text } })).problems ?? []) emitted.add(problem.code);
+    }
+    expect([...emitted].sort()).toEqual(Object.keys(codes).sort());
   });
   it('rejects a bad endpoint', () => {
     expect(() => createSerperRetriever({ endpoint: 'ftp://x' })).toThrow(/endpoint/);

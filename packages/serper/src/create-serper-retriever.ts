@@ -1,4 +1,4 @@
-import type { Cache, DocumentSource, Evidence, ItemProblem, Retriever } from '@factkit/core';
+import type { Cache, DocumentSource, Evidence, ItemProblem, RetrieveRequest, RetrieveResult, Retriever } from '@factkit/core';
 import { InvalidArgumentError, evidenceOrigin, ProviderCallError, isRetryableStatus, redactSecrets, sha256Hex, stableStringify } from '@factkit/core';
 
 export interface SerperRetrieverOptions {
@@ -19,6 +19,14 @@ export interface SerperRetrieverOptions {
    * graph and organic snippets together. @default true
    */
   readonly answerBoxOnly?: boolean;
+}
+
+/** Every problem code a Serper retriever puts in `RetrieveResult.problems`: an empty query (no call), or no result. */
+export type SerperProblemCode = 'empty-query' | 'no-results';
+
+/** The `Retriever` of `createSerperRetriever`, whose problems carry `SerperProblemCode`s. */
+export interface SerperRetriever extends Retriever {
+  retrieve(request: RetrieveRequest): Promise<RetrieveResult & { readonly problems?: readonly ItemProblem<SerperProblemCode>[] }>;
 }
 
 interface SerperResponse {
@@ -89,7 +97,7 @@ function serperSource(snippet: ParsedSnippet): DocumentSource {
  * detection pipeline turns them into an unverifiable claim with the reason.
  * @example createSerperRetriever({ country: 'cn', language: 'zh-cn', cache: createFileCache({ directory: '.cache/serper' }) })
  */
-export function createSerperRetriever(options: SerperRetrieverOptions = {}): Retriever {
+export function createSerperRetriever(options: SerperRetrieverOptions = {}): SerperRetriever {
   const { endpoint = 'https://google.serper.dev/search', country = 'us', language = 'en', cache, answerBoxOnly = true } = options;
   if (typeof endpoint !== 'string' || !/^https?:\/\//.test(endpoint)) {
     throw new InvalidArgumentError({ where: 'createSerperRetriever', argument: 'endpoint', message: `must be an http(s) URL (got ${String(endpoint)})` });
@@ -105,7 +113,7 @@ export function createSerperRetriever(options: SerperRetrieverOptions = {}): Ret
       if (topK === 0) return { evidence: [] };
       const cacheKey = `serper:${await sha256Hex(stableStringify({ endpoint, q: text, gl: country, hl: language, answerBoxOnly, topK }))}`;
       let snippets = cache ? ((await cache.get(cacheKey)) as ParsedSnippet[] | undefined) : undefined;
-      const problems: ItemProblem[] = [];
+      const problems: ItemProblem<SerperProblemCode>[] = [];
       if (!snippets) {
         const apiKey = options.apiKey ?? (typeof process !== 'undefined' ? process.env['SERPER_API_KEY'] : undefined);
         if (!apiKey) throw new ProviderCallError({ provider, message: 'no API key: pass apiKey or set SERPER_API_KEY', isRetryable: false });

@@ -1,3 +1,3 @@
 // Web search through a Serper-compatible JSON API (Google results) as a core Retriever.
-export type { ParsedSnippet, SerperRetrieverOptions } from './create-serper-retriever.js';
-export { createSerperRetriever, parseSerperResponse } from './create-serper-retriever.js';
+export type { SerperProblemCode, SerperRetriever, SerperRetrieverOptions } from './create-serper-retriever.js';
+export { createSerperRetriever } from './create-serper-retriever.js';

@@ -5,5 +5,5 @@ export { createTransformersNliModel } from './transformers-nli-model.js';
 export type { TransformersCrossEncoder, TransformersCrossEncoderOptions } from './transformers-cross-encoder.js';
 export { createTransformersCrossEncoder } from './transformers-cross-encoder.js';
 export type { TransformersText2TextModelOptions } from './transformers-text2text-model.js';
-export { createTransformersText2TextModel, renderText2TextInput } from './transformers-text2text-model.js';
-export type { LocalModelOptions, TransformersDtype } from './local-model-options.js';
+export { createTransformersText2TextModel } from './transformers-text2text-model.js';
+export type { LocalModelOptions, TransformersDtype, TransformersProblemCode } from './local-model-options.js';

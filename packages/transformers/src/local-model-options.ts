@@ -8,3 +8,9 @@ export interface LocalModelOptions {
   /** Which ONNX weights to load (file suffix). @default 'fp32' */
   readonly dtype?: TransformersDtype;
 }
+
+/**
+ * Every problem code a transformers.js model of this package emits: `no-tokens` (embedder: a text the tokenizer made no
+ * tokens of, given a zero vector) and `empty-query` (cross-encoder: a query with no text, answered with no evidence).
+ */
+export type TransformersProblemCode = 'no-tokens' | 'empty-query';

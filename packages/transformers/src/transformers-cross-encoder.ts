@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
-import type { Evidence, Reranker, RerankRequest, RerankResult } from '@factkit/core';
+import type { Evidence, ItemProblem, Reranker, RerankRequest, RerankResult } from '@factkit/core';
 import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError, throwIfAborted } from '@factkit/core';
 import { inspectModelDirectory } from './internal/local-model.js';
 import { classifyPairLogits, lazyPairClassifier, softmax } from './internal/pair-classifier.js';
-import type { LocalModelOptions } from './local-model-options.js';
+import type { LocalModelOptions, TransformersProblemCode } from './local-model-options.js';
 
 export interface TransformersCrossEncoderOptions extends LocalModelOptions {
   /** (query, passage) pairs per forward pass. @default 16 */
@@ -21,6 +21,7 @@ export interface TransformersCrossEncoderOptions extends LocalModelOptions {
 
 export interface TransformersCrossEncoder extends Reranker {
   readonly maxBatchSize: number;
+  rerank(request: RerankRequest): Promise<RerankResult & { readonly problems?: readonly ItemProblem<TransformersProblemCode>[] }>;
 }
 
 const WHERE = 'createTransformersCrossEncoder';
@@ -59,14 +60,15 @@ export function createTransformersCrossEncoder(options: TransformersCrossEncoder
   return {
     id,
     maxBatchSize,
-    async rerank(request: RerankRequest): Promise<RerankResult> {
+    async rerank(request: RerankRequest) {
       const { query, evidence: candidates, abortSignal } = request;
       throwIfAborted(abortSignal);
       if (!Array.isArray(candidates)) throw new InvalidArgumentError({ where: `${id}.rerank`, argument: 'evidence', message: 'must be an array of Evidence' });
       const topK = request.topK ?? candidates.length;
       if (topK === 0 || candidates.length === 0) return { evidence: [] };
       if (typeof query?.text !== 'string' || query.text.trim() === '') {
-        return { evidence: [], problems: [{ code: 'empty-query', message: 'the query has no text to score passages against' }] };
+        const problem: ItemProblem<TransformersProblemCode> = { code: 'empty-query', message: 'the query has no text to score passages against' };
+        return { evidence: [], problems: [problem] };
       }
       const loaded = await load();
       const rows = await classifyPairLogits(

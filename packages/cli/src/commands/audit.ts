@@ -163,7 +163,7 @@ async function runAudit(values: CommandValues<typeof AUDIT_OPTIONS>, io: CliIo):
     repeats,
     ks,
     ...signal,
-    onProgress: ({ stage, repeat, completed, total }) => progress.update(completed, total, stage === 'baseline' ? 'baseline' : `repeat ${(repeat ?? 0) + 1}/${repeats}`),
+    onProgress: ({ stage, completed, total }) => progress.update(completed, total, stage === 'baseline' ? 'baseline' : `${repeats} repeats`),
   });
   progress.end();
   const report = formatLeakageReport(result);

@@ -15,7 +15,7 @@ import {
   type PromptTemplate,
   type Query,
 } from '@factkit/core';
-import { parseGeneration, type ParsedGeneration } from '../parse-generation.js';
+import { type GenerationProblemCode, parseGeneration, type ParsedGeneration } from '../parse-generation.js';
 import type { ExpanderSamplingOptions } from '../sampling-options.js';
 
 export type { ExpanderSamplingOptions };
@@ -31,7 +31,7 @@ export interface SamplingSettings {
 export interface GenerationStep {
   /** One parsed generation per requested completion (`n`); a completion the model did not return is `missing`. */
   readonly parsed: readonly ParsedGeneration[];
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<GenerationProblemCode>[];
   readonly provenance: GenerationProvenance;
 }
 
@@ -125,7 +125,7 @@ export async function generateForRequest(where: string, request: ExpandRequest, 
     throw item?.error ?? new ProviderCallError({ provider: setup.model.id, message: item?.problems[0]?.message ?? 'the model call failed', isRetryable: false });
   }
   const parsed: ParsedGeneration[] = [];
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<GenerationProblemCode>[] = [];
   for (let index = 0; index < sampling.n; index += 1) {
     const entry = item.replies[index]?.value ?? parseGeneration(undefined, { query: query.text });
     parsed.push(entry);

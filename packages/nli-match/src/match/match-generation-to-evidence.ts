@@ -1,4 +1,5 @@
 import type { ItemProblem, NliLabel, NliModel, NliPair, NliPrediction, ProgressCallback } from '@factkit/core';
+import type { NliMatchProblemCode } from '../problem-codes.js';
 import { InvalidArgumentError, isAbortReason, isRefusal, splitSentences } from '@factkit/core';
 import { isWrongLanguage } from './generation-checks.js';
 import { rouge2F } from '../internal/rouge.js';
@@ -64,7 +65,7 @@ export interface GenerationMatch {
   /** Every entailing pair, highest score first. */
   readonly entailingPairs: readonly EntailingPair[];
   /** Problems found (empty generation, refusal, wrong language, empty evidence, unreadable NLI answers). */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<NliMatchProblemCode>[];
 }
 
 interface ResolvedMatchOptions {
@@ -106,7 +107,7 @@ export function segmentGeneration(claim: string, generation: string, options: { 
 
 /** The matching algorithm with options already validated (shared by the single and batched entry points). */
 export async function matchWithResolvedOptions(item: { readonly claim: string; readonly generation: string; readonly evidence: readonly string[]; readonly language?: 'en' | 'zh' }, options: ResolvedMatchOptions): Promise<GenerationMatch> {
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<NliMatchProblemCode>[] = [];
   const claim = typeof item.claim === 'string' ? item.claim : '';
   const generation = typeof item.generation === 'string' ? item.generation : '';
   if (typeof item.claim !== 'string' || claim.trim() === '') problems.push({ code: 'empty-claim', message: 'the claim is empty or not a string' });
@@ -210,7 +211,7 @@ export interface MatchGenerationsResult {
   /** One result per item, in order; an item that failed has `matched: null` and a `match-failed` problem. */
   readonly results: GenerationMatch[];
   /** Every item's problems, with `index` and `id`. */
-  readonly problems: ItemProblem[];
+  readonly problems: ItemProblem<NliMatchProblemCode>[];
 }
 
 /**
@@ -224,7 +225,7 @@ export async function matchGenerationsToEvidence(request: MatchGenerationsReques
   if (!Array.isArray(items)) throw new InvalidArgumentError({ where: 'matchGenerationsToEvidence', argument: 'items', message: 'must be an array' });
   options.abortSignal?.throwIfAborted();
   const results: GenerationMatch[] = [];
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<NliMatchProblemCode>[] = [];
   for (const [index, item] of items.entries()) {
     options.abortSignal?.throwIfAborted();
     let result: GenerationMatch;

@@ -1,4 +1,5 @@
-import type { Claim, Document, ExpandedQuery, GenerationProvenance, ItemProblem, LanguageModel, NliLabel, NliModel, Progress, Qrels, QueryExpander, Retriever } from '@factkit/core';
+import type { Claim, Document, ExpandedQuery, GenerationProvenance, ItemProblem, LanguageModel, NliLabel, NliModel, ProgressCallback, Qrels, QueryExpander, Retriever } from '@factkit/core';
+import type { NliMatchProblemCode } from '../problem-codes.js';
 import type { MatchAggregation } from '../match/aggregation.js';
 import type { GenerationMatch } from '../match/match-generation-to-evidence.js';
 
@@ -25,14 +26,6 @@ export interface EvidenceScorer {
   readonly names: readonly string[];
   /** Scores (in [0, 1]) of the top `texts` (already cut to k) against the claim's gold evidence, one per name. */
   score(request: { readonly claimId: string; readonly texts: readonly string[]; readonly evidence: readonly string[]; readonly k: number }): Promise<Readonly<Record<string, number>>>;
-}
-
-/** Progress of {@link runLeakageStudy}: the baseline pass, then each repeat, item by item. */
-/** Core `Progress` of one stage of the study, plus the repeat it belongs to. */
-export interface LeakageStudyProgress extends Progress<'baseline' | 'repeat'> {
-  readonly stage: 'baseline' | 'repeat';
-  /** 0-based repeat index (stage 'repeat'). */
-  readonly repeat?: number;
 }
 
 export interface LeakageStudyOptions {
@@ -79,7 +72,12 @@ export interface LeakageStudyOptions {
   readonly reproductionThreshold?: number;
   /** Claims processed at once. @default 4 */
   readonly concurrency?: number;
-  readonly onProgress?: (progress: LeakageStudyProgress) => void;
+  /**
+   * Called as claim runs finish, with core `Progress`: `stage: 'baseline'` counts the baseline runs (`total` = claims),
+   * then `stage: 'repeat'` counts the runs of all repeats together (`total` = claims × repeats; repeat r's claim i is
+   * run `r × claims + i + 1`).
+   */
+  readonly onProgress?: ProgressCallback<'baseline' | 'repeat'>;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -107,7 +105,7 @@ export interface ClaimRun {
    * out of every row) or `retrieval` (left out of Recall/NDCG). Read this, not the problem codes.
    */
   readonly failedStage?: 'claim' | 'expansion' | 'retrieval';
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<NliMatchProblemCode>[];
 }
 
 /** Mean ± standard error over repeats (SE is NaN with a single repeat). */
@@ -192,5 +190,5 @@ export interface LeakageStudyResult {
   /** Verdict labels offered to the verdict model / used for F1. */
   readonly verdictLabels?: readonly string[];
   /** Every problem, with the claim id and repeat in `id` ("<claimId>#<repeat>"). Nothing is dropped silently. */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly ItemProblem<NliMatchProblemCode>[];
 }

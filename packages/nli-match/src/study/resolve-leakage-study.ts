@@ -1,7 +1,8 @@
 import type { Claim, ItemProblem, LanguageModel, NliLabel, NliModel, PromptTemplate, QueryExpander, Retriever } from '@factkit/core';
+import type { NliMatchProblemCode } from '../problem-codes.js';
 import { assertPositiveInteger, createPromptTemplate, InvalidArgumentError } from '@factkit/core';
 import { resolveMatchOptions } from '../match/match-generation-to-evidence.js';
-import type { EvidenceScorer, LeakageDataset, LeakageStudyOptions, LeakageStudyProgress } from './leakage-study-types.js';
+import type { EvidenceScorer, LeakageDataset, LeakageStudyOptions } from './leakage-study-types.js';
 import { VERDICT_PROMPT } from './verdict-prompt.js';
 
 export const WHERE = 'runLeakageStudy';
@@ -29,7 +30,7 @@ export interface ResolvedLeakageStudy {
   readonly verdictTemplate: PromptTemplate<'labels' | 'claim' | 'evidence'> | undefined;
   readonly goldLabels: Readonly<Record<string, string>>;
   readonly concurrency: number;
-  readonly onProgress: ((progress: LeakageStudyProgress) => void) | undefined;
+  readonly onProgress: LeakageStudyOptions['onProgress'];
   readonly abortSignal: AbortSignal | undefined;
   readonly matchOptions: ReturnType<typeof resolveMatchOptions>;
   /** Metric names in report order: `<evidence metric>@k` per k, then `f1@k` with verdicts. */
@@ -124,9 +125,9 @@ export function resolveLeakageStudy(options: LeakageStudyOptions): ResolvedLeaka
 }
 
 /** Claims the study runs (valid, first copy of each id) and the dataset's per-claim problems (stage 1, data part). */
-export function checkLeakageClaims(study: ResolvedLeakageStudy): { claims: Claim[]; problems: ItemProblem[] } {
+export function checkLeakageClaims(study: ResolvedLeakageStudy): { claims: Claim[]; problems: ItemProblem<NliMatchProblemCode>[] } {
   const { dataset, retriever, evidenceScorer, useVerdicts, goldLabels, verdictLabels } = study;
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<NliMatchProblemCode>[] = [];
   const corpusIds = dataset.corpus ? new Set(dataset.corpus.map((document) => document.id)) : undefined;
   const claims: Claim[] = [];
   const seen = new Set<string>();

@@ -1,4 +1,5 @@
 import type { Claim, GenerationProvenance, ItemProblem, NliLabel, Query } from '@factkit/core';
+import type { NliMatchProblemCode } from '../problem-codes.js';
 import { isAbortReason, parseLabel, runPromptedStep, settleWithConcurrency } from '@factkit/core';
 import { computeNdcgAtK, computeRecallAtK } from '@factkit/metrics';
 import { classifyNliPairs } from '../match/classify-nli-pairs.js';
@@ -45,7 +46,7 @@ async function scoreRetrieved(study: ResolvedLeakageStudy, claim: Claim, retriev
 }
 
 /** Classical verdicts: NLI of each retrieved text (premise) against the claim; top-k prefixes reuse one pass. */
-async function nliVerdicts(study: ResolvedLeakageStudy, claim: Claim, texts: readonly string[], runProblems: ItemProblem[]): Promise<Verdicts> {
+async function nliVerdicts(study: ResolvedLeakageStudy, claim: Claim, texts: readonly string[], runProblems: ItemProblem<NliMatchProblemCode>[]): Promise<Verdicts> {
   const { verdictNli, ks, verdictLabelMap, abortSignal } = study;
   const verdicts: Verdicts = {};
   const predictions = await classifyNliPairs(
@@ -75,7 +76,7 @@ async function nliVerdicts(study: ResolvedLeakageStudy, claim: Claim, texts: rea
  * parseLabel (a negated or hedged label, e.g. "NOT SUPPORTS" or "supports or refutes", is never read as that label).
  * A failed or unreadable call is a null verdict plus a problem, never a label.
  */
-async function modelVerdicts(study: ResolvedLeakageStudy, claim: Claim, texts: readonly string[], runProblems: ItemProblem[]) {
+async function modelVerdicts(study: ResolvedLeakageStudy, claim: Claim, texts: readonly string[], runProblems: ItemProblem<NliMatchProblemCode>[]) {
   const { ks, verdictModel, verdictTemplate, verdictLabels, abortSignal } = study;
   const steps = await runPromptedStep(ks, {
     step: VERDICT_STEP,
@@ -102,7 +103,7 @@ async function modelVerdicts(study: ResolvedLeakageStudy, claim: Claim, texts: r
 }
 
 /** Retrieves, scores and (optionally) predicts verdicts for one query. Never throws except on abort. */
-async function retrieveAndJudge(study: ResolvedLeakageStudy, claim: Claim, query: Query, runProblems: ItemProblem[]): Promise<Judged> {
+async function retrieveAndJudge(study: ResolvedLeakageStudy, claim: Claim, query: Query, runProblems: ItemProblem<NliMatchProblemCode>[]): Promise<Judged> {
   const { retriever, maxK, abortSignal } = study;
   if (!retriever) return { retrieved: [], metrics: {} };
   let retrieved: string[] = [];
@@ -142,7 +143,7 @@ const judgedFields = ({ retrieved, metrics, verdicts, verdictProvenance, retriev
 /** One claim of one repeat: expand, retrieve and judge with the expansion, match the generation to the gold evidence. */
 async function runExpandedClaim(study: ResolvedLeakageStudy, claim: Claim, repeat: number): Promise<ClaimRun> {
   const { expander, abortSignal, dataset } = study;
-  const runProblems: ItemProblem[] = [];
+  const runProblems: ItemProblem<NliMatchProblemCode>[] = [];
   let expanded;
   try {
     expanded = await expander.expand({ query: { id: claim.id, text: claim.text }, sample: repeat, ...(abortSignal ? { abortSignal } : {}) });
@@ -151,7 +152,8 @@ async function runExpandedClaim(study: ResolvedLeakageStudy, claim: Claim, repea
     runProblems.push({ code: 'expansion-failed', message: errorMessage(error) });
     return { claimId: claim.id, sample: repeat, generations: [], retrieved: [], metrics: {}, failedStage: 'expansion', problems: runProblems };
   }
-  for (const problem of expanded.problems ?? []) runProblems.push({ ...problem, code: problem.code, message: `expander: ${problem.message}` });
+  // The expander's problems keep their text; their code is the expander's, so it goes into the message.
+  for (const problem of expanded.problems ?? []) runProblems.push({ ...problem, code: 'expander-problem', message: `expander: ${problem.code}: ${problem.message}` });
   const generations = [...(expanded.generations ?? [])];
   const judged = await retrieveAndJudge(study, claim, expanded, runProblems);
   let match: GenerationMatch | undefined;
@@ -179,7 +181,8 @@ async function settleClaims(study: ResolvedLeakageStudy, claims: readonly Claim[
   const settled = await settleWithConcurrency(claims, task, {
     concurrency,
     ...(abortSignal ? { abortSignal } : {}),
-    onProgress: ({ completed, total }) => onProgress?.({ stage, ...(stage === 'repeat' ? { repeat } : {}), completed, total }),
+    // The repeats count as one stage: runs of earlier repeats are done, those of later ones are still to come.
+    onProgress: ({ completed, total }) => onProgress?.(stage === 'baseline' ? { stage, completed, total } : { stage, completed: repeat * total + completed, total: study.repeats * total }),
   });
   return settled.map((entry, index) => {
     if (entry.status === 'fulfilled') return entry.value;
@@ -192,7 +195,7 @@ async function settleClaims(study: ResolvedLeakageStudy, claims: readonly Claim[
 /** Stage 2a: the bare claim through the same retriever (the paper's BM25 / Contriever rows); sample -1. */
 export function runBaselineClaims(study: ResolvedLeakageStudy, claims: readonly Claim[]): Promise<ClaimRun[]> {
   return settleClaims(study, claims, 'baseline', -1, async (claim) => {
-    const runProblems: ItemProblem[] = [];
+    const runProblems: ItemProblem<NliMatchProblemCode>[] = [];
     const judged = await retrieveAndJudge(study, claim, { id: claim.id, text: claim.text }, runProblems);
     return { claimId: claim.id, sample: -1, generations: [], ...judgedFields(judged), problems: runProblems };
   });

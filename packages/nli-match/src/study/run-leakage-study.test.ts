@@ -65,7 +65,7 @@ describe('runLeakageStudy on a hand-checked toy dataset', () => {
       repeats: 2,
       ks: [1, 2],
       concurrency: 2,
-      onProgress: (event) => progress.push(`${event.stage}${event.repeat ?? ''}:${event.completed}/${event.total}`),
+      onProgress: (event) => progress.push(`${event.stage}:${event.completed}/${event.total}`),
     });
     expect(expander.samples.sort()).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
     const matched = (sample: number) => result.runs.filter((run) => run.sample === sample).map((run) => [run.claimId, run.match?.matched]);
@@ -109,7 +109,10 @@ describe('runLeakageStudy on a hand-checked toy dataset', () => {
     const codes = result.problems.map((problem) => `${problem.id}:${problem.code}`);
     expect(codes).toEqual(expect.arrayContaining(['c3:no-qrels', 'c3#0:refusal', 'c4#0:empty-evidence', 'c4#1:empty-evidence']));
     expect(progress).toContain('baseline:4/4');
-    expect(progress).toContain('repeat1:4/4');
+    // The two repeats are one stage of 2 × 4 runs: repeat 0 ends at 4/8, repeat 1 at 8/8.
+    expect(progress).toContain('repeat:4/8');
+    expect(progress.at(-1)).toBe('repeat:8/8');
+    expect(progress.filter((line) => line.startsWith('repeat')).every((line) => Number(line.slice(7).split('/')[1]) === 8)).toBe(true);
   });
 
   it('scores verdicts with the Figure A2 prompt and macro-F1, recording unreadable answers', async () => {

@@ -1,11 +1,12 @@
 import type { ItemProblem } from '@factkit/core';
+import type { NliMatchProblemCode } from '../problem-codes.js';
 import type { ClaimRun, LeakageStudyOptions, LeakageStudyResult } from './leakage-study-types.js';
 import { runBaselineClaims, runRepeatClaims } from './run-leakage-claims.js';
 import { checkLeakageClaims, resolveLeakageStudy } from './resolve-leakage-study.js';
 import { summariseLeakageStudy } from './summarise-leakage-study.js';
 
 /** Every problem of the runs, with "<claimId>#<repeat>" as its id. */
-const runProblems = (runs: readonly ClaimRun[]): ItemProblem[] => runs.flatMap((run) => run.problems.map((problem) => ({ ...problem, id: `${run.claimId}#${run.sample}` })));
+const runProblems = (runs: readonly ClaimRun[]): ItemProblem<NliMatchProblemCode>[] => runs.flatMap((run) => run.problems.map((problem) => ({ ...problem, id: `${run.claimId}#${run.sample}` })));
 
 /**
  * The paper's experiment as a function ("Hypothetical Documents or Knowledge Leakage?", sections 3-4): for every claim

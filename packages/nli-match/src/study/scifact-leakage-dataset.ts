@@ -1,4 +1,5 @@
 import type { Claim, Document, ItemProblem } from '@factkit/core';
+import type { NliMatchProblemCode } from '../problem-codes.js';
 import { InvalidArgumentError } from '@factkit/core';
 import type { LeakageDataset } from './leakage-study-types.js';
 
@@ -68,13 +69,13 @@ function rationalesOf(row: SciFactClaimRow, sentences: ReadonlyMap<string, reado
  * the paper. Malformed rows become problems, never a throw.
  * @throws InvalidArgumentError when `claims` or `abstracts` is not an array, or `limit` is not a positive integer.
  */
-export function buildSciFactLeakageDataset(options: SciFactLeakageDatasetOptions): { dataset: LeakageDataset; problems: ItemProblem[]; leftOut: number } {
+export function buildSciFactLeakageDataset(options: SciFactLeakageDatasetOptions): { dataset: LeakageDataset; problems: ItemProblem<NliMatchProblemCode>[]; leftOut: number } {
   const where = 'buildSciFactLeakageDataset';
   const { claims: claimRows, abstracts, name = 'SciFact', limit = Number.POSITIVE_INFINITY } = options ?? ({} as SciFactLeakageDatasetOptions);
   if (!Array.isArray(claimRows)) throw new InvalidArgumentError({ where, argument: 'claims', message: 'must be an array of SciFact claim rows' });
   if (!Array.isArray(abstracts)) throw new InvalidArgumentError({ where, argument: 'abstracts', message: 'must be an array of SciFact abstract rows' });
   if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 1)) throw new InvalidArgumentError({ where, argument: 'limit', message: `must be a positive integer (got ${String(limit)})` });
-  const problems: ItemProblem[] = [];
+  const problems: ItemProblem<NliMatchProblemCode>[] = [];
   const sentences = new Map<string, readonly string[]>();
   const corpus: Document[] = [];
   abstracts.forEach((row, index) => {

@@ -1,4 +1,5 @@
 import type { ItemProblem } from '@factkit/core';
+import type { NliMatchProblemCode } from '../problem-codes.js';
 import { bootstrapTest, computeClassificationReport, computeMeanStandardError, mannWhitneyU } from '@factkit/metrics';
 import type { ClaimRun, ConditionSummary, LeakageStudyResult, MatchCounts, MeanWithError, SignificanceTest } from './leakage-study-types.js';
 import type { ResolvedLeakageStudy } from './resolve-leakage-study.js';
@@ -163,7 +164,7 @@ function summariseBaseline(study: ResolvedLeakageStudy, baselineRuns: readonly C
 }
 
 /** How the runs split by matching outcome and what failed, plus the sentences that say why numbers are not whole. */
-function countOutcomes(runs: readonly ClaimRun[], baselineRuns: readonly ClaimRun[] | undefined, problems: readonly ItemProblem[]): { counts: MatchCounts; incomplete: string[] } {
+function countOutcomes(runs: readonly ClaimRun[], baselineRuns: readonly ClaimRun[] | undefined, problems: readonly ItemProblem<NliMatchProblemCode>[]): { counts: MatchCounts; incomplete: string[] } {
   const { isAll, isMatched, isUnmatched, isUnknown, isUndecidable } = conditions();
   const everyRun = [...runs, ...(baselineRuns ?? [])];
   const counts: MatchCounts = {
@@ -189,7 +190,7 @@ function countOutcomes(runs: readonly ClaimRun[], baselineRuns: readonly ClaimRu
  * Stage 3 of the study: Tables 2-4 from the runs (ALL / M / ¬M per metric, the baseline, the matched proportion
  * among claims whose match is known, outcome counts). Pure: the same runs always give the same result.
  */
-export function summariseLeakageStudy(study: ResolvedLeakageStudy, runs: readonly ClaimRun[], baselineRuns: readonly ClaimRun[] | undefined, problems: readonly ItemProblem[]): LeakageStudyResult {
+export function summariseLeakageStudy(study: ResolvedLeakageStudy, runs: readonly ClaimRun[], baselineRuns: readonly ClaimRun[] | undefined, problems: readonly ItemProblem<NliMatchProblemCode>[]): LeakageStudyResult {
   const { isMatched, isUnmatched } = conditions();
   // Table 3: matched proportion among claims whose match is known (unknown claims are in neither M nor ¬M).
   const proportions: number[] = [];

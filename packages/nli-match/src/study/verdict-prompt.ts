@@ -1,6 +1,6 @@
 /**
  * The verdict prediction prompt of the paper (Figure A2). Placeholders: `{{labels}}` (comma-separated label names),
- * `{{claim}}`, and `{{evidence}}` (rendered by {@link renderVerdictEvidence} as "Evidence 1: …" blocks).
+ * `{{claim}}`, and `{{evidence}}` (the top-k texts as "Evidence 1: …" blocks).
  */
 export const VERDICT_PROMPT = `Your task is to predict the verdict of a claim based on the provided evidence. Select one of the following labels: {{labels}}. Generate only the label without additional explanation or content.
 

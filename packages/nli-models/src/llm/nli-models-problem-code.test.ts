@@ -1,0 +1,22 @@
+import type { GenerateRequest } from '@factkit/core';
+import { expect, it } from 'vitest';
+import { type NliModelsProblemCode, createLlmNliJudge } from './llm-nli-judge.js';
+
+it('NliModelsProblemCode is exactly the codes the LLM judge emits (each provoked here)', async () => {
+  // Compile-time: a key per code of the union and no other (a missing or extra code fails typecheck).
+  const codes = { 'call-failed': true, 'missing-reply': true, 'empty-reply': true, 'no-label': true, 'ambiguous-label': true } satisfies Record<NliModelsProblemCode, true>;
+  // A scripted model answering by hypothesis: a failure, no reply at all, a blank, an unknown word, two labels.
+  const replies: Record<string, string[] | Error> = { a: new Error('server down'), b: [], c: ['   '], d: ['banana'], e: ['entailment or neutral'], f: ['neutral'] };
+  const model = {
+    id: 'scripted',
+    async generate(request: GenerateRequest) {
+      const reply = replies[(request.prompt ?? '').match(/S2: (\w)/)?.[1] ?? ''];
+      if (reply instanceof Error) throw reply;
+      return { texts: reply ?? [], usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } };
+    },
+  };
+  const { results } = await createLlmNliJudge({ model }).classify({ pairs: Object.keys(replies).map((hypothesis) => ({ premise: 'p', hypothesis })) });
+  expect(results.map((result) => result.label)).toEqual([null, null, null, null, null, 'neutral']);
+  const emitted = new Set(results.flatMap((result) => result.problems.map((problem) => problem.code)));
+  expect([...emitted].sort()).toEqual(Object.keys(codes).sort());
+});
