@@ -22,7 +22,43 @@ export interface VectorRowSource {
   read(rows: Int32Array, count: number, out: Float32Array): void;
 }
 
-export interface QuantizedFlatIndexOptions {
+/**
+ * The int8 choices of a quantized index: how its shortlist is re-ranked, where the float32 rows live, and the optional
+ * binary first stage. `createInMemoryVectorStore({ quantized })` takes them.
+ */
+export interface QuantizationOptions {
+  /**
+   * Which rows of the int8 scan are re-ranked, per query (a search option of the same name overrides it):
+   * 'exact' = every row whose int8 score, widened by a proven bound on the quantization error, can still reach the
+   * top k, so results always equal the float32 index's (needs `floatVectors: 'keep'`); a number n = the n best int8
+   * estimates (never fewer than `topK`): a fixed re-ranking cost, exact only when the true top k are among them.
+   * @default 'exact' with floatVectors 'keep', 100 with 'drop'
+   */
+  readonly shortlist?: number | 'exact';
+  /**
+   * 'keep': a float32 copy of every vector stays in memory and the shortlist is re-scored exactly in float64 (scores
+   * equal the float32 index's). 'drop': only the int8 codes (plus one scale and one norm per row) are kept, ¼ of the
+   * float32 memory; the shortlist is re-scored against the dequantized rows (float query × int8 code × scale), so
+   * scores and order are approximations and `getVector` returns the dequantized vector. A `VectorRowSource`: the
+   * float32 rows stay outside process memory (e.g. a file, `createFileVectorSource` from `@factkit/retrieval/node`) and
+   * only the shortlist of each query is read from it, so results and scores equal 'keep''s (the source must hold the
+   * same float32 values that were upserted, row r = the r-th new id); re-upserting an existing id is unsupported in this
+   * mode (typed error) since the source cannot be rewritten; deletes are supported. @default 'keep'
+   */
+  readonly floatVectors?: 'keep' | 'drop' | VectorRowSource;
+  /**
+   * Approximate first stage. 'none': every search scans all int8 codes (the modes above). 'binary': the index also keeps
+   * one sign bit per dimension (48 bytes per 384-d row); a search first ranks all rows by Hamming distance between sign
+   * codes (WebAssembly `i64.popcnt`), keeps the `prefilterShortlist` closest, and runs the int8 stage and the re-ranking
+   * above on those rows only. APPROXIMATE: a true top-k row outside the binary shortlist is missed (with
+   * `prefilterShortlist` ≥ size the result equals the 'none' mode's). @default 'none'
+   */
+  readonly prefilter?: 'none' | 'binary';
+  /** Rows kept by the binary first stage, per query (a search option of the same name overrides it). @default 4096 */
+  readonly prefilterShortlist?: number;
+}
+
+export interface QuantizedFlatIndexOptions extends QuantizationOptions {
   /** Length of every vector. */
   readonly dimensions: number;
   /** @default 'cosine' */
@@ -34,37 +70,8 @@ export interface QuantizedFlatIndexOptions {
    * 'auto' (wasm when the runtime supports SIMD). @default 'auto'
    */
   readonly kernel?: 'auto' | 'wasm' | 'js';
-  /**
-   * Which rows of the int8 scan are re-ranked, per query (a search option of the same name overrides it):
-   * 'exact' = every row whose int8 score, widened by a proven bound on the quantization error, can still reach the
-   * top k, so results always equal `createFlatIndex`'s (needs `floatVectors: 'keep'`); a number n = the n best int8
-   * estimates (never fewer than `topK`): a fixed re-ranking cost, exact only when the true top k are among them.
-   * @default 'exact' with floatVectors 'keep', 100 with 'drop'
-   */
-  readonly shortlist?: number | 'exact';
-  /**
-   * 'keep': a float32 copy of every vector stays in memory and the shortlist is re-scored exactly in float64 (scores
-   * equal `createFlatIndex`'s). 'drop': only the int8 codes (plus one scale and one norm per row) are kept, ¼ of the
-   * float32 memory; the shortlist is re-scored against the dequantized rows (float query × int8 code × scale), so
-   * scores and order are approximations and `getVector` returns the dequantized vector. A `VectorRowSource`: the
-   * float32 rows stay outside process memory (e.g. a file, `createFileVectorSource` from `@factkit/retrieval/node`) and
-   * only the shortlist of each query is read from it, so results and scores equal 'keep''s (the source must hold the
-   * same float32 values that were upserted, row r = the r-th new id); re-upserting an existing id is unsupported in this
-   * mode (typed error) since the source cannot be rewritten; deletes are supported. @default 'keep'
-   */
-  readonly floatVectors?: 'keep' | 'drop' | VectorRowSource;
   /** Rows scored per kernel call (tuning knob). @default 1024 */
   readonly blockRows?: number;
-  /**
-   * Approximate first stage. 'none': every search scans all int8 codes (the modes above). 'binary': the index also keeps
-   * one sign bit per dimension (48 bytes per 384-d row); a search first ranks all rows by Hamming distance between sign
-   * codes (WebAssembly `i64.popcnt`), keeps the `prefilterShortlist` closest, and runs the int8 stage and the re-ranking
-   * above on those rows only. APPROXIMATE: a true top-k row outside the binary shortlist is missed (with
-   * `prefilterShortlist` ≥ size the result equals the 'none' mode's). @default 'none'
-   */
-  readonly prefilter?: 'none' | 'binary';
-  /** Rows kept by the binary first stage, per query (a search option of the same name overrides it). @default 4096 */
-  readonly prefilterShortlist?: number;
 }
 
 export interface QuantizedFlatSearchOptions extends FlatSearchOptions {

@@ -12,9 +12,9 @@ export interface RankGptRerankerOptions {
   readonly step?: number;
   /** Words of each passage sent (RankGPT: 300). @default 300 */
   readonly maxPassageWords?: number;
-  /** Prompt with `{{num}}`, `{{query}}` and `{{passages}}`. @default RANKGPT_PROMPT */
+  /** Prompt with `{{num}}`, `{{query}}` and `{{passages}}`. @default the paper's permutation-generation prompt */
   readonly prompt?: string;
-  /** @default RANKGPT_SYSTEM */
+  /** @default the paper's system message */
   readonly system?: string;
   /** RankGPT decodes greedily. @default 0 */
   readonly temperature?: number;
@@ -47,7 +47,7 @@ function passageText(evidence: Evidence, maxWords: number): string {
 /**
  * RankGPT (Sun et al., 2023) as a core {@link Reranker}: permutation generation over a sliding window (20 passages,
  * step 10) moved from the bottom of the candidate list to the top, so strong passages bubble up; each window is one
- * call of {@link RANKGPT_PROMPT} through core `runPromptedStep`, read by {@link parseRankGptPermutation} (repaired as
+ * call of the paper's permutation-generation prompt through core `runPromptedStep`, its reply parsed tolerantly (repaired as
  * RankGPT does). Listwise ranking gives an order, not scores: the result's score is `1 / rank`. RankGPT's loop skips
  * the top passages when (n − window) is not a multiple of the step; here the last window always starts at the top.
  *
