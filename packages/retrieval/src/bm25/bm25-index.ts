@@ -1,4 +1,4 @@
-import type { Document, ItemProblem, WeightedTerm } from '@factkit/core';
+import type { Document, WeightedTerm } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { Bm25Parameters, Bm25Variant } from './bm25-scoring.js';
@@ -11,6 +11,7 @@ import { type PreparedQuery, analyzeQueryText, prepareQuery, toTermWeights } fro
 import { type ScoringStatistics, IMPACTS_AUTO_MAX_POSTINGS, computeScoringStatistics, scoringKey } from './scoring-statistics.js';
 import { createKernelScratch } from './search-kernel.js';
 import { runSearchStrategy, toSearchResult } from './search-strategies.js';
+import type { RetrievalProblem } from '../problem-codes.js';
 
 export { IMPACTS_AUTO_MAX_POSTINGS };
 
@@ -107,7 +108,7 @@ export interface Bm25Hit {
 export interface Bm25SearchResult {
   readonly hits: Bm25Hit[];
   /** e.g. code `no-searchable-terms` (the query analysed to nothing). */
-  readonly problems: ItemProblem[];
+  readonly problems: RetrievalProblem[];
   /** Postings scored (work done; pruning lowers it). */
   readonly scoredPostings: number;
 }
@@ -141,7 +142,7 @@ export interface AddDocumentsOptions {
 export interface AddDocumentsResult {
   readonly added: number;
   /** Items skipped (duplicates under 'skip', or invalid documents under 'skip'/'replace'), with reasons. */
-  readonly problems: ItemProblem[];
+  readonly problems: RetrievalProblem[];
 }
 
 export interface Bm25IndexStatistics {

@@ -1,4 +1,4 @@
-import type { Document, ItemProblem } from '@factkit/core';
+import type { Document } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { AddDocumentsOptions, AddDocumentsResult } from './bm25-index.js';
@@ -7,6 +7,7 @@ import { type DocIdKeys, type DocIdTable, buildDocIdTable } from './doc-id-table
 import { GrowableUint, GrowableUint32 } from './growable.js';
 import type { TfArray } from './search-kernel.js';
 import { capacityOf, resizedView, shared32, shared32WithCapacity, sharedTfWithCapacity } from './shared-arrays.js';
+import type { RetrievalProblem } from '../problem-codes.js';
 
 /** One field's postings in CSR form: term → [termOffsets[t], termOffsets[t+1]) of (doc, tf), plus document lengths. */
 export interface CompactedField {
@@ -193,7 +194,7 @@ export function createPostingsStore(options: PostingsStoreOptions): PostingsStor
     if (input === null || typeof input !== 'object' || typeof (input as Iterable<Document>)[Symbol.iterator] !== 'function')
       throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: 'must be an iterable of documents' });
     const batch = Array.isArray(input) ? (input as Document[]) : [...input];
-    const problems: ItemProblem[] = [];
+    const problems: RetrievalProblem[] = [];
     if (onDuplicate === 'error') {
       const seen = new Set<string>();
       batch.forEach((document, index) => {

@@ -1,7 +1,8 @@
-import type { Evidence, ItemProblem, LanguageModel, ProgressCallback, Reranker, StepItem } from '@factkit/core';
+import type { Evidence, LanguageModel, ProgressCallback, Reranker, StepItem } from '@factkit/core';
 import { assertPositiveInteger, createPromptTemplate, InvalidArgumentError, runPromptedStep } from '@factkit/core';
 import { parseRankGptPermutation } from './parse-rankgpt-permutation.js';
 import { RANKGPT_PROMPT, RANKGPT_SYSTEM } from './rankgpt-prompt.js';
+import type { RetrievalProblem, RetrievalProblemCode } from '../problem-codes.js';
 
 export interface RankGptRerankerOptions {
   /** The listwise ranker; wrap it with core `withCache` (free reruns, resumable batches) and `withRetry`. */
@@ -82,7 +83,7 @@ export function createRankGptReranker(options: RankGptRerankerOptions): Reranker
       if (topK === 0 || candidates.length === 0) return { evidence: [] };
       if (typeof query?.text !== 'string' || query.text.trim() === '') return { evidence: [], problems: [{ code: 'empty-query', message: 'the query has no text to rank passages for' }] };
       const ranking = [...candidates];
-      const problems: ItemProblem[] = [];
+      const problems: RetrievalProblem[] = [];
       const windows = rankGptWindows(ranking.length, windowSize, step);
       for (const [windowIndex, [start, end]] of windows.entries()) {
         const slice = ranking.slice(start, end);
@@ -100,7 +101,8 @@ export function createRankGptReranker(options: RankGptRerankerOptions): Reranker
         })) as [StepItem<number[]>];
         if (item.status === 'failed') throw item.error ?? new InvalidArgumentError({ where: 'rankgpt.rerank', argument: 'model', message: item.problems[0]?.message ?? 'call failed' });
         const at = `window ${start + 1}-${end}`;
-        for (const problem of item.problems) problems.push({ ...problem, message: `${at}: ${problem.message}` });
+        // An ok item's problems are the parser's or core's `missing-reply` (the parser never throws: no `parse-failed`).
+        for (const problem of item.problems) problems.push({ ...problem, code: problem.code as RetrievalProblemCode, message: `${at}: ${problem.message}` });
         if (item.value !== undefined) {
           const permuted = item.value.map((index) => slice[index] as Evidence);
           ranking.splice(start, permuted.length, ...permuted);
