@@ -48,7 +48,7 @@ export async function evaluateBm25OnBeir(folder: string, options: EvaluateBm25On
       ...indexOptions,
       storeDocuments: false,
       ...signal,
-      ...(onProgress ? { onProgress: ({ documents }: { documents: number }) => onProgress({ stage: 'index', done: documents }) } : {}),
+      ...(onProgress ? { onProgress: ({ completed }) => onProgress({ stage: 'index', done: completed }) } : {}),
     });
     index = built.index;
     problems.push(...built.problems);

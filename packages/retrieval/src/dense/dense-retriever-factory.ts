@@ -1,4 +1,4 @@
-import type { Embedder, Evidence, RetrieveRequest, Retriever, RetrieverFactory, RetrieverFactoryRequest, VectorRecord, VectorStore } from '@factkit/core';
+import type { Embedder, Evidence, ProgressCallback, RetrieveRequest, Retriever, RetrieverFactory, RetrieverFactoryRequest, VectorRecord, VectorStore } from '@factkit/core';
 import { InvalidArgumentError, embedInBatches, throwIfAborted } from '@factkit/core';
 import { createInMemoryVectorStore } from '../stores/in-memory-vector-store.js';
 import type { RetrievalProblem, RetrievalResult } from '../problem-codes.js';
@@ -13,8 +13,8 @@ export interface DenseRetrieverFactoryOptions {
   readonly fanOut?: number;
   /** Texts per embedding call. @default embedder.maxBatchSize ?? 64 */
   readonly batchSize?: number;
-  /** Called after each embedded batch of a `createRetriever`. */
-  readonly onProgress?: (progress: { completed: number; total: number }) => void;
+  /** Core progress, called after each embedded batch of a `createRetriever` (`completed` / `total` = vectors). */
+  readonly onProgress?: ProgressCallback;
 }
 
 /** A retriever made by the dense factory, with what was left out of its index. */
