@@ -3,6 +3,7 @@ import { createDotKernel, type DotKernel } from './kernel/load-kernel.js';
 import { checkStoreMetric, checkStoreTopK, checkStoreVector } from '../stores/validate-records.js';
 import { scanRows, type ScanJob, type ScanPartial } from './scan-rows.js';
 import { createScanWorkerPool, type ScanWorkerPool } from './scan-worker-pool.js';
+import { removeBySwap } from './swap-remove.js';
 
 /** Similarity of a flat index or vector store: cosine, or inner product (equal to cosine on L2-normalized vectors). */
 export type VectorMetric = 'cosine' | 'inner-product';
@@ -297,29 +298,16 @@ function upsertFlatRows(s: FlatSettings, r: FlatRows, entries: readonly { readon
 /** Removes ids (unknown ones ignored), moving the last row into each hole so the matrix stays contiguous. */
 function deleteFlatRows(s: FlatSettings, r: FlatRows, ids: readonly string[]): number {
   const { stride, halfStride } = s;
-  const { layout, f32, f64, u16, idBySlot, slotById } = r;
-  let removed = 0;
-  for (const id of ids) {
-    const slot = slotById.get(id);
-    if (slot === undefined) continue;
-    const last = idBySlot.length - 1;
-    if (slot !== last) {
-      const lastId = idBySlot[last] as string;
-      const from = layout.matrixOffset / 4 + last * stride;
-      f32.copyWithin(layout.matrixOffset / 4 + slot * stride, from, from + stride);
-      f64[layout.normsOffset / 8 + slot] = f64[layout.normsOffset / 8 + last] as number;
-      if (halfStride > 0) {
-        const halfFrom = layout.halfOffset / 2 + last * halfStride;
-        u16.copyWithin(layout.halfOffset / 2 + slot * halfStride, halfFrom, halfFrom + halfStride);
-      }
-      idBySlot[slot] = lastId;
-      slotById.set(lastId, slot);
+  const { layout, f32, f64, u16 } = r;
+  return removeBySwap(r.idBySlot, r.slotById, ids, (slot, last) => {
+    const from = layout.matrixOffset / 4 + last * stride;
+    f32.copyWithin(layout.matrixOffset / 4 + slot * stride, from, from + stride);
+    f64[layout.normsOffset / 8 + slot] = f64[layout.normsOffset / 8 + last] as number;
+    if (halfStride > 0) {
+      const halfFrom = layout.halfOffset / 2 + last * halfStride;
+      u16.copyWithin(layout.halfOffset / 2 + slot * halfStride, halfFrom, halfFrom + halfStride);
     }
-    idBySlot.pop();
-    slotById.delete(id);
-    removed += 1;
-  }
-  return removed;
+  });
 }
 
 function exactScore(s: FlatSettings, r: FlatRows, slot: number, query: Float32Array, queryNorm: number): number {

@@ -3,6 +3,7 @@ import { checkStoreMetric, checkStoreTopK, checkStoreVector } from '../stores/va
 import type { FlatIndex, FlatSearchHit, FlatSearchOptions, VectorMetric } from './flat-index.js';
 import { createInt8Kernel, INT8_KERNEL_MAX_BYTES, type Int8Kernel } from './kernel/load-int8-kernel.js';
 import { pruneCandidates } from './scan-rows.js';
+import { removeBySwap } from './swap-remove.js';
 
 /**
  * Where the float32 rows used for exact re-ranking live when they are not held in memory: a synchronous reader of rows by
@@ -432,30 +433,16 @@ function upsertRows(s: QuantizedSettings, r: QuantizedRows, entries: readonly { 
 function deleteRows(s: QuantizedSettings, r: QuantizedRows, ids: readonly string[]): number {
   if (!Array.isArray(ids)) throw new InvalidArgumentError({ where: 'QuantizedFlatIndex.delete', argument: 'ids', message: 'must be an array of strings' });
   const { dimensions, codesOffset, stride, bstride } = s;
-  const { idBySlot, slotById } = r;
-  let removed = 0;
-  for (const id of ids) {
-    const slot = slotById.get(id);
-    if (slot === undefined) continue;
-    const last = idBySlot.length - 1;
-    if (slot !== last) {
-      const lastId = idBySlot[last] as string;
-      const from = codesOffset + last * stride;
-      r.i8.copyWithin(codesOffset + slot * stride, from, from + stride);
-      r.scales[slot] = r.scales[last] as number;
-      r.l1s[slot] = r.l1s[last] as number;
-      r.norms[slot] = r.norms[last] as number;
-      if (r.binary) r.bits.copyWithin(r.bitsCodes + slot * bstride, r.bitsCodes + last * bstride, r.bitsCodes + (last + 1) * bstride);
-      if (s.keepFloats) r.floats.copyWithin(slot * dimensions, last * dimensions, (last + 1) * dimensions);
-      if (s.source) r.sourceRows[slot] = r.sourceRows[last] as number;
-      idBySlot[slot] = lastId;
-      slotById.set(lastId, slot);
-    }
-    idBySlot.pop();
-    slotById.delete(id);
-    removed += 1;
-  }
-  return removed;
+  return removeBySwap(r.idBySlot, r.slotById, ids, (slot, last) => {
+    const from = codesOffset + last * stride;
+    r.i8.copyWithin(codesOffset + slot * stride, from, from + stride);
+    r.scales[slot] = r.scales[last] as number;
+    r.l1s[slot] = r.l1s[last] as number;
+    r.norms[slot] = r.norms[last] as number;
+    if (r.binary) r.bits.copyWithin(r.bitsCodes + slot * bstride, r.bitsCodes + last * bstride, r.bitsCodes + (last + 1) * bstride);
+    if (s.keepFloats) r.floats.copyWithin(slot * dimensions, last * dimensions, (last + 1) * dimensions);
+    if (s.source) r.sourceRows[slot] = r.sourceRows[last] as number;
+  });
 }
 
 /** A stored vector: the float32 copy, the source row, or the dequantized codes ('drop'). */
