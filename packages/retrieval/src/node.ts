@@ -2,6 +2,9 @@
 // built-in and runs in browsers (tooling/check-browser-entries.mjs checks it); what needs the file system, gzip,
 // worker threads or a native module is here. Explicit named exports only (no `export *`).
 
+// --- the problem type of the loaders below (also exported by the main entry) ---
+export type { RetrievalProblem, RetrievalProblemCode } from './problem-codes.js';
+
 // --- files: JSONL, BEIR, saved BM25 indexes (node:fs, node:zlib, node:readline) ---
 export type { JsonLine, ReadJsonLinesOptions } from './io/json-lines.js';
 export { readJsonLines } from './io/json-lines.js';

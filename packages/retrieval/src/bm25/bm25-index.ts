@@ -49,7 +49,7 @@ export interface Bm25IndexOptions {
   readonly storeDocuments?: boolean;
   /**
    * Precompute every posting's exact Lucene score contribution (4 bytes per posting) so a scan is one load and one add.
-   * `'auto'` does it for fields with at most {@link IMPACTS_AUTO_MAX_POSTINGS} postings, where it pays most and costs
+   * `'auto'` does it for fields with at most 8,000,000 postings, where it pays most and costs
    * little memory; large collections keep the smaller index and rely on MaxScore pruning. Results are identical either way.
    * @default 'auto'
    */
