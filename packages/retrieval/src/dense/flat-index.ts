@@ -1,9 +1,9 @@
-import { assertNonEmptyString, assertPositiveInteger, FactkitError, InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, FactkitError, InvalidArgumentError } from '@factkit/core';
 import { createDotKernel, type DotKernel } from './kernel/load-kernel.js';
 import { checkStoreMetric, checkStoreTopK, checkStoreVector } from '../stores/validate-records.js';
 import { scanRows, type ScanJob, type ScanPartial } from './scan-rows.js';
 import { createScanWorkerPool, type ScanWorkerPool } from './scan-worker-pool.js';
-import { removeBySwap } from './swap-remove.js';
+import { checkUpsertBatch, removeBySwap, slotFor } from './slot-table.js';
 
 /** Similarity of a flat index or vector store: cosine, or inner product (equal to cosine on L2-normalized vectors). */
 export type VectorMetric = 'cosine' | 'inner-product';
@@ -270,29 +270,9 @@ function writeFlatRow(s: FlatSettings, r: FlatRows, slot: number, vector: Float3
 
 /** Checks and stores a batch of entries (new ids get new slots). */
 function upsertFlatRows(s: FlatSettings, r: FlatRows, entries: readonly { readonly id: string; readonly vector: Float32Array }[]): void {
-  if (!Array.isArray(entries)) throw new InvalidArgumentError({ where: 'FlatIndex.upsert', argument: 'entries', message: 'must be an array' });
-  const seen = new Set<string>();
-  entries.forEach((entry, index) => {
-    assertNonEmptyString(`entries[${index}].id`, entry?.id, 'FlatIndex.upsert');
-    if (seen.has(entry.id)) {
-      throw new InvalidArgumentError({ where: 'FlatIndex.upsert', argument: `entries[${index}].id`, message: `duplicates id "${entry.id}" within one call` });
-    }
-    seen.add(entry.id);
-    checkStoreVector(entry.vector, s.dimensions, 'FlatIndex.upsert', `entries[${index}].vector`);
-  });
-  const { idBySlot, slotById } = r;
-  let added = 0;
-  for (const entry of entries) if (!slotById.has(entry.id)) added += 1;
-  growFlatRows(s, r, idBySlot.length + added);
-  for (const entry of entries) {
-    let slot = slotById.get(entry.id);
-    if (slot === undefined) {
-      slot = idBySlot.length;
-      idBySlot.push(entry.id);
-      slotById.set(entry.id, slot);
-    }
-    writeFlatRow(s, r, slot, entry.vector);
-  }
+  const added = checkUpsertBatch(entries, s.dimensions, r.slotById, 'FlatIndex.upsert');
+  growFlatRows(s, r, r.idBySlot.length + added);
+  for (const entry of entries) writeFlatRow(s, r, slotFor(r.idBySlot, r.slotById, entry.id), entry.vector);
 }
 
 /** Removes ids (unknown ones ignored), moving the last row into each hole so the matrix stays contiguous. */

@@ -1,9 +1,9 @@
-import { assertNonEmptyString, assertPositiveInteger, FactkitError, InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, FactkitError, InvalidArgumentError } from '@factkit/core';
 import { checkStoreMetric, checkStoreTopK, checkStoreVector } from '../stores/validate-records.js';
 import type { FlatIndex, FlatSearchHit, FlatSearchOptions, VectorMetric } from './flat-index.js';
 import { createInt8Kernel, INT8_KERNEL_MAX_BYTES, type Int8Kernel } from './kernel/load-int8-kernel.js';
 import { pruneCandidates } from './scan-rows.js';
-import { removeBySwap } from './swap-remove.js';
+import { checkUpsertBatch, removeBySwap, slotFor } from './slot-table.js';
 
 /**
  * Where the float32 rows used for exact re-ranking live when they are not held in memory: a synchronous reader of rows by
@@ -390,19 +390,8 @@ function writeRow(s: QuantizedSettings, r: QuantizedRows, slot: number, vector: 
 /** Checks and stores a batch of entries (new ids get new slots; row-source mode refuses replacing an id). */
 function upsertRows(s: QuantizedSettings, r: QuantizedRows, entries: readonly { readonly id: string; readonly vector: Float32Array }[]): void {
   const where = 'QuantizedFlatIndex.upsert';
-  if (!Array.isArray(entries)) throw new InvalidArgumentError({ where, argument: 'entries', message: 'must be an array' });
-  const seen = new Set<string>();
-  entries.forEach((entry, position) => {
-    assertNonEmptyString(`entries[${position}].id`, entry?.id, where);
-    if (seen.has(entry.id)) {
-      throw new InvalidArgumentError({ where, argument: `entries[${position}].id`, message: `duplicates id "${entry.id}" within one call` });
-    }
-    seen.add(entry.id);
-    checkStoreVector(entry.vector, s.dimensions, where, `entries[${position}].vector`);
-  });
+  const added = checkUpsertBatch(entries, s.dimensions, r.slotById, where);
   const { idBySlot, slotById } = r;
-  let added = 0;
-  for (const entry of entries) if (!slotById.has(entry.id)) added += 1;
   const { source } = s;
   if (source) {
     const existing = entries.find((entry) => slotById.has(entry.id));
@@ -417,16 +406,8 @@ function upsertRows(s: QuantizedSettings, r: QuantizedRows, entries: readonly { 
     }
   }
   growRows(s, r, idBySlot.length + added);
-  for (const entry of entries) {
-    let slot = slotById.get(entry.id);
-    if (slot === undefined) {
-      slot = idBySlot.length;
-      idBySlot.push(entry.id);
-      slotById.set(entry.id, slot);
-      if (source) r.sourceRows[slot] = r.nextSourceRow++;
-    }
-    writeRow(s, r, slot, entry.vector);
-  }
+  const onNew = source ? (slot: number) => (r.sourceRows[slot] = r.nextSourceRow++) : undefined;
+  for (const entry of entries) writeRow(s, r, slotFor(idBySlot, slotById, entry.id, onNew), entry.vector);
 }
 
 /** Removes ids (unknown ones ignored), moving the last row into each hole so the codes stay contiguous. */
