@@ -7,7 +7,8 @@
  *   git show <base>:packages/retrieval/src/dense/quantized-flat-index.ts > src/dense/quantized-flat-index.before.ts
  *   BENCH_A=../../src/dense/quantized-flat-index.before.js BENCH_B=../../src/dense/quantized-flat-index.js \
  *     BENCH_EXPORT=createQuantizedFlatIndex node --expose-gc --import tsx bench/dense/split-ab.ts
- * Options (env): BENCH_ROWS (50000), BENCH_DIMENSIONS (384), BENCH_REPEATS (7), BENCH_OPTIONS (JSON index options).
+ * Options (env): BENCH_ROWS (50000), BENCH_DIMENSIONS (384), BENCH_REPEATS (7), BENCH_OPTIONS (JSON index options),
+ * BENCH_C (a third version, e.g. an identical copy of A as a control for the position of a peer in a round; ratios C / A).
  */
 import { loadAverage, timeInterleaved } from './interleaved.js';
 import { generateMixtureData } from './synthetic.js';
@@ -32,6 +33,8 @@ const progress = (message: string) => process.stderr.write(`[split-ab] ${new Dat
 
 const factoryOf = async (path: string) => (await import(path))[exportName] as Factory;
 const [createA, createB] = [await factoryOf(pathA), await factoryOf(pathB)];
+const pathC = process.env['BENCH_C'];
+const createC = pathC ? await factoryOf(pathC) : undefined;
 const { queries, entries } = generateMixtureData(rows, dimensions, 64);
 const options = { dimensions, initialCapacity: rows, ...extra };
 const build = (create: Factory) => {
@@ -41,19 +44,24 @@ const build = (create: Factory) => {
 };
 const a = build(createA);
 const b = build(createB);
+const c = createC ? build(createC) : undefined;
 const single = queries.slice(0, 16);
 for (const query of queries) {
-  if (JSON.stringify(a.search(query, { topK: 10 })) !== JSON.stringify(b.search(query, { topK: 10 }))) throw new Error('A and B return different hits');
+  const expected = JSON.stringify(a.search(query, { topK: 10 }));
+  for (const other of c ? [b, c] : [b]) if (JSON.stringify(other.search(query, { topK: 10 })) !== expected) throw new Error('the versions return different hits');
 }
 progress(`${rows} × ${dimensions}, ${exportName} ${JSON.stringify(extra)}: same hits on ${queries.length} queries; timing ${repeats} interleaved rounds`);
 const timing = await timeInterleaved(
   [
     { name: 'A build', count: rows, task: () => build(createA).close() },
     { name: 'B build', count: rows, task: () => build(createB).close() },
+    ...(createC ? [{ name: 'C build', count: rows, task: () => build(createC).close() }] : []),
     { name: 'A single', count: single.length, task: () => single.forEach((query) => a.search(query, { topK: 10 })) },
     { name: 'B single', count: single.length, task: () => single.forEach((query) => b.search(query, { topK: 10 })) },
+    ...(c ? [{ name: 'C single', count: single.length, task: () => single.forEach((query) => c.search(query, { topK: 10 })) }] : []),
     { name: 'A batch', count: queries.length, task: () => a.searchBatch(queries, { topK: 10 }) },
     { name: 'B batch', count: queries.length, task: () => b.searchBatch(queries, { topK: 10 }) },
+    ...(c ? [{ name: 'C batch', count: queries.length, task: () => c.searchBatch(queries, { topK: 10 }) }] : []),
   ],
   repeats,
   progress,
@@ -66,8 +74,10 @@ const result = {
   repeats,
   perSecond: timing.qps,
   pairedBOverA: { build: timing.paired('B build', 'A build'), single: timing.paired('B single', 'A single'), batch: timing.paired('B batch', 'A batch') },
+  ...(c ? { pairedCOverA: { build: timing.paired('C build', 'A build'), single: timing.paired('C single', 'A single'), batch: timing.paired('C batch', 'A batch') } } : {}),
   load: { before: timing.loadBefore, after: timing.loadAfter, end: loadAverage() },
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);
 await a.close();
 await b.close();
+await c?.close();
