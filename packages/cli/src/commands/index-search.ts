@@ -213,7 +213,7 @@ async function runIndex(values: CommandValues<typeof INDEX_OPTIONS>, io: CliIo):
       // A BEIR corpus is streamed (memory bounded by the index, not the texts).
       const path = join(values.beir, 'corpus.jsonl');
       const corpus = !(await stat(path).catch(() => undefined)) ? `${path}.gz` : path;
-      const built = await buildBm25IndexFromJsonl(corpus, { ...parameters, ...signal, progressEvery: 1000, onProgress: ({ documents }) => progress.update(documents) });
+      const built = await buildBm25IndexFromJsonl(corpus, { ...parameters, ...signal, progressEvery: 1000, onProgress: ({ completed }) => progress.update(completed) });
       index = built.index;
       problems = built.problems;
       if (index.documentCount === 0) throw new InvalidArgumentError({ where: 'factkit index', argument: '--beir', message: `corpus of "${values.beir}" has no document` });

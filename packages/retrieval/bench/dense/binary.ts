@@ -13,7 +13,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadAverage as load, timeInterleaved } from './interleaved.js';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createFlatIndex, createQuantizedFlatIndex, type FlatSearchHit } from '../../src/index.js';
+import { createFlatIndex, type FlatSearchHit } from '../../src/dense/flat-index.js';
+import { createQuantizedFlatIndex } from '../../src/dense/quantized-flat-index.js';
 import { megabytes } from '../shared/memory.js';
 import { generateMixtureData, MIXTURE_DESCRIPTION } from './synthetic.js';
 

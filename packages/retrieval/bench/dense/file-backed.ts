@@ -20,8 +20,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createFlatIndex, createQuantizedFlatIndex, type FlatSearchHit } from '../../src/index.js';
-import { createFileVectorSource, writeVectorFile } from '../../src/node.js';
+import { createFlatIndex, type FlatSearchHit } from '../../src/dense/flat-index.js';
+import { createQuantizedFlatIndex } from '../../src/dense/quantized-flat-index.js';
+import { createFileVectorSource, writeVectorFile } from '../../src/dense/file-vector-source.js';
 import { measureMemoryGrowth, megabytes } from '../shared/memory.js';
 import { generateMixtureData, MIXTURE_DESCRIPTION } from './synthetic.js';
 

@@ -15,7 +15,8 @@ import { loadAverage as load, timeInterleaved } from './interleaved.js';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import usearch from 'usearch';
-import { createFlatIndex, createQuantizedFlatIndex, type FlatSearchHit } from '../../src/index.js';
+import { createFlatIndex, type FlatSearchHit } from '../../src/dense/flat-index.js';
+import { createQuantizedFlatIndex } from '../../src/dense/quantized-flat-index.js';
 import { measureMemoryGrowth, megabytes, sampleMemory } from '../shared/memory.js';
 import { generateMixtureData, MIXTURE_DESCRIPTION } from './synthetic.js';
 

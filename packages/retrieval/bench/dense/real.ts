@@ -13,7 +13,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createFlatIndex, createQuantizedFlatIndex, type FlatSearchHit } from '../../src/index.js';
+import { createFlatIndex, type FlatSearchHit } from '../../src/dense/flat-index.js';
+import { createQuantizedFlatIndex } from '../../src/dense/quantized-flat-index.js';
 import { createHnswVectorStore } from '../../src/node.js';
 import { loadRealEmbeddings } from './real-embeddings.js';
 

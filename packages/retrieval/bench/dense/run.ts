@@ -18,7 +18,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { cosineSimilarity } from '@factkit/core';
 import usearch from 'usearch';
-import { createFlatIndex } from '../../src/index.js';
+import { createFlatIndex } from '../../src/dense/flat-index.js';
 import { createHnswVectorStore } from '../../src/node.js';
 import { createMixtureGenerator, MIXTURE_DESCRIPTION } from './synthetic.js';
 

@@ -1,16 +1,17 @@
-import type { Document, ItemProblem, WeightedTerm } from '@factkit/core';
+import type { Document, WeightedTerm } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { Bm25Parameters, Bm25Variant } from './bm25-scoring.js';
 import { explainDocument } from './explain.js';
 import { type ForwardIndex, buildForwardIndex, readTermFrequencies } from './forward-index.js';
 import { attachIndexState } from './index-state.js';
-import { resolveIndexOptions, resolveSearchParameters, validateTopK } from './index-options.js';
-import { createPostingsStore } from './postings-store.js';
+import { type ResolvedIndexOptions, resolveIndexOptions, resolveSearchParameters, validateTopK } from './index-options.js';
+import { createPostingsStore, type PostingsStore } from './postings-store.js';
 import { type PreparedQuery, analyzeQueryText, prepareQuery, toTermWeights } from './query-preparation.js';
 import { type ScoringStatistics, IMPACTS_AUTO_MAX_POSTINGS, computeScoringStatistics, scoringKey } from './scoring-statistics.js';
-import { createKernelScratch } from './search-kernel.js';
+import { createKernelScratch, type KernelScratch } from './search-kernel.js';
 import { runSearchStrategy, toSearchResult } from './search-strategies.js';
+import type { RetrievalProblem } from '../problem-codes.js';
 
 export { IMPACTS_AUTO_MAX_POSTINGS };
 
@@ -48,7 +49,7 @@ export interface Bm25IndexOptions {
   readonly storeDocuments?: boolean;
   /**
    * Precompute every posting's exact Lucene score contribution (4 bytes per posting) so a scan is one load and one add.
-   * `'auto'` does it for fields with at most {@link IMPACTS_AUTO_MAX_POSTINGS} postings, where it pays most and costs
+   * `'auto'` does it for fields with at most 8,000,000 postings, where it pays most and costs
    * little memory; large collections keep the smaller index and rely on MaxScore pruning. Results are identical either way.
    * @default 'auto'
    */
@@ -107,7 +108,7 @@ export interface Bm25Hit {
 export interface Bm25SearchResult {
   readonly hits: Bm25Hit[];
   /** e.g. code `no-searchable-terms` (the query analysed to nothing). */
-  readonly problems: ItemProblem[];
+  readonly problems: RetrievalProblem[];
   /** Postings scored (work done; pruning lowers it). */
   readonly scoredPostings: number;
 }
@@ -141,7 +142,7 @@ export interface AddDocumentsOptions {
 export interface AddDocumentsResult {
   readonly added: number;
   /** Items skipped (duplicates under 'skip', or invalid documents under 'skip'/'replace'), with reasons. */
-  readonly problems: ItemProblem[];
+  readonly problems: RetrievalProblem[];
 }
 
 export interface Bm25IndexStatistics {
@@ -190,17 +191,160 @@ export interface Bm25Index {
 }
 
 /**
- * Creates an empty BM25 index (Lucene/Anserini scoring by default) and optionally fills it.
- * Postings live in compact typed arrays; additions are buffered and merged on the next search.
- * @throws InvalidArgumentError for out-of-range k1, b, delta, unknown variants or fields.
- * @example const index = createBm25Index({ documents: [{ id: 'a', text: 'Cats purr.' }] }); index.search('cat')
+ * Collection statistics for given parameters over the current postings (compacting first), cached until the parameters
+ * or the postings change. `current` is the last one computed (explain reads it after a prepare).
  */
+interface ScoringCache {
+  get(resolved: Bm25Parameters): ScoringStatistics;
+  readonly current: ScoringStatistics | undefined;
+  reset(): void;
+}
+
+function createScoringCache(postings: PostingsStore, fieldWeights: readonly number[], precomputeImpacts: ResolvedIndexOptions['precomputeImpacts']): ScoringCache {
+  let scoring: ScoringStatistics | undefined;
+  let scoringVersion = -1;
+  let scoringK1 = Number.NaN;
+  let scoringB = Number.NaN;
+  return {
+    get(resolved) {
+      postings.compact();
+      // Per-search fast path: same parameters and postings as the cached state (no key string built).
+      if (scoring && scoringVersion === postings.version && scoringK1 === resolved.k1 && scoringB === resolved.b) return scoring;
+      const key = scoringKey(resolved, postings.version);
+      if (!scoring || scoring.key !== key) {
+        scoring = computeScoringStatistics({
+          fields: postings.fields,
+          documentCount: postings.compactedCount,
+          vocabularySize: postings.terms.length,
+          fieldWeights,
+          parameters: resolved,
+          precomputeImpacts,
+          key,
+        });
+      }
+      scoringVersion = postings.version;
+      scoringK1 = resolved.k1;
+      scoringB = resolved.b;
+      return scoring;
+    },
+    get current() {
+      return scoring;
+    },
+    reset() {
+      scoring = undefined;
+    },
+  };
+}
+
+/** Runs one search with a strategy and materialises only the hits' ids. */
+function runIndexSearch(postings: PostingsStore, prepared: PreparedQuery, strategy: Bm25Strategy, topK: number, scratch: KernelScratch): Bm25SearchResult {
+  if (prepared.lists.length === 0) return { hits: [], problems: prepared.problems, scoredPostings: 0 };
+  const hits = runSearchStrategy(strategy, prepared, topK, scratch);
+  // Only the hits' ids are materialised (the ids live in one buffer): hits renumbered 0 … n − 1 against them.
+  const hitIds = new Array<string>(hits.docs.length);
+  const positions = new Int32Array(hits.docs.length);
+  for (let rank = 0; rank < hits.docs.length; rank++) {
+    hitIds[rank] = postings.ids.at(hits.docs[rank] as number);
+    positions[rank] = rank;
+  }
+  return toSearchResult({ docs: positions, scores: hits.scores, scoredPostings: hits.scoredPostings }, prepared, hitIds);
+}
+
+function documentFrequencyOf(postings: PostingsStore, fieldNames: readonly string[], term: string, field?: string): number {
+  postings.compact();
+  const fieldIndex = field === undefined ? 0 : fieldNames.indexOf(field);
+  if (fieldIndex < 0) throw new InvalidArgumentError({ where: 'Bm25Index.documentFrequency', argument: 'field', message: `is not an indexed field (${fieldNames.join(', ')})` });
+  const termId = postings.termIds.get(term);
+  if (termId === undefined) return 0;
+  const offsets = (postings.fields[fieldIndex] as { termOffsets: Uint32Array }).termOffsets;
+  return termId + 1 < offsets.length ? (offsets[termId + 1] as number) - (offsets[termId] as number) : 0;
+}
+
+/** Counts, field statistics and the bytes held by the postings and the scoring state. */
+function measureIndex(postings: PostingsStore, state: ScoringStatistics, fieldNames: readonly string[], fieldWeights: readonly number[]): Bm25IndexStatistics {
+  let typedArrayBytes = 0;
+  let sharedArrayBufferBytes = 0;
+  let reservedBytes = 0;
+  let postingCount = 0;
+  const count = (array: ArrayBufferView | undefined): void => {
+    if (array === undefined) return;
+    typedArrayBytes += array.byteLength;
+    if (typeof SharedArrayBuffer === 'function' && array.buffer instanceof SharedArrayBuffer) sharedArrayBufferBytes += array.byteLength;
+  };
+  /** Room behind an array that owns its buffer (grown in place by later merges). */
+  const reserve = (array: ArrayBufferView): void => {
+    if (array.byteOffset === 0) reservedBytes += array.buffer.byteLength - array.byteLength;
+  };
+  for (const field of postings.fields) {
+    count(field.termOffsets);
+    count(field.postingDocs);
+    count(field.postingTfs);
+    count(field.lengths);
+    reserve(field.postingDocs);
+    reserve(field.postingTfs);
+    reserve(field.lengths);
+    postingCount += field.postingDocs.length;
+  }
+  for (const field of state.kernelFields) {
+    count(field.documentFactors);
+    count(field.impacts);
+    count(field.blockMaxKeys);
+  }
+  for (const keys of state.maxKeys) count(keys);
+  for (const keys of state.kthKeys) count(keys);
+  if (state.denseMirror) typedArrayBytes += state.denseMirror.byteLength;
+  return {
+    documentCount: postings.compactedCount,
+    vocabularySize: postings.terms.length,
+    postingCount,
+    fields: fieldNames.map((name, index) => ({
+      name,
+      weight: fieldWeights[index] as number,
+      averageLength: state.averageLengths[index] as number,
+      documentsWithField: state.documentsWithField[index] as number,
+    })),
+    typedArrayBytes,
+    sharedArrayBufferBytes,
+    reservedBytes,
+  };
+}
+
+/** The internal view of an index (serialization, RM3, the worker pool): postings compacted on every read. */
+function indexStateOf(postings: PostingsStore, prepare: (query: string | Bm25Query, searchOptions?: Bm25SearchOptions) => PreparedQuery, onRestore: () => void): Parameters<typeof attachIndexState>[1] {
+  return {
+    compact: () => postings.compact(),
+    get terms() {
+      postings.compact();
+      return postings.terms;
+    },
+    get ids() {
+      postings.compact();
+      return postings.ids;
+    },
+    get fields() {
+      postings.compact();
+      return postings.fields;
+    },
+    get documents() {
+      postings.compact();
+      return postings.documents;
+    },
+    prepare: (query, searchOptions) => prepare(query, searchOptions),
+    retain: () => postings.retain(),
+    restore: (snapshot) => {
+      postings.restore(snapshot);
+      onRestore();
+    },
+  };
+}
+
 /**
  * Creates an empty BM25 index (Lucene/Anserini scoring by default) and optionally fills it.
  * Postings live in compact typed arrays; additions are buffered and merged on the next search.
  * The work is split by job: options (`index-options.ts`), postings (`postings-store.ts`), collection statistics
- * (`scoring-statistics.ts`), query preparation (`query-preparation.ts`), evaluation strategies
- * (`search-strategies.ts` over `search-kernel.ts`), explanations and the forward index.
+ * (`scoring-statistics.ts`, cached by `createScoringCache`), query preparation (`query-preparation.ts`), evaluation
+ * strategies (`search-strategies.ts` over `search-kernel.ts`, run by `runIndexSearch`), explanations, the forward
+ * index and `measureIndex`.
  * @throws InvalidArgumentError for out-of-range k1, b, delta, unknown variants or fields.
  * @example const index = createBm25Index({ documents: [{ id: 'a', text: 'Cats purr.' }] }); index.search('cat')
  */
@@ -208,39 +352,13 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
   const { analyzer, fieldNames, fieldWeights, flat, parameters, storeDocuments, precomputeImpacts, mergePendingAt } = resolveIndexOptions(options);
   const postings = createPostingsStore({ analyzer, fieldNames, flat, storeDocuments, mergePendingAt, ...(options.fieldText === undefined ? {} : { fieldText: options.fieldText }) });
   const scratch = createKernelScratch();
-  let scoring: ScoringStatistics | undefined;
-  let scoringVersion = -1;
-  let scoringK1 = Number.NaN;
-  let scoringB = Number.NaN;
+  const scoring = createScoringCache(postings, fieldWeights, precomputeImpacts);
   let forward: { index: ForwardIndex; version: number } | undefined;
-
-  /** Statistics for these parameters over the current postings (compacting first); cached until either changes. */
-  const getScoring = (resolved: Bm25Parameters): ScoringStatistics => {
-    postings.compact();
-    // Per-search fast path: same parameters and postings as the cached state (no key string built).
-    if (scoring && scoringVersion === postings.version && scoringK1 === resolved.k1 && scoringB === resolved.b) return scoring;
-    const key = scoringKey(resolved, postings.version);
-    if (!scoring || scoring.key !== key) {
-      scoring = computeScoringStatistics({
-        fields: postings.fields,
-        documentCount: postings.compactedCount,
-        vocabularySize: postings.terms.length,
-        fieldWeights,
-        parameters: resolved,
-        precomputeImpacts,
-        key,
-      });
-    }
-    scoringVersion = postings.version;
-    scoringK1 = resolved.k1;
-    scoringB = resolved.b;
-    return scoring;
-  };
 
   const prepare = (query: string | Bm25Query, searchOptions: Bm25SearchOptions = {}, where = 'Bm25Index.search'): PreparedQuery => {
     const resolved = searchOptions.k1 === undefined && searchOptions.b === undefined ? parameters : resolveSearchParameters(parameters, searchOptions, where);
     const weights = toTermWeights(analyzer, query, where);
-    const statistics = getScoring(resolved);
+    const statistics = scoring.get(resolved);
     return prepareQuery({ weights, statistics, termIds: postings.termIds, documentCount: postings.compactedCount, fieldWeights });
   };
 
@@ -249,92 +367,7 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
     const topK = validateTopK(searchOptions.topK, where);
     const strategy = searchOptions.strategy ?? 'auto';
     if (strategy !== 'auto' && !BM25_STRATEGIES.includes(strategy)) throw new InvalidArgumentError({ where, argument: 'strategy', message: `must be one of ${BM25_STRATEGIES.join(', ')} (got ${String(strategy)})` });
-    const prepared = prepare(query, searchOptions, where);
-    if (prepared.lists.length === 0) return { hits: [], problems: prepared.problems, scoredPostings: 0 };
-    const hits = runSearchStrategy(strategy, prepared, topK, scratch);
-    // Only the hits' ids are materialised (the ids live in one buffer): hits renumbered 0 … n − 1 against them.
-    const hitIds = new Array<string>(hits.docs.length);
-    const positions = new Int32Array(hits.docs.length);
-    for (let rank = 0; rank < hits.docs.length; rank++) {
-      hitIds[rank] = postings.ids.at(hits.docs[rank] as number);
-      positions[rank] = rank;
-    }
-    return toSearchResult({ docs: positions, scores: hits.scores, scoredPostings: hits.scoredPostings }, prepared, hitIds);
-  };
-
-  const explain = (query: string | Bm25Query, id: string, overrides: Pick<Bm25SearchOptions, 'k1' | 'b'> = {}): Bm25Explanation | undefined => {
-    const prepared = prepare(query, overrides, 'Bm25Index.explain');
-    const doc = postings.idToDoc.get(id);
-    if (doc === undefined) return undefined;
-    return explainDocument({ id, doc, prepared, statistics: scoring as ScoringStatistics, fields: postings.fields, fieldNames });
-  };
-
-  const documentFrequency = (term: string, field?: string): number => {
-    postings.compact();
-    const fieldIndex = field === undefined ? 0 : fieldNames.indexOf(field);
-    if (fieldIndex < 0) throw new InvalidArgumentError({ where: 'Bm25Index.documentFrequency', argument: 'field', message: `is not an indexed field (${fieldNames.join(', ')})` });
-    const termId = postings.termIds.get(term);
-    if (termId === undefined) return 0;
-    const offsets = (postings.fields[fieldIndex] as { termOffsets: Uint32Array }).termOffsets;
-    return termId + 1 < offsets.length ? (offsets[termId + 1] as number) - (offsets[termId] as number) : 0;
-  };
-
-  // Forward index (doc → terms), built on first use (RM3) from the postings; rebuilt after a change.
-  const documentTermFrequencies = (id: string): Map<string, number> => {
-    postings.compact();
-    const doc = postings.idToDoc.get(id);
-    if (doc === undefined) return new Map();
-    if (!forward || forward.version !== postings.version) forward = { index: buildForwardIndex(postings.fields, postings.compactedCount), version: postings.version };
-    return readTermFrequencies(forward.index, postings.terms, doc);
-  };
-
-  const statistics = (): Bm25IndexStatistics => {
-    const state = getScoring(resolveSearchParameters(parameters));
-    let typedArrayBytes = 0;
-    let sharedArrayBufferBytes = 0;
-    let reservedBytes = 0;
-    let postingCount = 0;
-    const count = (array: ArrayBufferView | undefined): void => {
-      if (array === undefined) return;
-      typedArrayBytes += array.byteLength;
-      if (typeof SharedArrayBuffer === 'function' && array.buffer instanceof SharedArrayBuffer) sharedArrayBufferBytes += array.byteLength;
-    };
-    /** Room behind an array that owns its buffer (grown in place by later merges). */
-    const reserve = (array: ArrayBufferView): void => {
-      if (array.byteOffset === 0) reservedBytes += array.buffer.byteLength - array.byteLength;
-    };
-    for (const field of postings.fields) {
-      count(field.termOffsets);
-      count(field.postingDocs);
-      count(field.postingTfs);
-      count(field.lengths);
-      reserve(field.postingDocs);
-      reserve(field.postingTfs);
-      reserve(field.lengths);
-      postingCount += field.postingDocs.length;
-    }
-    for (const field of state.kernelFields) {
-      count(field.documentFactors);
-      count(field.impacts);
-      count(field.blockMaxKeys);
-    }
-    for (const keys of state.maxKeys) count(keys);
-    for (const keys of state.kthKeys) count(keys);
-    if (state.denseMirror) typedArrayBytes += state.denseMirror.byteLength;
-    return {
-      documentCount: postings.compactedCount,
-      vocabularySize: postings.terms.length,
-      postingCount,
-      fields: fieldNames.map((name, index) => ({
-        name,
-        weight: fieldWeights[index] as number,
-        averageLength: state.averageLengths[index] as number,
-        documentsWithField: state.documentsWithField[index] as number,
-      })),
-      typedArrayBytes,
-      sharedArrayBufferBytes,
-      reservedBytes,
-    };
+    return runIndexSearch(postings, prepare(query, searchOptions, where), strategy, topK, scratch);
   };
 
   const index: Bm25Index = {
@@ -360,37 +393,30 @@ export function createBm25Index(options: Bm25IndexOptions & { documents?: Iterab
       if (!Array.isArray(queries)) throw new InvalidArgumentError({ where: 'Bm25Index.searchBatch', argument: 'queries', message: 'must be an array' });
       return queries.map((query) => search(query, searchOptions));
     },
-    explain,
-    documentFrequency,
-    documentTermFrequencies,
-    statistics,
+    explain: (query, id, overrides = {}) => {
+      const prepared = prepare(query, overrides, 'Bm25Index.explain');
+      const doc = postings.idToDoc.get(id);
+      if (doc === undefined) return undefined;
+      return explainDocument({ id, doc, prepared, statistics: scoring.current as ScoringStatistics, fields: postings.fields, fieldNames });
+    },
+    documentFrequency: (term, field) => documentFrequencyOf(postings, fieldNames, term, field),
+    // Forward index (doc → terms), built on first use (RM3) from the postings; rebuilt after a change.
+    documentTermFrequencies: (id) => {
+      postings.compact();
+      const doc = postings.idToDoc.get(id);
+      if (doc === undefined) return new Map();
+      if (!forward || forward.version !== postings.version) forward = { index: buildForwardIndex(postings.fields, postings.compactedCount), version: postings.version };
+      return readTermFrequencies(forward.index, postings.terms, doc);
+    },
+    statistics: () => measureIndex(postings, scoring.get(resolveSearchParameters(parameters)), fieldNames, fieldWeights),
   };
-  attachIndexState(index, {
-    compact: () => postings.compact(),
-    get terms() {
-      postings.compact();
-      return postings.terms;
-    },
-    get ids() {
-      postings.compact();
-      return postings.ids;
-    },
-    get fields() {
-      postings.compact();
-      return postings.fields;
-    },
-    get documents() {
-      postings.compact();
-      return postings.documents;
-    },
-    prepare: (query, searchOptions) => prepare(query, searchOptions),
-    retain: () => postings.retain(),
-    restore: (snapshot) => {
-      postings.restore(snapshot);
-      scoring = undefined;
+  attachIndexState(
+    index,
+    indexStateOf(postings, prepare, () => {
+      scoring.reset();
       forward = undefined;
-    },
-  });
+    }),
+  );
   if (options.documents !== undefined) postings.addDocuments(options.documents);
   return index;
 }

@@ -1,4 +1,4 @@
-import type { Document, ItemProblem } from '@factkit/core';
+import type { Document } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { AddDocumentsOptions, AddDocumentsResult } from './bm25-index.js';
@@ -7,6 +7,7 @@ import { type DocIdKeys, type DocIdTable, buildDocIdTable } from './doc-id-table
 import { GrowableUint, GrowableUint32 } from './growable.js';
 import type { TfArray } from './search-kernel.js';
 import { capacityOf, resizedView, shared32, shared32WithCapacity, sharedTfWithCapacity } from './shared-arrays.js';
+import type { RetrievalProblem } from '../problem-codes.js';
 
 /** One field's postings in CSR form: term → [termOffsets[t], termOffsets[t+1]) of (doc, tf), plus document lengths. */
 export interface CompactedField {
@@ -105,337 +106,427 @@ function validateDocument(document: unknown, index: number): string | undefined 
   return undefined;
 }
 
-export function createPostingsStore(options: PostingsStoreOptions): PostingsStore {
-  const { analyzer, fieldNames, flat, storeDocuments, mergePendingAt, fieldText } = options;
-  let terms: string[] = [];
-  const termIds = new Map<string, number>();
-  let ids: DocIdStore = createDocIdStore();
-  // The table reads whichever store is current (compaction with removals replaces it).
-  const keys: DocIdKeys = { equals: (doc, id) => ids.equals(doc, id), hashAt: (doc) => ids.hashAt(doc), sameIds: (a, b) => ids.sameIds(a, b) };
-  let idToDoc: DocIdTable = buildDocIdTable(keys, 0).table;
-  let compactedCount = 0;
-  let compacted: CompactedField[] = fieldNames.map(() => ({ termOffsets: new Uint32Array(1), postingDocs: new Uint32Array(0), postingTfs: new Uint8Array(0), lengths: new Uint32Array(0) }));
-  const deleted = new Set<number>();
-  let documents: (Document | undefined)[] | undefined = storeDocuments ? [] : undefined;
-  let pendingCount = 0;
-  const newPending = (): PendingField[] => fieldNames.map(() => ({ termIds: new GrowableUint32(4096), tfs: new GrowableUint(4096), starts: new GrowableUint32(64), lengths: new GrowableUint32(64) }));
-  let pending = newPending();
+/**
+ * The mutable state of a postings store: the vocabulary, the document ids and id table, the compacted CSR postings per
+ * field, the pending (not yet merged) postings, removals, stored documents and counters. The steps below read and
+ * replace its fields; the id table reads `ids` through `keys`, so it always sees the current store.
+ */
+interface PostingsState {
+  readonly options: PostingsStoreOptions;
+  terms: string[];
+  readonly termIds: Map<string, number>;
+  ids: DocIdStore;
+  readonly keys: DocIdKeys;
+  idToDoc: DocIdTable;
+  compactedCount: number;
+  compacted: CompactedField[];
+  readonly deleted: Set<number>;
+  documents: (Document | undefined)[] | undefined;
+  pendingCount: number;
+  pending: PendingField[];
   /** Per field, the largest tf in the compacted postings (−1: not known yet, e.g. after a restore). */
-  let compactedMaxTf: number[] = fieldNames.map(() => 0);
-  let countsScratch = new Uint32Array(1024);
-  let version = 0;
-  let readers = 0;
+  compactedMaxTf: number[];
+  countsScratch: Uint32Array;
+  version: number;
+  readers: number;
+}
 
-  const fieldTexts = (document: Document): string[] => {
-    const title = typeof document.title === 'string' ? document.title : '';
-    if (flat) return [title.length > 0 ? `${title} ${document.text}` : document.text];
-    return fieldNames.map((name) => {
-      if (fieldText === undefined && name === 'title') return title;
-      if (fieldText === undefined && name === 'text') return document.text;
-      if (fieldText === undefined) throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'fieldText', message: `is needed to read field "${name}" (only title and text are read from a document)` });
-      const text = fieldText(document, name);
-      if (typeof text !== 'string') throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'fieldText', message: `returned ${typeof text} for field "${name}" of "${document.id}" (must be a string)` });
-      return text;
-    });
+const newPending = (fieldNames: readonly string[]): PendingField[] => fieldNames.map(() => ({ termIds: new GrowableUint32(4096), tfs: new GrowableUint(4096), starts: new GrowableUint32(64), lengths: new GrowableUint32(64) }));
+
+function createPostingsState(options: PostingsStoreOptions): PostingsState {
+  const { fieldNames, storeDocuments } = options;
+  const state: PostingsState = {
+    options,
+    terms: [],
+    termIds: new Map(),
+    ids: createDocIdStore(),
+    keys: { equals: (doc, id) => state.ids.equals(doc, id), hashAt: (doc) => state.ids.hashAt(doc), sameIds: (a, b) => state.ids.sameIds(a, b) },
+    idToDoc: undefined as unknown as DocIdTable,
+    compactedCount: 0,
+    compacted: fieldNames.map(() => ({ termOffsets: new Uint32Array(1), postingDocs: new Uint32Array(0), postingTfs: new Uint8Array(0), lengths: new Uint32Array(0) })),
+    deleted: new Set(),
+    documents: storeDocuments ? [] : undefined,
+    pendingCount: 0,
+    pending: newPending(fieldNames),
+    compactedMaxTf: fieldNames.map(() => 0),
+    countsScratch: new Uint32Array(1024),
+    version: 0,
+    readers: 0,
   };
+  state.idToDoc = buildDocIdTable(state.keys, 0).table;
+  return state;
+}
 
-  const termIdOf = (term: string): number => {
-    let id = termIds.get(term);
-    if (id === undefined) {
-      id = terms.length;
-      terms.push(term);
-      termIds.set(term, id);
-    }
-    return id;
-  };
+/** The analysed texts of a document: one (title + text) when flat, else one per field. */
+function fieldTexts(options: PostingsStoreOptions, document: Document): string[] {
+  const { flat, fieldNames, fieldText } = options;
+  const title = typeof document.title === 'string' ? document.title : '';
+  if (flat) return [title.length > 0 ? `${title} ${document.text}` : document.text];
+  return fieldNames.map((name) => {
+    if (fieldText === undefined && name === 'title') return title;
+    if (fieldText === undefined && name === 'text') return document.text;
+    if (fieldText === undefined) throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'fieldText', message: `is needed to read field "${name}" (only title and text are read from a document)` });
+    const text = fieldText(document, name);
+    if (typeof text !== 'string') throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'fieldText', message: `returned ${typeof text} for field "${name}" of "${document.id}" (must be a string)` });
+    return text;
+  });
+}
 
-  const pendingPostings = (): number => {
-    let total = 0;
-    for (const buffer of pending) total += buffer.termIds.length;
-    return total;
-  };
+function termIdOf(state: PostingsState, term: string): number {
+  let id = state.termIds.get(term);
+  if (id === undefined) {
+    id = state.terms.length;
+    state.terms.push(term);
+    state.termIds.set(term, id);
+  }
+  return id;
+}
 
-  const appendPending = (document: Document): void => {
-    const texts = fieldTexts(document);
-    for (let field = 0; field < fieldNames.length; field++) {
-      const buffer = pending[field] as PendingField;
-      const tokens = analyzer.analyze(texts[field] as string);
-      buffer.starts.push(buffer.termIds.length);
-      buffer.lengths.push(tokens.length);
-      const touched: number[] = [];
-      for (const token of tokens) {
-        const id = termIdOf(token);
-        if (id >= countsScratch.length) {
-          const next = new Uint32Array(Math.max(id + 1, countsScratch.length * 2));
-          next.set(countsScratch);
-          countsScratch = next;
-        }
-        if (countsScratch[id] === 0) touched.push(id);
-        countsScratch[id] = (countsScratch[id] as number) + 1;
+function pendingPostings(state: PostingsState): number {
+  let total = 0;
+  for (const buffer of state.pending) total += buffer.termIds.length;
+  return total;
+}
+
+/** Analyses a document into the pending postings (term ids and tfs per field) and gives it the next number. */
+function appendPending(state: PostingsState, document: Document): void {
+  const { analyzer, fieldNames } = state.options;
+  const texts = fieldTexts(state.options, document);
+  let countsScratch = state.countsScratch;
+  for (let field = 0; field < fieldNames.length; field++) {
+    const buffer = state.pending[field] as PendingField;
+    const tokens = analyzer.analyze(texts[field] as string);
+    buffer.starts.push(buffer.termIds.length);
+    buffer.lengths.push(tokens.length);
+    const touched: number[] = [];
+    for (const token of tokens) {
+      const id = termIdOf(state, token);
+      if (id >= countsScratch.length) {
+        const next = new Uint32Array(Math.max(id + 1, countsScratch.length * 2));
+        next.set(countsScratch);
+        countsScratch = next;
       }
-      for (const id of touched) {
-        buffer.termIds.push(id);
-        buffer.tfs.push(countsScratch[id] as number);
-        countsScratch[id] = 0;
-      }
+      if (countsScratch[id] === 0) touched.push(id);
+      countsScratch[id] = (countsScratch[id] as number) + 1;
     }
-    const docNumber = ids.push(document.id);
-    idToDoc.set(document.id, docNumber);
-    if (documents) documents[docNumber] = { ...document };
-    pendingCount++;
-    version++;
-  };
+    for (const id of touched) {
+      buffer.termIds.push(id);
+      buffer.tfs.push(countsScratch[id] as number);
+      countsScratch[id] = 0;
+    }
+  }
+  state.countsScratch = countsScratch;
+  const docNumber = state.ids.push(document.id);
+  state.idToDoc.set(document.id, docNumber);
+  if (state.documents) state.documents[docNumber] = { ...document };
+  state.pendingCount++;
+  state.version++;
+}
 
-  const addDocuments = (input: Iterable<Document>, addOptions: AddDocumentsOptions = {}): AddDocumentsResult => {
-    const { onDuplicate = 'error' } = addOptions;
-    if (onDuplicate !== 'error' && onDuplicate !== 'skip' && onDuplicate !== 'replace')
-      throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'onDuplicate', message: `must be 'error', 'skip' or 'replace' (got ${String(onDuplicate)})` });
-    if (input === null || typeof input !== 'object' || typeof (input as Iterable<Document>)[Symbol.iterator] !== 'function')
-      throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: 'must be an iterable of documents' });
-    const batch = Array.isArray(input) ? (input as Document[]) : [...input];
-    const problems: ItemProblem[] = [];
-    if (onDuplicate === 'error') {
-      const seen = new Set<string>();
-      batch.forEach((document, index) => {
-        const problem = validateDocument(document, index);
-        if (problem) throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: problem });
-        if (idToDoc.has(document.id) || seen.has(document.id))
-          throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: `has duplicate id "${document.id}" (item ${index}); pass onDuplicate: 'skip' or 'replace' to allow it` });
-        seen.add(document.id);
-      });
-    }
-    let added = 0;
+function addDocumentsTo(state: PostingsState, input: Iterable<Document>, addOptions: AddDocumentsOptions = {}): AddDocumentsResult {
+  const { onDuplicate = 'error' } = addOptions;
+  if (onDuplicate !== 'error' && onDuplicate !== 'skip' && onDuplicate !== 'replace')
+    throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'onDuplicate', message: `must be 'error', 'skip' or 'replace' (got ${String(onDuplicate)})` });
+  if (input === null || typeof input !== 'object' || typeof (input as Iterable<Document>)[Symbol.iterator] !== 'function')
+    throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: 'must be an iterable of documents' });
+  const batch = Array.isArray(input) ? (input as Document[]) : [...input];
+  const problems: RetrievalProblem[] = [];
+  if (onDuplicate === 'error') {
+    const seen = new Set<string>();
     batch.forEach((document, index) => {
       const problem = validateDocument(document, index);
-      if (problem) {
-        problems.push({ index, code: 'invalid-document', message: problem });
-        return;
-      }
-      if (idToDoc.has(document.id)) {
-        if (onDuplicate === 'skip') {
-          problems.push({ index, id: document.id, code: 'duplicate-id', message: `duplicate id "${document.id}" skipped` });
-          return;
-        }
-        removeDocument(document.id);
-      }
-      appendPending(document);
-      added++;
-      if (pendingPostings() >= mergePendingAt) compact();
+      if (problem) throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: problem });
+      if (state.idToDoc.has(document.id) || seen.has(document.id))
+        throw new InvalidArgumentError({ where: 'Bm25Index.addDocuments', argument: 'documents', message: `has duplicate id "${document.id}" (item ${index}); pass onDuplicate: 'skip' or 'replace' to allow it` });
+      seen.add(document.id);
     });
-    return { added, problems };
-  };
-
-  const removeDocument = (id: string): boolean => {
-    let docNumber = idToDoc.get(id);
-    if (docNumber === undefined) return false;
-    if (docNumber >= compactedCount) {
-      // A pending document: merge pending ones first so it has a compacted number (rare path).
-      compact();
-      docNumber = idToDoc.get(id) as number;
-    }
-    idToDoc.delete(id);
-    deleted.add(docNumber);
-    version++;
-    return true;
-  };
-
-  /** Merges pending additions and drops removed documents, rebuilding the CSR arrays. */
-  const compact = (): void => {
-    if (pendingCount === 0 && deleted.size === 0) return;
-    const vocabularySize = terms.length;
-    // Old document number → new (−1: removed); without removals every document keeps its number.
-    const removals = deleted.size > 0;
-    const newDocOf = removals ? new Int32Array(compactedCount) : undefined;
-    let kept = compactedCount;
-    if (newDocOf) {
-      kept = 0;
-      for (let doc = 0; doc < compactedCount; doc++) newDocOf[doc] = deleted.has(doc) ? -1 : kept++;
-    }
-    const renumber = (doc: number): number => (newDocOf ? (newDocOf[doc] as number) : doc);
-    const newCount = kept + pendingCount;
-    const newFields: CompactedField[] = [];
-    for (let field = 0; field < fieldNames.length; field++) {
-      const old = compacted[field] as CompactedField;
-      const buffer = pending[field] as PendingField;
-      buffer.starts.push(buffer.termIds.length);
-      const df = new Uint32Array(vocabularySize + 1);
-      const oldVocabulary = old.termOffsets.length - 1;
-      for (let term = 0; term < oldVocabulary; term++) {
-        const start = old.termOffsets[term] as number;
-        const end = old.termOffsets[term + 1] as number;
-        if (!newDocOf) df[term] = end - start;
-        else for (let position = start; position < end; position++) if ((newDocOf[old.postingDocs[position] as number] as number) >= 0) df[term] = (df[term] as number) + 1;
-      }
-      // The largest tf of the compacted postings is tracked (a full scan only after a restore), not rescanned per merge.
-      let compactedMax = compactedMaxTf[field] as number;
-      if (compactedMax < 0) {
-        compactedMax = 0;
-        for (let position = 0; position < old.postingTfs.length; position++) if ((old.postingTfs[position] as number) > compactedMax) compactedMax = old.postingTfs[position] as number;
-      }
-      let pendingMax = 0;
-      const pendingTerms = buffer.termIds.view();
-      const pendingTfs = buffer.tfs.view();
-      for (let position = 0; position < pendingTerms.length; position++) {
-        df[pendingTerms[position] as number] = (df[pendingTerms[position] as number] as number) + 1;
-        if ((pendingTfs[position] as number) > pendingMax) pendingMax = pendingTfs[position] as number;
-      }
-      const maxTf = Math.max(compactedMax, pendingMax);
-      let keptMax = compactedMax;
-      const termOffsets = shared32(vocabularySize + 1);
-      let total = 0;
-      for (let term = 0; term < vocabularySize; term++) {
-        termOffsets[term] = total;
-        total += df[term] as number;
-      }
-      termOffsets[vocabularySize] = total;
-      const cursor = termOffsets.slice(0, vocabularySize);
-      let postingDocs: Uint32Array;
-      let postingTfs: TfArray;
-      if (!removals && readers === 0 && capacityOf(old.postingDocs) >= total && capacityOf(old.postingTfs) >= total && tfFits(old.postingTfs, maxTf)) {
-        // In place: every old term's postings move up to its new start (never down, as lists only grow), last term
-        // first so no list is overwritten before it moves; the new postings then fill the gap after each list. No
-        // second copy of the postings is ever held.
-        postingDocs = resizedView(old.postingDocs, total);
-        postingTfs = resizedView(old.postingTfs, total);
-        for (let term = oldVocabulary - 1; term >= 0; term--) {
-          const start = old.termOffsets[term] as number;
-          const end = old.termOffsets[term + 1] as number;
-          const target = termOffsets[term] as number;
-          if (target !== start && end > start) {
-            postingDocs.copyWithin(target, start, end);
-            postingTfs.copyWithin(target, start, end);
-          }
-          cursor[term] = target + (end - start);
-        }
-      } else {
-        postingDocs = shared32WithCapacity(total, capacityFor(total));
-        postingTfs = sharedTfWithCapacity(total, capacityFor(total), maxTf);
-        if (removals) keptMax = 0;
-        for (let term = 0; term < oldVocabulary; term++) {
-          const start = old.termOffsets[term] as number;
-          const end = old.termOffsets[term + 1] as number;
-          let write = cursor[term] as number;
-          for (let position = start; position < end; position++) {
-            const doc = renumber(old.postingDocs[position] as number);
-            if (doc < 0) continue;
-            const tf = old.postingTfs[position] as number;
-            postingDocs[write] = doc;
-            postingTfs[write] = tf;
-            if (tf > keptMax) keptMax = tf;
-            write++;
-          }
-          cursor[term] = write;
-        }
-      }
-      compactedMaxTf[field] = Math.max(keptMax, pendingMax);
-      // Lengths: appended in place in the spare room when nothing moves, like the postings.
-      let lengths: Uint32Array;
-      if (!removals && readers === 0 && capacityOf(old.lengths) >= newCount) {
-        lengths = resizedView(old.lengths, newCount);
-      } else {
-        lengths = shared32WithCapacity(newCount, capacityFor(newCount));
-        for (let doc = 0; doc < compactedCount; doc++) {
-          const target = renumber(doc);
-          if (target >= 0) lengths[target] = old.lengths[doc] as number;
-        }
-      }
-      for (let pendingDoc = 0; pendingDoc < pendingCount; pendingDoc++) {
-        const doc = kept + pendingDoc;
-        lengths[doc] = buffer.lengths.get(pendingDoc);
-        const start = buffer.starts.get(pendingDoc);
-        const end = buffer.starts.get(pendingDoc + 1);
-        for (let position = start; position < end; position++) {
-          const term = pendingTerms[position] as number;
-          const write = cursor[term] as number;
-          postingDocs[write] = doc;
-          postingTfs[write] = pendingTfs[position] as number;
-          cursor[term] = write + 1;
-        }
-      }
-      newFields.push({ termOffsets, postingDocs, postingTfs, lengths });
-    }
-    if (deleted.size === 0) {
-      // No removals: every document keeps its number, so ids, the id map and stored documents are already right.
-      compacted = newFields;
-      compactedCount = newCount;
-      pendingCount = 0;
-      pending = newPending();
-      version++;
+  }
+  let added = 0;
+  batch.forEach((document, index) => {
+    const problem = validateDocument(document, index);
+    if (problem) {
+      problems.push({ index, code: 'invalid-document', message: problem });
       return;
     }
-    // ids (kept documents in order: compacted ones by their new numbers, then the pending ones) and stored documents
-    const keep = (doc: number): boolean => doc >= compactedCount || renumber(doc) >= 0;
-    const newDocuments: (Document | undefined)[] | undefined = documents ? new Array<Document | undefined>(newCount) : undefined;
-    if (newDocuments && documents) {
-      for (let doc = 0; doc < compactedCount + pendingCount; doc++) {
-        const target = doc < compactedCount ? renumber(doc) : kept + (doc - compactedCount);
-        if (target >= 0) newDocuments[target] = documents[doc];
+    if (state.idToDoc.has(document.id)) {
+      if (onDuplicate === 'skip') {
+        problems.push({ index, id: document.id, code: 'duplicate-id', message: `duplicate id "${document.id}" skipped` });
+        return;
       }
+      removeFrom(state, document.id);
     }
-    ids = ids.filter(keep);
-    idToDoc = buildDocIdTable(keys, newCount).table;
-    documents = newDocuments;
-    compacted = newFields;
-    compactedCount = newCount;
-    deleted.clear();
-    pendingCount = 0;
-    pending = newPending();
-    version++;
-  };
+    appendPending(state, document);
+    added++;
+    if (pendingPostings(state) >= state.options.mergePendingAt) compactPostings(state);
+  });
+  return { added, problems };
+}
 
-  const restore = (snapshot: PostingsSnapshot): void => {
-    terms = snapshot.terms;
-    termIds.clear();
-    terms.forEach((term, termId) => termIds.set(term, termId));
-    ids = snapshot.ids;
-    idToDoc = snapshot.idTable;
-    compacted = snapshot.fields;
-    compactedMaxTf = fieldNames.map(() => -1);
-    compactedCount = ids.length;
-    documents = storeDocuments ? (snapshot.documents ?? new Array<Document | undefined>(ids.length)) : undefined;
-    deleted.clear();
-    pendingCount = 0;
-    pending = newPending();
-    version++;
-  };
+function removeFrom(state: PostingsState, id: string): boolean {
+  let docNumber = state.idToDoc.get(id);
+  if (docNumber === undefined) return false;
+  if (docNumber >= state.compactedCount) {
+    // A pending document: merge pending ones first so it has a compacted number (rare path).
+    compactPostings(state);
+    docNumber = state.idToDoc.get(id) as number;
+  }
+  state.idToDoc.delete(id);
+  state.deleted.add(docNumber);
+  state.version++;
+  return true;
+}
 
+/** How a compaction renumbers the compacted documents: old number → new (−1: removed), and how many are kept. */
+interface Renumbering {
+  readonly newDocOf: Int32Array | undefined;
+  readonly kept: number;
+  readonly newCount: number;
+}
+
+const renumberDoc = (plan: Renumbering, doc: number): number => (plan.newDocOf ? (plan.newDocOf[doc] as number) : doc);
+
+/** Without removals every document keeps its number. */
+function planRenumbering(state: PostingsState): Renumbering {
+  const { compactedCount, deleted } = state;
+  const newDocOf = deleted.size > 0 ? new Int32Array(compactedCount) : undefined;
+  let kept = compactedCount;
+  if (newDocOf) {
+    kept = 0;
+    for (let doc = 0; doc < compactedCount; doc++) newDocOf[doc] = deleted.has(doc) ? -1 : kept++;
+  }
+  return { newDocOf, kept, newCount: kept + state.pendingCount };
+}
+
+/** Document frequency per term after the merge (kept old postings + pending ones), and the tf maxima. */
+function countMergedFrequencies(state: PostingsState, field: number, plan: Renumbering, vocabularySize: number): { df: Uint32Array; compactedMax: number; pendingMax: number } {
+  const { newDocOf } = plan;
+  const old = state.compacted[field] as CompactedField;
+  const buffer = state.pending[field] as PendingField;
+  const df = new Uint32Array(vocabularySize + 1);
+  const oldVocabulary = old.termOffsets.length - 1;
+  for (let term = 0; term < oldVocabulary; term++) {
+    const start = old.termOffsets[term] as number;
+    const end = old.termOffsets[term + 1] as number;
+    if (!newDocOf) df[term] = end - start;
+    else for (let position = start; position < end; position++) if ((newDocOf[old.postingDocs[position] as number] as number) >= 0) df[term] = (df[term] as number) + 1;
+  }
+  // The largest tf of the compacted postings is tracked (a full scan only after a restore), not rescanned per merge.
+  let compactedMax = state.compactedMaxTf[field] as number;
+  if (compactedMax < 0) {
+    compactedMax = 0;
+    for (let position = 0; position < old.postingTfs.length; position++) if ((old.postingTfs[position] as number) > compactedMax) compactedMax = old.postingTfs[position] as number;
+  }
+  let pendingMax = 0;
+  const pendingTerms = buffer.termIds.view();
+  const pendingTfs = buffer.tfs.view();
+  for (let position = 0; position < pendingTerms.length; position++) {
+    df[pendingTerms[position] as number] = (df[pendingTerms[position] as number] as number) + 1;
+    if ((pendingTfs[position] as number) > pendingMax) pendingMax = pendingTfs[position] as number;
+  }
+  return { df, compactedMax, pendingMax };
+}
+
+/**
+ * Places the kept old postings of a field at their new offsets: in place in the spare room when nothing is removed and
+ * no reader holds the arrays, else into new arrays. Returns the arrays, each term's write cursor and the kept tf maximum.
+ */
+function placeOldPostings(
+  state: PostingsState,
+  old: CompactedField,
+  plan: Renumbering,
+  termOffsets: Uint32Array,
+  total: number,
+  maxTf: number,
+  compactedMax: number,
+): { postingDocs: Uint32Array; postingTfs: TfArray; cursor: Uint32Array; keptMax: number } {
+  const removals = plan.newDocOf !== undefined;
+  const oldVocabulary = old.termOffsets.length - 1;
+  const cursor = termOffsets.slice(0, termOffsets.length - 1);
+  let keptMax = compactedMax;
+  let postingDocs: Uint32Array;
+  let postingTfs: TfArray;
+  if (!removals && state.readers === 0 && capacityOf(old.postingDocs) >= total && capacityOf(old.postingTfs) >= total && tfFits(old.postingTfs, maxTf)) {
+    // In place: every old term's postings move up to its new start (never down, as lists only grow), last term
+    // first so no list is overwritten before it moves; the new postings then fill the gap after each list. No
+    // second copy of the postings is ever held.
+    postingDocs = resizedView(old.postingDocs, total);
+    postingTfs = resizedView(old.postingTfs, total);
+    for (let term = oldVocabulary - 1; term >= 0; term--) {
+      const start = old.termOffsets[term] as number;
+      const end = old.termOffsets[term + 1] as number;
+      const target = termOffsets[term] as number;
+      if (target !== start && end > start) {
+        postingDocs.copyWithin(target, start, end);
+        postingTfs.copyWithin(target, start, end);
+      }
+      cursor[term] = target + (end - start);
+    }
+  } else {
+    postingDocs = shared32WithCapacity(total, capacityFor(total));
+    postingTfs = sharedTfWithCapacity(total, capacityFor(total), maxTf);
+    if (removals) keptMax = 0;
+    for (let term = 0; term < oldVocabulary; term++) {
+      const start = old.termOffsets[term] as number;
+      const end = old.termOffsets[term + 1] as number;
+      let write = cursor[term] as number;
+      for (let position = start; position < end; position++) {
+        const doc = renumberDoc(plan, old.postingDocs[position] as number);
+        if (doc < 0) continue;
+        const tf = old.postingTfs[position] as number;
+        postingDocs[write] = doc;
+        postingTfs[write] = tf;
+        if (tf > keptMax) keptMax = tf;
+        write++;
+      }
+      cursor[term] = write;
+    }
+  }
+  return { postingDocs, postingTfs, cursor, keptMax };
+}
+
+/** Merges one field: frequencies, offsets, the old postings moved or copied, then lengths and the pending postings. */
+function compactField(state: PostingsState, field: number, plan: Renumbering, vocabularySize: number): CompactedField {
+  const { kept, newCount } = plan;
+  const removals = plan.newDocOf !== undefined;
+  const { compactedCount, pendingCount } = state;
+  const old = state.compacted[field] as CompactedField;
+  const buffer = state.pending[field] as PendingField;
+  buffer.starts.push(buffer.termIds.length);
+  const { df, compactedMax, pendingMax } = countMergedFrequencies(state, field, plan, vocabularySize);
+  const maxTf = Math.max(compactedMax, pendingMax);
+  const termOffsets = shared32(vocabularySize + 1);
+  let total = 0;
+  for (let term = 0; term < vocabularySize; term++) {
+    termOffsets[term] = total;
+    total += df[term] as number;
+  }
+  termOffsets[vocabularySize] = total;
+  const { postingDocs, postingTfs, cursor, keptMax } = placeOldPostings(state, old, plan, termOffsets, total, maxTf, compactedMax);
+  state.compactedMaxTf[field] = Math.max(keptMax, pendingMax);
+  // Lengths: appended in place in the spare room when nothing moves, like the postings.
+  let lengths: Uint32Array;
+  if (!removals && state.readers === 0 && capacityOf(old.lengths) >= newCount) {
+    lengths = resizedView(old.lengths, newCount);
+  } else {
+    lengths = shared32WithCapacity(newCount, capacityFor(newCount));
+    for (let doc = 0; doc < compactedCount; doc++) {
+      const target = renumberDoc(plan, doc);
+      if (target >= 0) lengths[target] = old.lengths[doc] as number;
+    }
+  }
+  const pendingTerms = buffer.termIds.view();
+  const pendingTfs = buffer.tfs.view();
+  for (let pendingDoc = 0; pendingDoc < pendingCount; pendingDoc++) {
+    const doc = kept + pendingDoc;
+    lengths[doc] = buffer.lengths.get(pendingDoc);
+    const start = buffer.starts.get(pendingDoc);
+    const end = buffer.starts.get(pendingDoc + 1);
+    for (let position = start; position < end; position++) {
+      const term = pendingTerms[position] as number;
+      const write = cursor[term] as number;
+      postingDocs[write] = doc;
+      postingTfs[write] = pendingTfs[position] as number;
+      cursor[term] = write + 1;
+    }
+  }
+  return { termOffsets, postingDocs, postingTfs, lengths };
+}
+
+/** Merges pending additions and drops removed documents, rebuilding the CSR arrays. */
+function compactPostings(state: PostingsState): void {
+  if (state.pendingCount === 0 && state.deleted.size === 0) return;
+  const plan = planRenumbering(state);
+  const vocabularySize = state.terms.length;
+  const newFields: CompactedField[] = [];
+  for (let field = 0; field < state.options.fieldNames.length; field++) newFields.push(compactField(state, field, plan, vocabularySize));
+  if (state.deleted.size > 0) renumberIdsAndDocuments(state, plan);
+  // Without removals every document keeps its number, so ids, the id map and stored documents are already right.
+  state.compacted = newFields;
+  state.compactedCount = plan.newCount;
+  state.deleted.clear();
+  state.pendingCount = 0;
+  state.pending = newPending(state.options.fieldNames);
+  state.version++;
+}
+
+/** After removals: ids (kept documents in order: compacted ones by their new numbers, then the pending ones), id table, stored documents. */
+function renumberIdsAndDocuments(state: PostingsState, plan: Renumbering): void {
+  const { compactedCount, pendingCount, documents } = state;
+  const { kept, newCount } = plan;
+  const keep = (doc: number): boolean => doc >= compactedCount || renumberDoc(plan, doc) >= 0;
+  const newDocuments: (Document | undefined)[] | undefined = documents ? new Array<Document | undefined>(newCount) : undefined;
+  if (newDocuments && documents) {
+    for (let doc = 0; doc < compactedCount + pendingCount; doc++) {
+      const target = doc < compactedCount ? renumberDoc(plan, doc) : kept + (doc - compactedCount);
+      if (target >= 0) newDocuments[target] = documents[doc];
+    }
+  }
+  state.ids = state.ids.filter(keep);
+  state.idToDoc = buildDocIdTable(state.keys, newCount).table;
+  state.documents = newDocuments;
+}
+
+function restorePostings(state: PostingsState, snapshot: PostingsSnapshot): void {
+  const { fieldNames, storeDocuments } = state.options;
+  state.terms = snapshot.terms;
+  state.termIds.clear();
+  state.terms.forEach((term, termId) => state.termIds.set(term, termId));
+  state.ids = snapshot.ids;
+  state.idToDoc = snapshot.idTable;
+  state.compacted = snapshot.fields;
+  state.compactedMaxTf = fieldNames.map(() => -1);
+  state.compactedCount = state.ids.length;
+  state.documents = storeDocuments ? (snapshot.documents ?? new Array<Document | undefined>(state.ids.length)) : undefined;
+  state.deleted.clear();
+  state.pendingCount = 0;
+  state.pending = newPending(fieldNames);
+  state.version++;
+}
+
+/**
+ * The postings of a BM25 index: documents are analysed into pending postings and merged into compacted CSR arrays per
+ * field (`compactPostings`: renumbering plan, per-field frequencies, old postings moved in place or copied, pending
+ * postings appended), with removals, restore from a snapshot and reader tracking.
+ */
+export function createPostingsStore(options: PostingsStoreOptions): PostingsStore {
+  const state = createPostingsState(options);
   return {
     get terms() {
-      return terms;
+      return state.terms;
     },
-    termIds,
+    termIds: state.termIds,
     get ids() {
-      return ids;
+      return state.ids;
     },
     get idToDoc() {
-      return idToDoc;
+      return state.idToDoc;
     },
     get fields() {
-      return compacted;
+      return state.compacted;
     },
     get compactedCount() {
-      return compactedCount;
+      return state.compactedCount;
     },
     get liveCount() {
-      return compactedCount + pendingCount - deleted.size;
+      return state.compactedCount + state.pendingCount - state.deleted.size;
     },
     get documents() {
-      return documents;
+      return state.documents;
     },
     get version() {
-      return version;
+      return state.version;
     },
-    addDocuments,
-    removeDocument,
-    compact,
-    restore,
+    addDocuments: (input, addOptions) => addDocumentsTo(state, input, addOptions),
+    removeDocument: (id) => removeFrom(state, id),
+    compact: () => compactPostings(state),
+    restore: (snapshot) => restorePostings(state, snapshot),
     retain() {
-      readers++;
+      state.readers++;
       let released = false;
       return () => {
         if (released) return;
         released = true;
-        readers--;
+        state.readers--;
       };
     },
   };

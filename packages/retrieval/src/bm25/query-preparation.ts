@@ -1,4 +1,3 @@
-import type { ItemProblem } from '@factkit/core';
 import { assertNonNegativeNumber, InvalidArgumentError } from '@factkit/core';
 import type { Analyzer } from '../analysis/analyzer.js';
 import { computeIdf, computeKey, computeWeight, scoreFromKey } from './bm25-scoring.js';
@@ -6,6 +5,7 @@ import type { Bm25Query } from './bm25-index.js';
 import type { DenseMirror } from './kernel/dense-mirror.js';
 import type { ScoringStatistics } from './scoring-statistics.js';
 import { type KernelField, type KernelList, LOWER_BOUND_RANK } from './search-kernel.js';
+import type { RetrievalProblem } from '../problem-codes.js';
 
 /** A query resolved against the index: one posting list per (term, field), with weights and score upper bounds. */
 export interface PreparedQuery {
@@ -20,7 +20,7 @@ export interface PreparedQuery {
   /** Sum of the lists' upper bounds (the `normalizedScore` denominator). */
   readonly maxPossibleScore: number;
   /** e.g. code `no-searchable-terms`. */
-  readonly problems: ItemProblem[];
+  readonly problems: RetrievalProblem[];
   readonly listInfo: ReadonlyArray<{ term: string; field: number; boost: number; idf: number; df: number }>;
 }
 
@@ -76,7 +76,7 @@ export function prepareQuery(input: {
   const { weights: merged, statistics: state, termIds, documentCount, fieldWeights } = input;
   const { variant: variantCode } = state;
   const { k1: k1Value, delta: deltaValue } = state.parameters;
-  const problems: ItemProblem[] = [];
+  const problems: RetrievalProblem[] = [];
   if (merged.size === 0) problems.push({ code: 'no-searchable-terms', message: 'query has no searchable terms after analysis' });
   const lists: KernelList[] = [];
   const listInfo: { term: string; field: number; boost: number; idf: number; df: number }[] = [];

@@ -1,8 +1,9 @@
-import type { Document, Embedder, ItemProblem, VectorStore } from '@factkit/core';
+import type { Document, Embedder, VectorStore } from '@factkit/core';
 import { InvalidArgumentError } from '@factkit/core';
 import { createDenseRetriever, type DenseIndexRequest } from './dense-retriever.js';
 import type { DenseIndexSnapshot } from './dense-serialization.js';
 import { type DenseStoredDocument, storedDocumentOf } from './stored-document.js';
+import type { RetrievalProblem } from '../problem-codes.js';
 
 export interface BuildDenseIndexOptions {
   readonly embedder: Embedder;
@@ -18,7 +19,7 @@ export interface BuildDenseIndexResult {
   /** The vectors (rows in corpus order) and the stored documents (text, title, source, metadata); save it with `saveDenseIndex`. */
   readonly snapshot: DenseIndexSnapshot;
   /** Documents left out (empty text, duplicate id, a failed or malformed embedding), one entry each. */
-  readonly problems: ItemProblem[];
+  readonly problems: RetrievalProblem[];
 }
 
 /**

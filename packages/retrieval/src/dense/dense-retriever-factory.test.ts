@@ -1,4 +1,4 @@
-import type { Embedder, FieldedDocument, VectorMatch, VectorStore } from '@factkit/core';
+import type { Embedder, FieldedDocument, Progress, VectorMatch, VectorStore } from '@factkit/core';
 import { createMockEmbedder, createMockVectorStore } from '@factkit/core/testing';
 import { describeRetrieverContract } from '@factkit/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -76,5 +76,14 @@ describe('createDenseRetrieverFactory', () => {
     expect(() => createDenseRetrieverFactory({ embedder, fanOut: 0 })).toThrow(/fanOut/);
     await expect(createDenseRetrieverFactory({ embedder, createStore: () => createMockVectorStore({ dimensions: 4 }) }).createRetriever({ documents, fields: { chunk: 1 } })).rejects.toThrow(/4 dimensions/);
     await expect(createDenseRetrieverFactory({ embedder }).createRetriever({ documents, fields: { chunk: 0 } })).rejects.toThrow(/at least one field/);
+  });
+  it('reports core Progress after each embedded batch: completed / total vectors', async () => {
+    const calls: Progress[] = [];
+    const three = ['a', 'b', 'c'].map((id): FieldedDocument => ({ id, fields: { chunk: `text of ${id}` }, text: `text of ${id}`, origin: { documentId: id } }));
+    await createDenseRetrieverFactory({ embedder: createMockEmbedder({ dimensions: 8 }), batchSize: 2, onProgress: (progress) => calls.push(progress) }).createRetriever({ documents: three, fields: { chunk: 1 } });
+    expect(calls).toEqual([
+      { completed: 2, total: 3 },
+      { completed: 3, total: 3 },
+    ]);
   });
 });

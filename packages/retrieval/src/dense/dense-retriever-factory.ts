@@ -1,6 +1,7 @@
-import type { Embedder, Evidence, ItemProblem, Retriever, RetrieverFactory, RetrieverFactoryRequest, VectorRecord, VectorStore } from '@factkit/core';
+import type { Embedder, Evidence, ProgressCallback, RetrieveRequest, Retriever, RetrieverFactory, RetrieverFactoryRequest, VectorRecord, VectorStore } from '@factkit/core';
 import { InvalidArgumentError, embedInBatches, throwIfAborted } from '@factkit/core';
 import { createInMemoryVectorStore } from '../stores/in-memory-vector-store.js';
+import type { RetrievalProblem, RetrievalResult } from '../problem-codes.js';
 
 export interface DenseRetrieverFactoryOptions {
   readonly embedder: Embedder;
@@ -12,17 +13,19 @@ export interface DenseRetrieverFactoryOptions {
   readonly fanOut?: number;
   /** Texts per embedding call. @default embedder.maxBatchSize ?? 64 */
   readonly batchSize?: number;
-  /** Called after each embedded batch of a `createRetriever`. */
-  readonly onProgress?: (progress: { completed: number; total: number }) => void;
+  /** Core progress, called after each embedded batch of a `createRetriever` (`completed` / `total` = vectors). */
+  readonly onProgress?: ProgressCallback;
 }
 
 /** A retriever made by the dense factory, with what was left out of its index. */
 export interface FieldedDenseRetriever extends Retriever {
   readonly store: VectorStore;
+  /** Problems: `empty-query`. */
+  retrieve(request: RetrieveRequest): Promise<RetrievalResult>;
   /** Vectors indexed (one per non-empty field text). */
   readonly vectorCount: number;
   /** Field texts left out (`empty-field`). */
-  readonly problems: readonly ItemProblem[];
+  readonly problems: readonly RetrievalProblem[];
 }
 
 /** The dense `RetrieverFactory`: its retrievers also expose their store, vector count and problems. */
@@ -65,7 +68,7 @@ export function createDenseRetrieverFactory(options: DenseRetrieverFactoryOption
         return weight > 0;
       });
       if (weighted.length === 0) throw new InvalidArgumentError({ where: requestWhere, argument: 'fields', message: 'must give at least one field a weight > 0' });
-      const problems: ItemProblem[] = [];
+      const problems: RetrievalProblem[] = [];
       const vectors: VectorOf[] = [];
       const single = weighted.length === 1;
       documents.forEach((document, position) => {

@@ -7,11 +7,12 @@ import {
   type Document,
   type Embedder,
   type Evidence,
-  type ItemProblem,
+  type RetrieveRequest,
   type Retriever,
   type VectorStore,
   type ProgressCallback,
 } from '@factkit/core';
+import type { RetrievalProblem, RetrievalResult } from '../problem-codes.js';
 import { createInMemoryVectorStore } from '../stores/in-memory-vector-store.js';
 import { evidenceFromMatch, storedDocumentMetadata } from './stored-document.js';
 
@@ -39,13 +40,15 @@ export interface DenseIndexResult {
   /** Documents embedded and stored. */
   readonly indexed: number;
   /** Documents skipped (empty text, duplicate id, a failed or malformed embedding), one entry each. */
-  readonly problems: ItemProblem[];
+  readonly problems: RetrievalProblem[];
 }
 
 /** A dense Retriever that can also index documents into its store. */
 export interface DenseRetriever extends Retriever {
   readonly store: VectorStore;
   readonly embedder: Embedder;
+  /** Problems: `empty-query`. */
+  retrieve(request: RetrieveRequest): Promise<RetrievalResult>;
   /** Embeds and upserts documents batch by batch; a failing batch is reported per document and the rest go on. */
   index(request: DenseIndexRequest): Promise<DenseIndexResult>;
 }
@@ -85,7 +88,7 @@ export function createDenseRetriever(options: DenseRetrieverOptions): DenseRetri
     async index({ documents, abortSignal, onProgress }) {
       abortSignal?.throwIfAborted();
       if (!Array.isArray(documents)) throw new InvalidArgumentError({ where: `${id}.index`, argument: 'documents', message: 'must be an array of Document' });
-      const problems: ItemProblem[] = [];
+      const problems: RetrievalProblem[] = [];
       const seen = new Set<string>();
       const accepted: { index: number; document: Document; text: string }[] = [];
       documents.forEach((document, index) => {

@@ -1,8 +1,9 @@
-import { assertNonEmptyString, assertPositiveInteger, FactkitError, InvalidArgumentError } from '@factkit/core';
+import { assertPositiveInteger, FactkitError, InvalidArgumentError } from '@factkit/core';
 import { createDotKernel, type DotKernel } from './kernel/load-kernel.js';
 import { checkStoreMetric, checkStoreTopK, checkStoreVector } from '../stores/validate-records.js';
 import { scanRows, type ScanJob, type ScanPartial } from './scan-rows.js';
 import { createScanWorkerPool, type ScanWorkerPool } from './scan-worker-pool.js';
+import { checkUpsertBatch, removeBySwap, slotFor } from './slot-table.js';
 
 /** Similarity of a flat index or vector store: cosine, or inner product (equal to cosine on L2-normalized vectors). */
 export type VectorMetric = 'cosine' | 'inner-product';
@@ -108,17 +109,30 @@ function computeLayout(capacity: number, stride: number, blockRows: number, thre
   return { capacity, queryOffset, outOffset, outBytesPerThread, counterOffset, normsOffset, matrixOffset, halfOffset, totalBytes };
 }
 
-/**
- * Creates an exact flat index: vectors live in one float32 matrix; a WebAssembly SIMD kernel computes float32 dot
- * products for several queries per pass, a proven error bound keeps every row that could still be in the top k, and
- * those candidates are re-scored in float64, so results equal a float64 brute force (ties broken by id).
- * @throws InvalidArgumentError for bad dimensions, metric, threads or capacity.
- * @example
- * const index = createFlatIndex({ dimensions: 3 });
- * index.upsert([{ id: 'a', vector: new Float32Array([1, 0, 0]) }]);
- * index.search(new Float32Array([1, 0, 0]), { topK: 1 }); // [{ id: 'a', score: 1 }]
- */
-export function createFlatIndex(options: FlatIndexOptions): FlatIndex {
+/** The checked options of a flat index, its kernel kind and the error-bound constants of its scans. */
+interface FlatSettings {
+  readonly dimensions: number;
+  readonly metric: VectorMetric;
+  readonly cosine: boolean;
+  readonly initialCapacity: number;
+  readonly threads: number;
+  readonly blockRows: number;
+  /** Row stride of the float32 matrix (dimensions rounded up to 4). */
+  readonly stride: number;
+  /** Row stride of the bfloat16 copy; 0 when single queries scan the float32 matrix. */
+  readonly halfStride: number;
+  readonly kernelKind: 'wasm-simd' | 'js';
+  readonly effectiveThreads: number;
+  /** Relative and absolute error bounds of a float32 scan, and of a bfloat16 scan (its absolute term needs the query norm). */
+  readonly gamma: number;
+  readonly absolute: number;
+  readonly gammaHalf: number;
+  readonly terms: number;
+  readonly halfStrideWanted: number;
+}
+
+/** Checks the options, picks the kernel and derives the error-bound constants. */
+function resolveFlatSettings(options: FlatIndexOptions): FlatSettings {
   const where = 'createFlatIndex';
   const { dimensions, metric = 'cosine', initialCapacity = 1024, kernel: preferredKernel = 'auto', threads = 1, blockRows = 2048, singleQueryScan = 'bfloat16' } = options;
   assertPositiveInteger('dimensions', dimensions, where);
@@ -135,330 +149,359 @@ export function createFlatIndex(options: FlatIndexOptions): FlatIndex {
     throw new InvalidArgumentError({ where, argument: 'kernel', message: `must be 'auto', 'wasm' or 'js' (got ${String(preferredKernel)})` });
   }
   const stride = Math.ceil(dimensions / 4) * 4;
-  const cosine = metric === 'cosine';
   // Error bound of a float32 dot product with any summation order of at most `terms` additions per term
   // (Higham, Accuracy and Stability of Numerical Algorithms, eq. 3.5): |fl(x·y) − x·y| ≤ γ_n Σ|x_i y_i| ≤ γ_n ‖x‖‖y‖,
   // γ_n = n·u / (1 − n·u), plus one subnormal spacing per term for underflow. Doubled for margin.
   const halfStrideWanted = Math.ceil(dimensions / 8) * 8;
   const terms = Math.max(stride, halfStrideWanted) + 8;
   const gammaN = (terms * UNIT_ROUNDOFF) / (1 - terms * UNIT_ROUNDOFF);
-  const gamma = 2 * gammaN;
-  const absolute = 2 * terms * SMALLEST_SUBNORMAL;
-  // bfloat16 rows: rounding to nearest changes each x_i by at most 2^-8·|x_i| (+2^-134 below the normal range), so
-  // |x̃·y − x·y| ≤ 2^-8‖x‖‖y‖ + 2^-134·Σ|y_i|, on top of the float32 summation error γ_n(1 + 2^-8)‖x‖‖y‖.
-  const gammaHalf = 2 * (BFLOAT16_ROUNDOFF + gammaN * (1 + BFLOAT16_ROUNDOFF));
-  const absoluteHalf = (queryNorm: number) => 2 * (terms * SMALLEST_SUBNORMAL + Math.sqrt(halfStrideWanted) * queryNorm * 2 ** -134);
-
   // The kernel is chosen first (the bfloat16 copy exists only with the wasm kernel), then the memory is laid out.
   const probeKind = createDotKernel(64, preferredKernel).kind;
   const useHalfScan = probeKind === 'wasm-simd' && singleQueryScan === 'bfloat16';
-  const halfStride = useHalfScan ? halfStrideWanted : 0;
-  let layout = computeLayout(initialCapacity, stride, blockRows, threads, halfStride);
-  if (layout.totalBytes > MAX_BYTES) {
-    throw new InvalidArgumentError({ where, argument: 'initialCapacity', message: `needs ${layout.totalBytes} bytes, more than the 4 GiB a flat index can address` });
-  }
-  let kernel: DotKernel = createDotKernel(layout.totalBytes, probeKind === 'wasm-simd' ? 'wasm' : 'js');
-  const kernelKind = kernel.kind;
-  const effectiveThreads = kernelKind === 'wasm-simd' ? threads : 1;
-  let f32 = new Float32Array(kernel.buffer);
-  let f64 = new Float64Array(kernel.buffer);
-  let u16 = new Uint16Array(kernel.buffer);
-  const idBySlot: string[] = [];
-  const slotById = new Map<string, number>();
-  let pool: ScanWorkerPool | undefined;
-  let generation = 0;
-
-  const grow = (needed: number) => {
-    if (needed <= layout.capacity) return;
-    let capacity = layout.capacity;
-    while (capacity < needed) capacity *= 2;
-    const next = computeLayout(capacity, stride, blockRows, threads, halfStride);
-    if (next.totalBytes > MAX_BYTES) {
-      throw new FactkitError('unsupported', `FlatIndex: ${needed} vectors of ${dimensions} dimensions exceed the 4 GiB a single flat index can address; shard the collection or use a database-backed store`);
-    }
-    const nextKernel = createDotKernel(next.totalBytes, kernelKind === 'wasm-simd' ? 'wasm' : 'js');
-    const nextF32 = new Float32Array(nextKernel.buffer);
-    const nextF64 = new Float64Array(nextKernel.buffer);
-    const count = idBySlot.length;
-    nextF64.set(f64.subarray(layout.normsOffset / 8, layout.normsOffset / 8 + count), next.normsOffset / 8);
-    nextF32.set(f32.subarray(layout.matrixOffset / 4, layout.matrixOffset / 4 + count * stride), next.matrixOffset / 4);
-    const nextU16 = new Uint16Array(nextKernel.buffer);
-    nextU16.set(u16.subarray(layout.halfOffset / 2, layout.halfOffset / 2 + count * halfStride), next.halfOffset / 2);
-    layout = next;
-    kernel = nextKernel;
-    f32 = nextF32;
-    f64 = nextF64;
-    u16 = nextU16;
-    generation += 1;
-  };
-
-  const writeRow = (slot: number, vector: Float32Array) => {
-    const base = layout.matrixOffset / 4 + slot * stride;
-    f32.set(vector, base);
-    if (halfStride > 0) {
-      // Round each float32 to the nearest bfloat16 (ties to even): keep the top 16 bits after adding half an ulp.
-      const bits = new Uint32Array(vector.buffer, vector.byteOffset, vector.length);
-      const halfBase = layout.halfOffset / 2 + slot * halfStride;
-      for (let i = 0; i < dimensions; i += 1) {
-        const value = bits[i] as number;
-        u16[halfBase + i] = (value + 0x7fff + ((value >>> 16) & 1)) >>> 16;
-      }
-    }
-    let squares = 0;
-    for (let i = 0; i < dimensions; i += 1) squares += (vector[i] as number) * (vector[i] as number);
-    f64[layout.normsOffset / 8 + slot] = Math.sqrt(squares);
-  };
-
-  const exactScore = (slot: number, query: Float32Array, queryNorm: number): number => {
-    const base = layout.matrixOffset / 4 + slot * stride;
-    let dot = 0;
-    for (let i = 0; i < dimensions; i += 1) dot += (f32[base + i] as number) * (query[i] as number);
-    if (!cosine) return dot;
-    const rowNorm = f64[layout.normsOffset / 8 + slot] as number;
-    return rowNorm === 0 || queryNorm === 0 ? 0 : dot / (rowNorm * queryNorm);
-  };
-
-  const norm = (vector: Float32Array) => {
-    let squares = 0;
-    for (let i = 0; i < vector.length; i += 1) squares += (vector[i] as number) * (vector[i] as number);
-    return Math.sqrt(squares);
-  };
-
-  /** Final step: merge partial scans, keep rows whose upper bound reaches the k-th lower bound, re-score in float64. */
-  const finish = (query: Float32Array, queryNorm: number, topK: number, partials: readonly ScanPartial[], index: number): FlatSearchHit[] => {
-    const lowers: number[] = [];
-    for (const partial of partials) for (const value of partial.lowers[index] ?? []) lowers.push(value);
-    lowers.sort((a, b) => b - a);
-    const threshold = lowers.length >= topK && topK > 0 ? (lowers[topK - 1] as number) : -Infinity;
-    const hits: { id: string; score: number }[] = [];
-    for (const partial of partials) {
-      const list = partial.candidates[index] ?? [];
-      for (let c = 0; c < list.length; c += 2) {
-        if ((list[c + 1] as number) < threshold) continue;
-        const slot = list[c] as number;
-        hits.push({ id: idBySlot[slot] as string, score: exactScore(slot, query, queryNorm) });
-      }
-    }
-    hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    if (hits.length > topK) hits.length = topK;
-    return hits;
-  };
-
-  const makeJob = (queryCount: number, topK: number, queryNorms: number[], rowStart: number, rowEnd: number, thread: number, shared = false): ScanJob => {
-    const useHalf = halfStride > 0 && queryCount === 1;
-    return {
-      rowStart,
-      rowEnd,
-      queryCount,
-      topK,
-      cosine,
-      queryNorms,
-      queryOffset: layout.queryOffset,
-      outOffset: layout.outOffset + thread * layout.outBytesPerThread,
-      normsOffset: layout.normsOffset,
-      matrixOffset: layout.matrixOffset,
-      stride,
-      blockRows,
-      gamma: useHalf ? gammaHalf : gamma,
-      absolute: useHalf ? absoluteHalf(queryNorms[0] as number) : absolute,
-      useHalf,
-      halfOffset: layout.halfOffset,
-      halfStride,
-      counterOffset: shared ? layout.counterOffset : -1,
-    };
-  };
-
-  const writeQueries = (group: readonly Float32Array[]) => {
-    f32.fill(0, layout.queryOffset / 4, layout.queryOffset / 4 + QUERY_SLOTS * stride);
-    group.forEach((query, j) => f32.set(query, layout.queryOffset / 4 + j * stride));
-  };
-
-  const validateQueries = (queries: readonly Float32Array[], topK: number, method: string) => {
-    checkStoreTopK(topK, `FlatIndex.${method}`);
-    if (!Array.isArray(queries)) throw new InvalidArgumentError({ where: `FlatIndex.${method}`, argument: 'queries', message: 'must be an array of Float32Array' });
-    queries.forEach((query, index) => checkStoreVector(query, dimensions, `FlatIndex.${method}`, method.startsWith('searchBatch') ? `queries[${index}]` : 'query'));
-  };
-
-  /**
-   * Writes the queries into the kernel's query slots one group of up to QUERY_SLOTS at a time. The next group is
-   * written only when the caller asks for it, i.e. after it has finished scanning the previous one.
-   */
-  function* queryGroups(queries: readonly Float32Array[]): Generator<{ group: Float32Array[]; queryNorms: number[] }> {
-    for (let start = 0; start < queries.length; start += QUERY_SLOTS) {
-      const group = queries.slice(start, start + QUERY_SLOTS);
-      const queryNorms = group.map(norm);
-      writeQueries(group);
-      yield { group, queryNorms };
-    }
-  }
-
-  const scanOnCallingThread = (groupSize: number, topK: number, queryNorms: number[], count: number): ScanPartial[] => [scanRows(kernel, kernel.buffer, makeJob(groupSize, topK, queryNorms, 0, count, 0))];
-
-  const runBatch = async (queries: readonly Float32Array[], topK: number, parallel: boolean): Promise<FlatSearchHit[][]> => {
-    const count = idBySlot.length;
-    if (count === 0 || topK === 0) return queries.map(() => []);
-    const results: FlatSearchHit[][] = [];
-    for (const { group, queryNorms } of queryGroups(queries)) {
-      let partials: ScanPartial[];
-      if (parallel && effectiveThreads > 1 && count >= effectiveThreads * blockRows && kernel.memory) {
-        pool ??= createScanWorkerPool(effectiveThreads - 1);
-        await pool.start();
-        // All threads pull blocks of rows from one shared counter, so a thread on a busy core simply does fewer.
-        Atomics.store(new Int32Array(kernel.buffer, layout.counterOffset, 1), 0, 0);
-        const jobs: Promise<ScanPartial>[] = [];
-        for (let t = 1; t < effectiveThreads; t += 1) {
-          jobs.push(pool.run(t - 1, kernel.memory, generation, makeJob(group.length, topK, queryNorms, 0, count, t, true)));
-        }
-        const own = scanRows(kernel, kernel.buffer, makeJob(group.length, topK, queryNorms, 0, count, 0, true));
-        partials = [own, ...(await Promise.all(jobs))];
-      } else {
-        partials = scanOnCallingThread(group.length, topK, queryNorms, count);
-      }
-      group.forEach((query, j) => results.push(finish(query, queryNorms[j] as number, topK, partials, j)));
-    }
-    return results;
-  };
-
-  const runBatchSync = (queries: readonly Float32Array[], topK: number): FlatSearchHit[][] => {
-    const count = idBySlot.length;
-    if (count === 0 || topK === 0) return queries.map(() => []);
-    const results: FlatSearchHit[][] = [];
-    for (const { group, queryNorms } of queryGroups(queries)) {
-      const partials = scanOnCallingThread(group.length, topK, queryNorms, count);
-      group.forEach((query, j) => results.push(finish(query, queryNorms[j] as number, topK, partials, j)));
-    }
-    return results;
-  };
-
-  // A search in progress owns the query/out regions; async searches are serialized through this chain.
-  let queue: Promise<unknown> = Promise.resolve();
-  const serialize = <T>(task: () => Promise<T>): Promise<T> => {
-    const next = queue.then(task, task);
-    queue = next.catch(() => undefined);
-    return next;
-  };
-  let busy = false;
-  const guardSync = <T>(task: () => T): T => {
-    if (busy) throw new FactkitError('unsupported', 'FlatIndex: a synchronous call was made while a multi-threaded search is running; await it first');
-    return task();
-  };
-
   return {
     dimensions,
     metric,
-    kernel: kernelKind,
-    threads: effectiveThreads,
+    cosine: metric === 'cosine',
+    initialCapacity,
+    threads,
+    blockRows,
+    stride,
+    halfStride: useHalfScan ? halfStrideWanted : 0,
+    kernelKind: probeKind,
+    effectiveThreads: probeKind === 'wasm-simd' ? threads : 1,
+    gamma: 2 * gammaN,
+    absolute: 2 * terms * SMALLEST_SUBNORMAL,
+    // bfloat16 rows: rounding to nearest changes each x_i by at most 2^-8·|x_i| (+2^-134 below the normal range), so
+    // |x̃·y − x·y| ≤ 2^-8‖x‖‖y‖ + 2^-134·Σ|y_i|, on top of the float32 summation error γ_n(1 + 2^-8)‖x‖‖y‖.
+    gammaHalf: 2 * (BFLOAT16_ROUNDOFF + gammaN * (1 + BFLOAT16_ROUNDOFF)),
+    terms,
+    halfStrideWanted,
+  };
+}
+
+const absoluteHalf = (s: FlatSettings, queryNorm: number) => 2 * (s.terms * SMALLEST_SUBNORMAL + Math.sqrt(s.halfStrideWanted) * queryNorm * 2 ** -134);
+
+/**
+ * The rows of a flat index: the kernel memory (matrix, norms, bfloat16 copy, query and output regions), its typed views,
+ * the ids, the worker pool and the serialisation of searches. Growing replaces the kernel and the views.
+ */
+interface FlatRows {
+  layout: Layout;
+  kernel: DotKernel;
+  f32: Float32Array;
+  f64: Float64Array;
+  u16: Uint16Array;
+  readonly idBySlot: string[];
+  readonly slotById: Map<string, number>;
+  pool: ScanWorkerPool | undefined;
+  /** Bumped when the kernel memory is replaced (workers re-attach). */
+  generation: number;
+  /** A search in progress owns the query/out regions; async searches are serialized through this chain. */
+  queue: Promise<unknown>;
+  busy: boolean;
+}
+
+function createFlatRows(s: FlatSettings): FlatRows {
+  const layout = computeLayout(s.initialCapacity, s.stride, s.blockRows, s.threads, s.halfStride);
+  if (layout.totalBytes > MAX_BYTES) {
+    throw new InvalidArgumentError({ where: 'createFlatIndex', argument: 'initialCapacity', message: `needs ${layout.totalBytes} bytes, more than the 4 GiB a flat index can address` });
+  }
+  const kernel = createDotKernel(layout.totalBytes, s.kernelKind === 'wasm-simd' ? 'wasm' : 'js');
+  return {
+    layout,
+    kernel,
+    f32: new Float32Array(kernel.buffer),
+    f64: new Float64Array(kernel.buffer),
+    u16: new Uint16Array(kernel.buffer),
+    idBySlot: [],
+    slotById: new Map(),
+    pool: undefined,
+    generation: 0,
+    queue: Promise.resolve(),
+    busy: false,
+  };
+}
+
+/** Makes room for `needed` rows (capacity doubles) in a new kernel memory, copying norms, matrix and bfloat16 rows. */
+function growFlatRows(s: FlatSettings, r: FlatRows, needed: number): void {
+  const { layout, f32, f64, u16 } = r;
+  if (needed <= layout.capacity) return;
+  let capacity = layout.capacity;
+  while (capacity < needed) capacity *= 2;
+  const next = computeLayout(capacity, s.stride, s.blockRows, s.threads, s.halfStride);
+  if (next.totalBytes > MAX_BYTES) {
+    throw new FactkitError('unsupported', `FlatIndex: ${needed} vectors of ${s.dimensions} dimensions exceed the 4 GiB a single flat index can address; shard the collection or use a database-backed store`);
+  }
+  const nextKernel = createDotKernel(next.totalBytes, s.kernelKind === 'wasm-simd' ? 'wasm' : 'js');
+  const nextF32 = new Float32Array(nextKernel.buffer);
+  const nextF64 = new Float64Array(nextKernel.buffer);
+  const count = r.idBySlot.length;
+  nextF64.set(f64.subarray(layout.normsOffset / 8, layout.normsOffset / 8 + count), next.normsOffset / 8);
+  nextF32.set(f32.subarray(layout.matrixOffset / 4, layout.matrixOffset / 4 + count * s.stride), next.matrixOffset / 4);
+  const nextU16 = new Uint16Array(nextKernel.buffer);
+  nextU16.set(u16.subarray(layout.halfOffset / 2, layout.halfOffset / 2 + count * s.halfStride), next.halfOffset / 2);
+  r.layout = next;
+  r.kernel = nextKernel;
+  r.f32 = nextF32;
+  r.f64 = nextF64;
+  r.u16 = nextU16;
+  r.generation += 1;
+}
+
+/** Stores one vector in `slot`: float32 row, bfloat16 row (when scanned) and norm. */
+function writeFlatRow(s: FlatSettings, r: FlatRows, slot: number, vector: Float32Array): void {
+  const { dimensions, stride, halfStride } = s;
+  const { layout, f32, f64, u16 } = r;
+  const base = layout.matrixOffset / 4 + slot * stride;
+  f32.set(vector, base);
+  if (halfStride > 0) {
+    // Round each float32 to the nearest bfloat16 (ties to even): keep the top 16 bits after adding half an ulp.
+    const bits = new Uint32Array(vector.buffer, vector.byteOffset, vector.length);
+    const halfBase = layout.halfOffset / 2 + slot * halfStride;
+    for (let i = 0; i < dimensions; i += 1) {
+      const value = bits[i] as number;
+      u16[halfBase + i] = (value + 0x7fff + ((value >>> 16) & 1)) >>> 16;
+    }
+  }
+  let squares = 0;
+  for (let i = 0; i < dimensions; i += 1) squares += (vector[i] as number) * (vector[i] as number);
+  f64[layout.normsOffset / 8 + slot] = Math.sqrt(squares);
+}
+
+/** Checks and stores a batch of entries (new ids get new slots). */
+function upsertFlatRows(s: FlatSettings, r: FlatRows, entries: readonly { readonly id: string; readonly vector: Float32Array }[]): void {
+  const added = checkUpsertBatch(entries, s.dimensions, r.slotById, 'FlatIndex.upsert');
+  growFlatRows(s, r, r.idBySlot.length + added);
+  for (const entry of entries) writeFlatRow(s, r, slotFor(r.idBySlot, r.slotById, entry.id), entry.vector);
+}
+
+/** Removes ids (unknown ones ignored), moving the last row into each hole so the matrix stays contiguous. */
+function deleteFlatRows(s: FlatSettings, r: FlatRows, ids: readonly string[]): number {
+  const { stride, halfStride } = s;
+  const { layout, f32, f64, u16 } = r;
+  return removeBySwap(r.idBySlot, r.slotById, ids, (slot, last) => {
+    const from = layout.matrixOffset / 4 + last * stride;
+    f32.copyWithin(layout.matrixOffset / 4 + slot * stride, from, from + stride);
+    f64[layout.normsOffset / 8 + slot] = f64[layout.normsOffset / 8 + last] as number;
+    if (halfStride > 0) {
+      const halfFrom = layout.halfOffset / 2 + last * halfStride;
+      u16.copyWithin(layout.halfOffset / 2 + slot * halfStride, halfFrom, halfFrom + halfStride);
+    }
+  });
+}
+
+function exactScore(s: FlatSettings, r: FlatRows, slot: number, query: Float32Array, queryNorm: number): number {
+  const { dimensions } = s;
+  const { layout, f32, f64 } = r;
+  const base = layout.matrixOffset / 4 + slot * s.stride;
+  let dot = 0;
+  for (let i = 0; i < dimensions; i += 1) dot += (f32[base + i] as number) * (query[i] as number);
+  if (!s.cosine) return dot;
+  const rowNorm = f64[layout.normsOffset / 8 + slot] as number;
+  return rowNorm === 0 || queryNorm === 0 ? 0 : dot / (rowNorm * queryNorm);
+}
+
+function vectorNorm(vector: Float32Array): number {
+  let squares = 0;
+  for (let i = 0; i < vector.length; i += 1) squares += (vector[i] as number) * (vector[i] as number);
+  return Math.sqrt(squares);
+}
+
+/** Final step: merge partial scans, keep rows whose upper bound reaches the k-th lower bound, re-score in float64. */
+function finishFlat(s: FlatSettings, r: FlatRows, query: Float32Array, queryNorm: number, topK: number, partials: readonly ScanPartial[], index: number): FlatSearchHit[] {
+  const lowers: number[] = [];
+  for (const partial of partials) for (const value of partial.lowers[index] ?? []) lowers.push(value);
+  lowers.sort((a, b) => b - a);
+  const threshold = lowers.length >= topK && topK > 0 ? (lowers[topK - 1] as number) : -Infinity;
+  const hits: { id: string; score: number }[] = [];
+  for (const partial of partials) {
+    const list = partial.candidates[index] ?? [];
+    for (let c = 0; c < list.length; c += 2) {
+      if ((list[c + 1] as number) < threshold) continue;
+      const slot = list[c] as number;
+      hits.push({ id: r.idBySlot[slot] as string, score: exactScore(s, r, slot, query, queryNorm) });
+    }
+  }
+  hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  if (hits.length > topK) hits.length = topK;
+  return hits;
+}
+
+function makeJob(s: FlatSettings, r: FlatRows, queryCount: number, topK: number, queryNorms: number[], rowStart: number, rowEnd: number, thread: number, shared = false): ScanJob {
+  const { layout } = r;
+  const useHalf = s.halfStride > 0 && queryCount === 1;
+  return {
+    rowStart,
+    rowEnd,
+    queryCount,
+    topK,
+    cosine: s.cosine,
+    queryNorms,
+    queryOffset: layout.queryOffset,
+    outOffset: layout.outOffset + thread * layout.outBytesPerThread,
+    normsOffset: layout.normsOffset,
+    matrixOffset: layout.matrixOffset,
+    stride: s.stride,
+    blockRows: s.blockRows,
+    gamma: useHalf ? s.gammaHalf : s.gamma,
+    absolute: useHalf ? absoluteHalf(s, queryNorms[0] as number) : s.absolute,
+    useHalf,
+    halfOffset: layout.halfOffset,
+    halfStride: s.halfStride,
+    counterOffset: shared ? layout.counterOffset : -1,
+  };
+}
+
+/**
+ * Writes the queries into the kernel's query slots one group of up to QUERY_SLOTS at a time. The next group is
+ * written only when the caller asks for it, i.e. after it has finished scanning the previous one.
+ */
+function* queryGroups(s: FlatSettings, r: FlatRows, queries: readonly Float32Array[]): Generator<{ group: Float32Array[]; queryNorms: number[] }> {
+  for (let start = 0; start < queries.length; start += QUERY_SLOTS) {
+    const group = queries.slice(start, start + QUERY_SLOTS);
+    const queryNorms = group.map(vectorNorm);
+    const { f32, layout } = r;
+    f32.fill(0, layout.queryOffset / 4, layout.queryOffset / 4 + QUERY_SLOTS * s.stride);
+    group.forEach((query, j) => f32.set(query, layout.queryOffset / 4 + j * s.stride));
+    yield { group, queryNorms };
+  }
+}
+
+const scanOnCallingThread = (s: FlatSettings, r: FlatRows, groupSize: number, topK: number, queryNorms: number[], count: number): ScanPartial[] => [
+  scanRows(r.kernel, r.kernel.buffer, makeJob(s, r, groupSize, topK, queryNorms, 0, count, 0)),
+];
+
+/** Scans one query group on every thread: all threads pull blocks of rows from one shared counter. */
+async function scanOnAllThreads(s: FlatSettings, r: FlatRows, groupSize: number, topK: number, queryNorms: number[], count: number): Promise<ScanPartial[]> {
+  r.pool ??= createScanWorkerPool(s.effectiveThreads - 1);
+  await r.pool.start();
+  const { kernel, layout, pool } = r;
+  // A thread on a busy core simply does fewer blocks.
+  Atomics.store(new Int32Array(kernel.buffer, layout.counterOffset, 1), 0, 0);
+  const jobs: Promise<ScanPartial>[] = [];
+  for (let t = 1; t < s.effectiveThreads; t += 1) {
+    jobs.push(pool.run(t - 1, kernel.memory as WebAssembly.Memory, r.generation, makeJob(s, r, groupSize, topK, queryNorms, 0, count, t, true)));
+  }
+  const own = scanRows(kernel, kernel.buffer, makeJob(s, r, groupSize, topK, queryNorms, 0, count, 0, true));
+  return [own, ...(await Promise.all(jobs))];
+}
+
+async function runFlatBatch(s: FlatSettings, r: FlatRows, queries: readonly Float32Array[], topK: number, parallel: boolean): Promise<FlatSearchHit[][]> {
+  const count = r.idBySlot.length;
+  if (count === 0 || topK === 0) return queries.map(() => []);
+  const results: FlatSearchHit[][] = [];
+  for (const { group, queryNorms } of queryGroups(s, r, queries)) {
+    const partials =
+      parallel && s.effectiveThreads > 1 && count >= s.effectiveThreads * s.blockRows && r.kernel.memory
+        ? await scanOnAllThreads(s, r, group.length, topK, queryNorms, count)
+        : scanOnCallingThread(s, r, group.length, topK, queryNorms, count);
+    group.forEach((query, j) => results.push(finishFlat(s, r, query, queryNorms[j] as number, topK, partials, j)));
+  }
+  return results;
+}
+
+function runFlatBatchSync(s: FlatSettings, r: FlatRows, queries: readonly Float32Array[], topK: number): FlatSearchHit[][] {
+  const count = r.idBySlot.length;
+  if (count === 0 || topK === 0) return queries.map(() => []);
+  const results: FlatSearchHit[][] = [];
+  for (const { group, queryNorms } of queryGroups(s, r, queries)) {
+    const partials = scanOnCallingThread(s, r, group.length, topK, queryNorms, count);
+    group.forEach((query, j) => results.push(finishFlat(s, r, query, queryNorms[j] as number, topK, partials, j)));
+  }
+  return results;
+}
+
+/** Runs an async search after the ones before it, marking the index busy for synchronous calls meanwhile. */
+function serializeSearch<T>(r: FlatRows, task: () => Promise<T>): Promise<T> {
+  const run = async () => {
+    r.busy = true;
+    try {
+      return await task();
+    } finally {
+      r.busy = false;
+    }
+  };
+  const next = r.queue.then(run, run);
+  r.queue = next.catch(() => undefined);
+  return next;
+}
+
+function guardSync<T>(r: FlatRows, task: () => T): T {
+  if (r.busy) throw new FactkitError('unsupported', 'FlatIndex: a synchronous call was made while a multi-threaded search is running; await it first');
+  return task();
+}
+
+function validateQueries(s: FlatSettings, queries: readonly Float32Array[], topK: number, method: string): void {
+  checkStoreTopK(topK, `FlatIndex.${method}`);
+  if (!Array.isArray(queries)) throw new InvalidArgumentError({ where: `FlatIndex.${method}`, argument: 'queries', message: 'must be an array of Float32Array' });
+  queries.forEach((query, index) => checkStoreVector(query, s.dimensions, `FlatIndex.${method}`, method.startsWith('searchBatch') ? `queries[${index}]` : 'query'));
+}
+
+/**
+ * Creates an exact flat index: vectors live in one float32 matrix; a WebAssembly SIMD kernel computes float32 dot
+ * products for several queries per pass, a proven error bound keeps every row that could still be in the top k, and
+ * those candidates are re-scored in float64, so results equal a float64 brute force (ties broken by id).
+ *
+ * Steps (module functions over the settings `s` and the rows `r`): `resolveFlatSettings` (options, kernel, error
+ * bounds), `createFlatRows` / `growFlatRows` / `writeFlatRow` / `upsertFlatRows` / `deleteFlatRows` (storage),
+ * `runFlatBatch(Sync)` → `queryGroups`, `scanOnCallingThread` | `scanOnAllThreads` (`scanRows`), `finishFlat` (float64 re-scoring).
+ * @throws InvalidArgumentError for bad dimensions, metric, threads or capacity.
+ * @example
+ * const index = createFlatIndex({ dimensions: 3 });
+ * index.upsert([{ id: 'a', vector: new Float32Array([1, 0, 0]) }]);
+ * index.search(new Float32Array([1, 0, 0]), { topK: 1 }); // [{ id: 'a', score: 1 }]
+ */
+export function createFlatIndex(options: FlatIndexOptions): FlatIndex {
+  const s = resolveFlatSettings(options);
+  const r = createFlatRows(s);
+  const { dimensions } = s;
+  return {
+    dimensions,
+    metric: s.metric,
+    kernel: s.kernelKind,
+    threads: s.effectiveThreads,
     get size() {
-      return idBySlot.length;
+      return r.idBySlot.length;
     },
-    upsert(entries) {
-      guardSync(() => {
-        if (!Array.isArray(entries)) throw new InvalidArgumentError({ where: 'FlatIndex.upsert', argument: 'entries', message: 'must be an array' });
-        const seen = new Set<string>();
-        entries.forEach((entry, index) => {
-          assertNonEmptyString(`entries[${index}].id`, entry?.id, 'FlatIndex.upsert');
-          if (seen.has(entry.id)) {
-            throw new InvalidArgumentError({ where: 'FlatIndex.upsert', argument: `entries[${index}].id`, message: `duplicates id "${entry.id}" within one call` });
-          }
-          seen.add(entry.id);
-          checkStoreVector(entry.vector, dimensions, 'FlatIndex.upsert', `entries[${index}].vector`);
-        });
-        let added = 0;
-        for (const entry of entries) if (!slotById.has(entry.id)) added += 1;
-        grow(idBySlot.length + added);
-        for (const entry of entries) {
-          let slot = slotById.get(entry.id);
-          if (slot === undefined) {
-            slot = idBySlot.length;
-            idBySlot.push(entry.id);
-            slotById.set(entry.id, slot);
-          }
-          writeRow(slot, entry.vector);
-        }
-      });
-    },
-    delete(ids) {
-      return guardSync(() => {
-        let removed = 0;
-        for (const id of ids) {
-          const slot = slotById.get(id);
-          if (slot === undefined) continue;
-          const last = idBySlot.length - 1;
-          if (slot !== last) {
-            // Move the last row into the hole so the matrix stays contiguous.
-            const lastId = idBySlot[last] as string;
-            const from = layout.matrixOffset / 4 + last * stride;
-            f32.copyWithin(layout.matrixOffset / 4 + slot * stride, from, from + stride);
-            f64[layout.normsOffset / 8 + slot] = f64[layout.normsOffset / 8 + last] as number;
-            if (halfStride > 0) {
-              const halfFrom = layout.halfOffset / 2 + last * halfStride;
-              u16.copyWithin(layout.halfOffset / 2 + slot * halfStride, halfFrom, halfFrom + halfStride);
-            }
-            idBySlot[slot] = lastId;
-            slotById.set(lastId, slot);
-          }
-          idBySlot.pop();
-          slotById.delete(id);
-          removed += 1;
-        }
-        return removed;
-      });
-    },
-    has(id) {
-      return slotById.has(id);
-    },
+    upsert: (entries) => guardSync(r, () => upsertFlatRows(s, r, entries)),
+    delete: (ids) => guardSync(r, () => deleteFlatRows(s, r, ids)),
+    has: (id) => r.slotById.has(id),
     getVector(id) {
-      const slot = slotById.get(id);
+      const slot = r.slotById.get(id);
       if (slot === undefined) return undefined;
-      const base = layout.matrixOffset / 4 + slot * stride;
-      return f32.slice(base, base + dimensions);
+      const base = r.layout.matrixOffset / 4 + slot * s.stride;
+      return r.f32.slice(base, base + dimensions);
     },
-    ids() {
-      return [...idBySlot];
-    },
+    ids: () => [...r.idBySlot],
     search(query, searchOptions = {}) {
       const { topK = 10 } = searchOptions;
-      return guardSync(() => {
+      return guardSync(r, () => {
         checkStoreTopK(topK, 'FlatIndex.search');
         checkStoreVector(query, dimensions, 'FlatIndex.search', 'query');
-        return runBatchSync([query], topK)[0] as FlatSearchHit[];
+        return runFlatBatchSync(s, r, [query], topK)[0] as FlatSearchHit[];
       });
     },
     searchBatch(queries, searchOptions = {}) {
       const { topK = 10 } = searchOptions;
-      return guardSync(() => {
-        validateQueries(queries, topK, 'searchBatch');
-        return runBatchSync(queries, topK);
+      return guardSync(r, () => {
+        validateQueries(s, queries, topK, 'searchBatch');
+        return runFlatBatchSync(s, r, queries, topK);
       });
     },
     async searchAsync(query, searchOptions = {}) {
       const { topK = 10 } = searchOptions;
       checkStoreTopK(topK, 'FlatIndex.searchAsync');
       checkStoreVector(query, dimensions, 'FlatIndex.searchAsync', 'query');
-      return serialize(async () => {
-        busy = true;
-        try {
-          return (await runBatch([query], topK, true))[0] as FlatSearchHit[];
-        } finally {
-          busy = false;
-        }
-      });
+      return serializeSearch(r, async () => (await runFlatBatch(s, r, [query], topK, true))[0] as FlatSearchHit[]);
     },
     async searchBatchAsync(queries, searchOptions = {}) {
       const { topK = 10 } = searchOptions;
-      validateQueries(queries, topK, 'searchBatchAsync');
-      return serialize(async () => {
-        busy = true;
-        try {
-          return await runBatch(queries, topK, true);
-        } finally {
-          busy = false;
-        }
-      });
+      validateQueries(s, queries, topK, 'searchBatchAsync');
+      return serializeSearch(r, () => runFlatBatch(s, r, queries, topK, true));
     },
     async close() {
-      const current = pool;
-      pool = undefined;
+      const current = r.pool;
+      r.pool = undefined;
       await current?.close();
     },
   };

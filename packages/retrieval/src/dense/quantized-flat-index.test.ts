@@ -307,19 +307,24 @@ describe('createQuantizedFlatIndex', () => {
     expect(index.search(vec(1, 1, 1), { topK: 1 })).toEqual([{ id: 'keep', score: expect.closeTo(1, 12) as unknown as number }]);
   });
 
-  it('serves a dense retriever through createInMemoryVectorStore({ index })', async () => {
+  it('serves a dense retriever through createInMemoryVectorStore({ quantized })', async () => {
     const embedder = createMockEmbedder({ dimensions: 32 });
-    const index = createQuantizedFlatIndex({ dimensions: 32 });
-    const store = createInMemoryVectorStore({ dimensions: 32, index });
-    const plain = createDenseRetriever({ embedder });
-    const quantized = createDenseRetriever({ embedder, store });
     const documents = Array.from({ length: 40 }, (_, i) => ({ id: `doc${i}`, text: `document ${i} about ${['vitamin d', 'bone density', 'sleep', 'caffeine'][i % 4]} number ${i * 7}` }));
+    const plain = createDenseRetriever({ embedder });
     await plain.index({ documents });
-    await quantized.index({ documents });
     const expected = await plain.retrieve({ query: { text: 'vitamin d and bone density' }, topK: 5 });
-    const actual = await quantized.retrieve({ query: { text: 'vitamin d and bone density' }, topK: 5 });
-    expect(actual.evidence).toEqual(expected.evidence);
-    expect(index.size).toBe(40);
-    expect(() => createInMemoryVectorStore({ dimensions: 16, index })).toThrow(/must be empty with 16 dimensions/);
+    for (const quantized of [true, { shortlist: 'exact' as const }, { prefilter: 'binary' as const, prefilterShortlist: 64 }]) {
+      const store = createInMemoryVectorStore({ dimensions: 32, quantized });
+      const retriever = createDenseRetriever({ embedder, store });
+      await retriever.index({ documents });
+      expect((await retriever.retrieve({ query: { text: 'vitamin d and bone density' }, topK: 5 })).evidence).toEqual(expected.evidence);
+      expect(await store.count()).toBe(40);
+    }
+    // 'drop' keeps only the int8 codes: getVector returns the dequantized vector, not the upserted one.
+    const dropped = createInMemoryVectorStore({ dimensions: 3, quantized: { floatVectors: 'drop' } });
+    await dropped.upsert({ records: [{ id: 'a', vector: vec(0.3, -0.7, 0.11) }] });
+    expect(dropped.getVector('a')).not.toEqual(vec(0.3, -0.7, 0.11));
+    expect(() => createInMemoryVectorStore({ dimensions: 16, quantized: true, threads: 2 })).toThrow(/threads.*must be 1 with quantized/);
+    expect(() => createInMemoryVectorStore({ dimensions: 16, quantized: 'int8' as never })).toThrow(/quantized.*must be a boolean or an options object/);
   });
 });

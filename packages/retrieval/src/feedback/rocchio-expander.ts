@@ -1,4 +1,5 @@
-import { assertNonNegativeInteger, assertNonNegativeNumber, assertPositiveInteger, type Embedder, type ExpandedQuery, InvalidArgumentError, type ItemProblem, type QueryExpander, type Retriever } from '@factkit/core';
+import { assertNonNegativeInteger, assertNonNegativeNumber, assertPositiveInteger, type Embedder, type ExpandedQuery, InvalidArgumentError, type QueryExpander, type Retriever } from '@factkit/core';
+import type { RetrievalProblem } from '../problem-codes.js';
 
 export interface RocchioExpanderOptions {
   /** Embeds the query (kind 'query') and, unless `getVector` knows them, the feedback documents (kind 'passage'). */
@@ -71,7 +72,7 @@ export function createRocchioExpander(options: RocchioExpanderOptions): QueryExp
       const { evidence } = await retriever.retrieve({ query: { ...query, vector: queryVector }, topK: feedbackDocuments + nonRelevantDocuments, ...signal });
       const relevant = evidence.slice(0, feedbackDocuments);
       const nonRelevant = gamma > 0 ? evidence.slice(feedbackDocuments, feedbackDocuments + nonRelevantDocuments) : [];
-      const problems: ItemProblem[] = [];
+      const problems: RetrievalProblem[] = [];
       // Vectors of the feedback documents: from the store when known, else embedded from the evidence text.
       const vectors = new Map<string, Float32Array>();
       const missing: { id: string; text: string }[] = [];

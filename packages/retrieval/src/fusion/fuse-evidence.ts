@@ -1,5 +1,6 @@
 import { isAbortReason, type Evidence, type ItemProblem, type RetrieveResult } from '@factkit/core';
 import { fuseScores, type FusionOptions } from './fuse-scores.js';
+import type { RetrievalProblemCode } from '../problem-codes.js';
 
 /** One search of a fusing retriever (a retriever of a hybrid, or one text of a multi-query search). */
 export interface FusedSearch {
@@ -15,7 +16,7 @@ export interface FusedSearch {
  * search's `index` or position), a failed search becomes a `failureCode` problem and an empty list. An abort rethrows its
  * reason; when every search failed, the first error is thrown.
  */
-export function collectSearches(searches: readonly FusedSearch[], failureCode: string, abortSignal?: AbortSignal): { results: RetrieveResult[]; problems: ItemProblem[] } {
+export function collectSearches(searches: readonly FusedSearch[], failureCode: RetrievalProblemCode, abortSignal?: AbortSignal): { results: RetrieveResult[]; problems: ItemProblem[] } {
   const problems: ItemProblem[] = [];
   const results: RetrieveResult[] = [];
   let firstError: unknown;

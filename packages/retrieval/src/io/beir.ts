@@ -1,9 +1,10 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Document, ItemProblem, Qrels, Query } from '@factkit/core';
+import type { Document, Qrels, Query } from '@factkit/core';
 import { CorruptDataError, InvalidArgumentError } from '@factkit/core';
 import { readTextFile } from '@factkit/core/node';
 import { readJsonLines } from './json-lines.js';
+import type { RetrievalProblem } from '../problem-codes.js';
 
 export interface BeirReadOptions {
   readonly abortSignal?: AbortSignal;
@@ -86,7 +87,7 @@ export interface BeirDataset {
   readonly queries: Query[];
   readonly qrels: Qrels;
   /** Judged queries without text (skipped) and other non-fatal problems. */
-  readonly problems: ItemProblem[];
+  readonly problems: RetrievalProblem[];
 }
 
 async function firstExisting(folder: string, names: readonly string[]): Promise<string> {
@@ -113,7 +114,7 @@ export async function loadBeirDataset(folder: string, options: BeirReadOptions &
   const qrelsPath = await firstExisting(join(folder, 'qrels'), [`${split}.tsv`, `${split}.tsv.gz`]);
   const qrels = await loadBeirQrels(qrelsPath);
   const allQueries = new Map((await loadBeirQueries(queriesPath, options)).map((query) => [query.id as string, query]));
-  const problems: ItemProblem[] = [];
+  const problems: RetrievalProblem[] = [];
   const queries: Query[] = [];
   for (const queryId of Object.keys(qrels)) {
     const query = allQueries.get(queryId);
@@ -127,8 +128,8 @@ export async function loadBeirDataset(folder: string, options: BeirReadOptions &
  * Qrels entries naming documents the corpus does not contain, as problems. trec_eval still counts them as
  * relevant (so recall can never reach 1 for that query); `factkit eval` (@factkit/cli) prints them as warnings.
  */
-export function findUnknownQrelsDocuments(qrels: Qrels, hasDocument: (id: string) => boolean): ItemProblem[] {
-  const problems: ItemProblem[] = [];
+export function findUnknownQrelsDocuments(qrels: Qrels, hasDocument: (id: string) => boolean): RetrievalProblem[] {
+  const problems: RetrievalProblem[] = [];
   for (const [queryId, judgements] of Object.entries(qrels)) {
     for (const documentId of Object.keys(judgements)) {
       if (!hasDocument(documentId)) problems.push({ id: queryId, code: 'unknown-document', message: `qrels of query "${queryId}" name document "${documentId}", which is not in the corpus` });

@@ -1,9 +1,10 @@
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { assertNonEmptyString, CorruptDataError, InvalidArgumentError, type ItemProblem } from '@factkit/core';
+import { assertNonEmptyString, CorruptDataError, InvalidArgumentError, type ProgressCallback } from '@factkit/core';
 import { type Bm25Index, type Bm25IndexOptions, createBm25Index } from '../bm25/bm25-index.js';
 import { getIndexState } from '../bm25/index-state.js';
 import { type DeserializeBm25IndexOptions, readBm25Index, serializeBm25IndexChunks } from '../bm25/bm25-serialization.js';
 import { streamBeirCorpus } from './beir.js';
+import type { RetrievalProblem } from '../problem-codes.js';
 
 const IO_PIECE = 64 << 20;
 
@@ -72,8 +73,13 @@ export interface BuildBm25IndexFromJsonlOptions extends Bm25IndexOptions {
   readonly abortSignal?: AbortSignal;
   /** @default 'error' */
   readonly onDuplicate?: 'error' | 'skip' | 'replace';
-  /** Called every `progressEvery` documents. */
-  readonly onProgress?: (progress: { documents: number }) => void;
+  /**
+   * Core progress, called every `progressEvery` documents and once at the end. The corpus is a stream, so its size is
+   * unknown until the last line: each call reports `total` = `completed` = documents read so far, and the last call
+   * (after the last line, also for an empty file: 0 of 0) carries the final count. Not repeated when the last
+   * periodic call already reported it.
+   */
+  readonly onProgress?: ProgressCallback;
   /** @default 10000 */
   readonly progressEvery?: number;
 }
@@ -83,18 +89,19 @@ export interface BuildBm25IndexFromJsonlOptions extends Bm25IndexOptions {
  * so the raw text is held at most once (in the stored documents, unless `storeDocuments: false`).
  * @throws CorruptDataError naming file and line (bad JSON, missing id, duplicate id, gzip ending early).
  */
-export async function buildBm25IndexFromJsonl(path: string, options: BuildBm25IndexFromJsonlOptions = {}): Promise<{ index: Bm25Index; problems: ItemProblem[] }> {
+export async function buildBm25IndexFromJsonl(path: string, options: BuildBm25IndexFromJsonlOptions = {}): Promise<{ index: Bm25Index; problems: RetrievalProblem[] }> {
   const { abortSignal, onDuplicate = 'error', onProgress, progressEvery = 10_000, ...indexOptions } = options;
   const index = createBm25Index(indexOptions);
-  const problems: ItemProblem[] = [];
+  const problems: RetrievalProblem[] = [];
   let count = 0;
   for await (const document of streamBeirCorpus(path, { ...(abortSignal ? { abortSignal } : {}) })) {
     if (onDuplicate === 'error' && index.hasDocument(document.id)) throw new CorruptDataError({ source: path, message: `has duplicate document id "${document.id}"` });
     const result = index.addDocument(document, { onDuplicate: onDuplicate === 'error' ? 'skip' : onDuplicate });
     for (const problem of result.problems) problems.push({ ...problem, index: count });
     count++;
-    if (onProgress && count % progressEvery === 0) onProgress({ documents: count });
+    if (onProgress && count % progressEvery === 0) onProgress({ completed: count, total: count });
   }
+  if (onProgress && (count === 0 || count % progressEvery !== 0)) onProgress({ completed: count, total: count });
   getIndexState(index, 'buildBm25IndexFromJsonl').compact();
   return { index, problems };
 }

@@ -55,6 +55,26 @@ describe('JSONL and BEIR loaders', () => {
     const skipped = await buildBm25IndexFromJsonl(duplicated, { onDuplicate: 'skip' });
     expect(skipped.problems).toMatchObject([{ code: 'duplicate-id', id: 'a', index: 1 }]);
   });
+  it('reports streaming progress as core Progress: total = documents read so far, and a final call with the count', async () => {
+    const lines = (count: number) => Array.from({ length: count }, (_, i) => `{"_id": "d${i}", "text": "word${i}"}\n`).join('');
+    const progressOf = async (count: number) => {
+      const path = join(directory, `progress-${count}.jsonl`);
+      writeFileSync(path, lines(count));
+      const calls: unknown[] = [];
+      await buildBm25IndexFromJsonl(path, { progressEvery: 10, onProgress: (progress) => calls.push(progress) });
+      return calls;
+    };
+    expect(await progressOf(25)).toEqual([
+      { completed: 10, total: 10 },
+      { completed: 20, total: 20 },
+      { completed: 25, total: 25 },
+    ]);
+    expect(await progressOf(20)).toEqual([
+      { completed: 10, total: 10 },
+      { completed: 20, total: 20 },
+    ]);
+    expect(await progressOf(0)).toEqual([{ completed: 0, total: 0 }]);
+  });
   it('parses qrels and reports malformed lines', () => {
     expect(parseBeirQrels('query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0\n')).toEqual({ q1: { d1: 1, d2: 0 } });
     expect(() => parseBeirQrels('q1\td1\n', { source: 'q.tsv' })).toThrow(/q\.tsv:1: has 2 columns/);

@@ -1,5 +1,6 @@
-import type { ItemProblem, ParseOutcome } from '@factkit/core';
+import type { ParseOutcome } from '@factkit/core';
 import { isRefusal } from '@factkit/core';
+import type { RetrievalProblem } from '../problem-codes.js';
 
 /**
  * Reads a RankGPT reply (`[2] > [1] > [3]`) as a full 0-based permutation of `count` passages, repaired as RankGPT's
@@ -10,11 +11,11 @@ import { isRefusal } from '@factkit/core';
  * (`no-ranking`) gives no value: the caller keeps the incoming order and reports it. Pure; never throws.
  * @example parseRankGptPermutation('[2] > [2] > [9]', 3) // value [1, 0, 2]; duplicate, unknown and missing reported
  */
-export function parseRankGptPermutation(reply: string, count: number): ParseOutcome<number[]> {
+export function parseRankGptPermutation(reply: string, count: number): ParseOutcome<number[]> & { readonly problems: readonly RetrievalProblem[] } {
   const text = typeof reply === 'string' ? reply : '';
   if (text.trim() === '') return { problems: [{ code: 'no-ranking', message: 'the reply is empty' }] };
   if (isRefusal(text)) return { problems: [{ code: 'refused', message: `the model refused to rank: ${text.slice(0, 120)}` }] };
-  const problems: ItemProblem[] = [];
+  const problems: RetrievalProblem[] = [];
   const order: number[] = [];
   const duplicates: number[] = [];
   const unknown: number[] = [];

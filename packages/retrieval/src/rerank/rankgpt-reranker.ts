@@ -1,7 +1,8 @@
-import type { Evidence, ItemProblem, LanguageModel, ProgressCallback, Reranker, StepItem } from '@factkit/core';
+import type { Evidence, LanguageModel, ProgressCallback, Reranker, StepItem } from '@factkit/core';
 import { assertPositiveInteger, createPromptTemplate, InvalidArgumentError, runPromptedStep } from '@factkit/core';
 import { parseRankGptPermutation } from './parse-rankgpt-permutation.js';
 import { RANKGPT_PROMPT, RANKGPT_SYSTEM } from './rankgpt-prompt.js';
+import type { RetrievalProblem, RetrievalProblemCode } from '../problem-codes.js';
 
 export interface RankGptRerankerOptions {
   /** The listwise ranker; wrap it with core `withCache` (free reruns, resumable batches) and `withRetry`. */
@@ -12,9 +13,9 @@ export interface RankGptRerankerOptions {
   readonly step?: number;
   /** Words of each passage sent (RankGPT: 300). @default 300 */
   readonly maxPassageWords?: number;
-  /** Prompt with `{{num}}`, `{{query}}` and `{{passages}}`. @default RANKGPT_PROMPT */
+  /** Prompt with `{{num}}`, `{{query}}` and `{{passages}}`. @default the paper's permutation-generation prompt */
   readonly prompt?: string;
-  /** @default RANKGPT_SYSTEM */
+  /** @default the paper's system message */
   readonly system?: string;
   /** RankGPT decodes greedily. @default 0 */
   readonly temperature?: number;
@@ -47,7 +48,7 @@ function passageText(evidence: Evidence, maxWords: number): string {
 /**
  * RankGPT (Sun et al., 2023) as a core {@link Reranker}: permutation generation over a sliding window (20 passages,
  * step 10) moved from the bottom of the candidate list to the top, so strong passages bubble up; each window is one
- * call of {@link RANKGPT_PROMPT} through core `runPromptedStep`, read by {@link parseRankGptPermutation} (repaired as
+ * call of the paper's permutation-generation prompt through core `runPromptedStep`, its reply parsed tolerantly (repaired as
  * RankGPT does). Listwise ranking gives an order, not scores: the result's score is `1 / rank`. RankGPT's loop skips
  * the top passages when (n − window) is not a multiple of the step; here the last window always starts at the top.
  *
@@ -82,7 +83,7 @@ export function createRankGptReranker(options: RankGptRerankerOptions): Reranker
       if (topK === 0 || candidates.length === 0) return { evidence: [] };
       if (typeof query?.text !== 'string' || query.text.trim() === '') return { evidence: [], problems: [{ code: 'empty-query', message: 'the query has no text to rank passages for' }] };
       const ranking = [...candidates];
-      const problems: ItemProblem[] = [];
+      const problems: RetrievalProblem[] = [];
       const windows = rankGptWindows(ranking.length, windowSize, step);
       for (const [windowIndex, [start, end]] of windows.entries()) {
         const slice = ranking.slice(start, end);
@@ -100,7 +101,8 @@ export function createRankGptReranker(options: RankGptRerankerOptions): Reranker
         })) as [StepItem<number[]>];
         if (item.status === 'failed') throw item.error ?? new InvalidArgumentError({ where: 'rankgpt.rerank', argument: 'model', message: item.problems[0]?.message ?? 'call failed' });
         const at = `window ${start + 1}-${end}`;
-        for (const problem of item.problems) problems.push({ ...problem, message: `${at}: ${problem.message}` });
+        // An ok item's problems are the parser's or core's `missing-reply` (the parser never throws: no `parse-failed`).
+        for (const problem of item.problems) problems.push({ ...problem, code: problem.code as RetrievalProblemCode, message: `${at}: ${problem.message}` });
         if (item.value !== undefined) {
           const permuted = item.value.map((index) => slice[index] as Evidence);
           ranking.splice(start, permuted.length, ...permuted);

@@ -1,5 +1,6 @@
 import { assertNonEmptyString, InvalidArgumentError, type VectorMatch, type VectorStore } from '@factkit/core';
 import { createFlatIndex, type FlatIndex, type VectorMetric } from '../dense/flat-index.js';
+import { createQuantizedFlatIndex, type QuantizationOptions } from '../dense/quantized-flat-index.js';
 import { checkStoreIds, checkStoreRecords, checkStoreTopK, checkStoreVector } from './validate-records.js';
 
 export interface InMemoryVectorStoreOptions {
@@ -8,13 +9,15 @@ export interface InMemoryVectorStoreOptions {
   readonly metric?: VectorMetric;
   /** @default 'memory' */
   readonly id?: string;
-  /** Threads scanning the matrix per query (see `createFlatIndex`); call `close()` when above 1. @default 1 */
+  /** Threads scanning the float32 matrix per query (Node.js); call `close()` when above 1. Not with `quantized`. @default 1 */
   readonly threads?: number;
   /**
-   * The index to store vectors in, empty, with the same `dimensions` and `metric` (e.g. `createQuantizedFlatIndex`).
-   * @default createFlatIndex({ dimensions, metric, threads })
+   * Keep int8 codes (one scale per vector, WebAssembly SIMD int8 kernel, ¼ of the bytes scanned) instead of the float32
+   * matrix: `true` for the defaults (exact results: a float32 copy re-ranks a proven-bound shortlist in float64), or
+   * the choices of {@link QuantizationOptions} (`floatVectors: 'drop'` or a file, `shortlist`, `prefilter: 'binary'`).
+   * @default false (exact float32 flat index)
    */
-  readonly index?: FlatIndex;
+  readonly quantized?: boolean | QuantizationOptions;
 }
 
 /** The default VectorStore: an exact flat index in memory, plus direct access to stored vectors. */
@@ -25,8 +28,19 @@ export interface InMemoryVectorStore extends VectorStore {
   close(): Promise<void>;
 }
 
+/** The flat index behind a store: float32 (optionally threaded) or int8 (`quantized`). */
+function createStoreIndex(options: InMemoryVectorStoreOptions, dimensions: number, metric: VectorMetric, quantized: boolean | QuantizationOptions): FlatIndex {
+  if (quantized === false) return createFlatIndex({ dimensions, metric, threads: options.threads ?? 1 });
+  if (quantized === true || (typeof quantized === 'object' && quantized !== null)) {
+    if (options.threads !== undefined && options.threads !== 1)
+      throw new InvalidArgumentError({ where: 'createInMemoryVectorStore', argument: 'threads', message: `must be 1 with quantized (the int8 index scans on the calling thread; got ${String(options.threads)})` });
+    return createQuantizedFlatIndex({ ...(quantized === true ? {} : quantized), dimensions, metric });
+  }
+  throw new InvalidArgumentError({ where: 'createInMemoryVectorStore', argument: 'quantized', message: `must be a boolean or an options object (got ${String(quantized)})` });
+}
+
 /**
- * Creates an in-memory VectorStore backed by `createFlatIndex` (exact search, WebAssembly SIMD kernel).
+ * Creates an in-memory VectorStore on an exact flat float32 index (WebAssembly SIMD kernel), or an int8 one with `quantized`.
  * @throws InvalidArgumentError for bad options; upsert/query reject bad vectors, duplicate ids and bad topK.
  * @example
  * const store = createInMemoryVectorStore({ dimensions: 384 });
@@ -34,19 +48,11 @@ export interface InMemoryVectorStore extends VectorStore {
  * const { matches } = await store.query({ vector, topK: 5 });
  */
 export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions): InMemoryVectorStore {
-  const { dimensions, metric = 'cosine', id = 'memory' } = options;
-  // A given index brings its own threads.
-  const threads = options.index ? options.index.threads : (options.threads ?? 1);
+  const { dimensions, metric = 'cosine', id = 'memory', quantized = false } = options;
   const where = `VectorStore(${id})`;
   assertNonEmptyString('id', id, 'createInMemoryVectorStore');
-  const index: FlatIndex = options.index ?? createFlatIndex({ dimensions, metric, threads });
-  if (options.index !== undefined && (index.dimensions !== dimensions || index.metric !== metric || index.size !== 0)) {
-    throw new InvalidArgumentError({
-      where: 'createInMemoryVectorStore',
-      argument: 'index',
-      message: `must be empty with ${dimensions} dimensions and metric '${metric}' (got ${index.dimensions}, '${index.metric}', ${index.size} vectors)`,
-    });
-  }
+  const index = createStoreIndex(options, dimensions, metric, quantized);
+  const threads = index.threads;
   const metadataById = new Map<string, Readonly<Record<string, unknown>>>();
   // With worker threads a search runs across an await; writes wait for it (and each other) so nothing moves mid-scan.
   let tail: Promise<unknown> = Promise.resolve();
