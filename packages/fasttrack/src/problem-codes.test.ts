@@ -90,8 +90,8 @@ const failing = (): never => {
 /** Runs the package's functions on inputs that provoke each code and collects every code they emit. */
 async function provokeCodes(): Promise<Set<string>> {
   const codes = new Set<string>();
-  // Plain `code: string`: core's ItemOk (an ok judgement's problems) and RetrieveResult do not carry the code type.
-  const add = (problems: readonly { readonly code: string }[] | undefined) => {
+  // Typed by the union: every problems list below (ok judgements and the retriever's results too) carries its codes.
+  const add = (problems: readonly { readonly code: FastTrackProblemCode }[] | undefined) => {
     for (const problem of problems ?? []) codes.add(problem.code);
   };
   // Index: an empty and a repeated document; a labeller whose first leaf failed.
