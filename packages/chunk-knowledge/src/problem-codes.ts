@@ -1,4 +1,4 @@
-import type { ItemProblem, StepProblemCode } from '@factkit/core';
+import type { StepProblemCode } from '@factkit/core';
 
 /**
  * Every problem code `@factkit/chunk-knowledge` emits: chunking, chunk annotation, query keywords, indexing and the
@@ -32,11 +32,3 @@ export type ChunkKnowledgeProblemCode =
   | 'retrieval-failed'
   // The model calls (core's runPromptedStep): failed call, missing reply, parser failure, bad input.
   | StepProblemCode;
-
-/**
- * Problems from core's LLM-step kit, typed with this package's codes: the step adds only `StepProblemCode`s to what
- * this package's parsers returned (core types them as plain strings). Pinned by problem-codes.test.ts.
- */
-export function asChunkKnowledgeProblems(problems: readonly ItemProblem[]): readonly ItemProblem<ChunkKnowledgeProblemCode>[] {
-  return problems as readonly ItemProblem<ChunkKnowledgeProblemCode>[];
-}

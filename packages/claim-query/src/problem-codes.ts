@@ -1,4 +1,4 @@
-import type { ItemProblem, StepProblemCode } from '@factkit/core';
+import type { LabelProblemCode, ListItemsProblemCode, StepProblemCode } from '@factkit/core';
 
 /**
  * Every problem code `@factkit/claim-query` emits: in detection results, their claims and verdicts, generator and
@@ -33,24 +33,17 @@ export type ClaimQueryProblemCode =
   | 'no-claims'
   | 'no-factual-content'
   | 'question-sentence'
-  // Verification: the LLM verifier's vote and core's label parser (Tables 23/24, criteria, judge), the NLI verifier
+  // Verification: the LLM verifier's vote (Tables 23/24), the NLI verifier, the reference/context passage ranker
   | 'tied-votes'
-  | 'ambiguous-label'
-  | 'no-label'
   | 'conflicting-evidence'
   | 'nli-unreadable'
   | 'empty-query'
   // Evaluation (`evaluateDetections`)
   | 'no-gold'
   | 'sentence-count-mismatch'
+  // Core's label parser (verifier, criteria and judge replies): `empty-reply`, `no-label`, `ambiguous-label`
+  | LabelProblemCode
+  // Core's list parser (claim-synthesis replies): `empty-reply`
+  | ListItemsProblemCode
   // Core's prompted step, which every model step runs through: `call-failed`, `invalid-input`, `missing-reply`, `parse-failed`
   | StepProblemCode;
-
-/**
- * The problems of a core prompted step (`runPromptedStep`) run with one of this package's parsers: core's step codes
- * plus the parser's, all members of {@link ClaimQueryProblemCode} (pinned by test/problem-codes.test.ts). Core types
- * them as plain strings; this narrows them once, where they enter the package's results.
- */
-export function ownProblems(problems: readonly ItemProblem[]): readonly ItemProblem<ClaimQueryProblemCode>[] {
-  return problems as readonly ItemProblem<ClaimQueryProblemCode>[];
-}

@@ -1,4 +1,4 @@
-import type { ItemProblem, StepProblemCode } from '@factkit/core';
+import type { StepProblemCode } from '@factkit/core';
 
 /**
  * Every problem code `@factkit/fasttrack` emits, in labels, judgements, traces, index builds and studies. The
@@ -30,11 +30,3 @@ export type FastTrackProblemCode =
   | 'retrieval-failed'
   // The LLM calls (core's runPromptedStep): failed call, missing reply, parser failure, bad input.
   | StepProblemCode;
-
-/**
- * Problems from core's LLM-step kit, typed with this package's codes: the step adds only `StepProblemCode`s to what
- * this package's parsers returned (core types them as plain strings). Pinned by problem-codes.test.ts.
- */
-export function asFastTrackProblems(problems: readonly ItemProblem[]): readonly ItemProblem<FastTrackProblemCode>[] {
-  return problems as readonly ItemProblem<FastTrackProblemCode>[];
-}

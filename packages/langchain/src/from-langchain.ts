@@ -12,12 +12,7 @@ import type { VectorStoreInterface } from '@langchain/core/vectorstores';
  */
 export type LangChainProblemCode = 'duplicate-document' | 'invalid-score' | 'empty-query';
 
-/** A factkit `Retriever` over a LangChain retriever or vector store, whose problems carry `LangChainProblemCode`s. */
-export interface AdaptedLangChainRetriever extends Retriever {
-  retrieve(request: RetrieveRequest): Promise<RetrieveResult & { readonly problems?: readonly ItemProblem<LangChainProblemCode>[] }>;
-}
-
-type LangChainRetrieveResult = Awaited<ReturnType<AdaptedLangChainRetriever['retrieve']>>;
+type LangChainRetrieveResult = RetrieveResult<LangChainProblemCode>;
 
 export interface LangChainDocumentMapping {
   /**
@@ -144,7 +139,7 @@ function nameOf(value: object): string {
  * @throws InvalidArgumentError when `retriever` has no `invoke()`.
  * @example const retriever = fromLangChainRetriever(vectorStore.asRetriever(20));
  */
-export function fromLangChainRetriever(retriever: BaseRetrieverInterface, options: FromLangChainRetrieverOptions = {}): AdaptedLangChainRetriever {
+export function fromLangChainRetriever(retriever: BaseRetrieverInterface, options: FromLangChainRetrieverOptions = {}): Retriever<LangChainProblemCode> {
   if (!retriever || typeof retriever.invoke !== 'function') throw new InvalidArgumentError({ where: 'fromLangChainRetriever', argument: 'retriever', message: 'must be a LangChain retriever (an object with invoke())' });
   const id = options.id ?? `langchain(${nameOf(retriever)})`;
   return {
@@ -167,7 +162,7 @@ export function fromLangChainRetriever(retriever: BaseRetrieverInterface, option
  * @throws InvalidArgumentError when `store` has no `similaritySearchWithScore()` or `scoreKind` is unknown.
  * @example const retriever = fromLangChainVectorStore(await MemoryVectorStore.fromDocuments(documents, embeddings));
  */
-export function fromLangChainVectorStore(store: VectorStoreInterface, options: FromLangChainVectorStoreOptions = {}): AdaptedLangChainRetriever {
+export function fromLangChainVectorStore(store: VectorStoreInterface, options: FromLangChainVectorStoreOptions = {}): Retriever<LangChainProblemCode> {
   const where = 'fromLangChainVectorStore';
   if (!store || typeof store.similaritySearchWithScore !== 'function') throw new InvalidArgumentError({ where, argument: 'store', message: 'must be a LangChain vector store (an object with similaritySearchWithScore())' });
   const { scoreKind = 'similarity', filter } = options;

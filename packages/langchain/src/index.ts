@@ -6,7 +6,6 @@ export { toLangChainRetriever } from './to-langchain-retriever.js';
 
 // LangChain → factkit
 export type {
-  AdaptedLangChainRetriever,
   FromLangChainRetrieverOptions,
   FromLangChainVectorStoreOptions,
   LangChainDocumentMapping,

@@ -1,4 +1,4 @@
-import type { Document, DocumentSource, Evidence, ItemProblem, RetrieveRequest, RetrieveResult, Retriever } from '@factkit/core';
+import type { Document, DocumentSource, Evidence, ItemProblem, RetrieveRequest, Retriever } from '@factkit/core';
 import { evidenceOrigin, InvalidArgumentError, ResponseParseError } from '@factkit/core';
 import { buildSearchRequest } from './build-search-request.js';
 import { type IndexDocumentsOptions, type IndexDocumentsResult, resolveBulkOptions, runBulkIndexing } from './bulk-indexer.js';
@@ -14,13 +14,11 @@ export interface EnsureIndexResult {
 }
 
 /** A core `Retriever` over an OpenSearch / Elasticsearch index, with the calls that create and fill the index. */
-export interface SearchClusterRetriever extends Retriever {
+export interface SearchClusterRetriever extends Retriever<SearchClusterProblemCode> {
   readonly index: string;
   readonly flavor: SearchClusterFlavor;
   /** The settings and mappings `ensureIndex` creates the index with. */
   readonly definition: IndexDefinition;
-  /** Searches the index; `problems` holds `no-searchable-terms` when the query had nothing to search. */
-  retrieve(request: RetrieveRequest): Promise<RetrieveResult & { readonly problems?: readonly ItemProblem<SearchClusterProblemCode>[] }>;
   /** Creates the index with `definition` unless it exists; checks an existing index's BM25 and analyzer settings. */
   ensureIndex(options?: { readonly abortSignal?: AbortSignal }): Promise<EnsureIndexResult>;
   /**

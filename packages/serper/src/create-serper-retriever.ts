@@ -1,4 +1,4 @@
-import type { Cache, DocumentSource, Evidence, ItemProblem, RetrieveRequest, RetrieveResult, Retriever } from '@factkit/core';
+import type { Cache, DocumentSource, Evidence, ItemProblem, Retriever } from '@factkit/core';
 import { InvalidArgumentError, evidenceOrigin, ProviderCallError, isRetryableStatus, redactSecrets, sha256Hex, stableStringify } from '@factkit/core';
 
 export interface SerperRetrieverOptions {
@@ -23,11 +23,6 @@ export interface SerperRetrieverOptions {
 
 /** Every problem code a Serper retriever puts in `RetrieveResult.problems`: an empty query (no call), or no result. */
 export type SerperProblemCode = 'empty-query' | 'no-results';
-
-/** The `Retriever` of `createSerperRetriever`, whose problems carry `SerperProblemCode`s. */
-export interface SerperRetriever extends Retriever {
-  retrieve(request: RetrieveRequest): Promise<RetrieveResult & { readonly problems?: readonly ItemProblem<SerperProblemCode>[] }>;
-}
 
 interface SerperResponse {
   readonly answerBox?: { answer?: string; snippet?: string; snippetHighlighted?: string | string[]; title?: string; link?: string };
@@ -97,7 +92,7 @@ function serperSource(snippet: ParsedSnippet): DocumentSource {
  * detection pipeline turns them into an unverifiable claim with the reason.
  * @example createSerperRetriever({ country: 'cn', language: 'zh-cn', cache: createFileCache({ directory: '.cache/serper' }) })
  */
-export function createSerperRetriever(options: SerperRetrieverOptions = {}): SerperRetriever {
+export function createSerperRetriever(options: SerperRetrieverOptions = {}): Retriever<SerperProblemCode> {
   const { endpoint = 'https://google.serper.dev/search', country = 'us', language = 'en', cache, answerBoxOnly = true } = options;
   if (typeof endpoint !== 'string' || !/^https?:\/\//.test(endpoint)) {
     throw new InvalidArgumentError({ where: 'createSerperRetriever', argument: 'endpoint', message: `must be an http(s) URL (got ${String(endpoint)})` });

@@ -29,3 +29,5 @@ export { startScriptedOpenAIServer } from './openai-server.js';
 export type { DataRootOptions, DatasetInfo, DatasetName } from './data-root.js';
 export { DATA_ROOT_VARIABLE, DATASETS, dataset, datasetArgument, findDataRoot, findRepositoryRoot, isCi, MissingDatasetError, missingDatasetMessage, requireDataset } from './data-root.js';
 export { DATA_TAG_PREFIX, dataTag, describeWithData, NO_DATA_TAG_PREFIX } from './data-tests.js';
+export type { ProblemCodeComparison } from './problem-codes.js';
+export { compareProblemCodes } from './problem-codes.js';

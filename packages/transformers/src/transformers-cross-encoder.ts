@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { Evidence, ItemProblem, Reranker, RerankRequest, RerankResult } from '@factkit/core';
+import type { Evidence, ItemProblem, Reranker, RerankRequest } from '@factkit/core';
 import { assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError, throwIfAborted } from '@factkit/core';
 import { inspectModelDirectory } from './internal/local-model.js';
 import { classifyPairLogits, lazyPairClassifier, softmax } from './internal/pair-classifier.js';
@@ -19,9 +19,9 @@ export interface TransformersCrossEncoderOptions extends LocalModelOptions {
   readonly id?: string;
 }
 
-export interface TransformersCrossEncoder extends Reranker {
+/** The `Reranker` of `createTransformersCrossEncoder`: its problems carry `TransformersProblemCode`s. */
+export interface TransformersCrossEncoder extends Reranker<TransformersProblemCode> {
   readonly maxBatchSize: number;
-  rerank(request: RerankRequest): Promise<RerankResult & { readonly problems?: readonly ItemProblem<TransformersProblemCode>[] }>;
 }
 
 const WHERE = 'createTransformersCrossEncoder';

@@ -4,7 +4,7 @@ import { parseQueryKeywordReply } from '../knowledge/parse-chunk-knowledge.js';
 import { QUERY_KEYWORDS_PROMPT } from '../knowledge/prompts.js';
 import type { QueryKeywords } from './query-keywords.js';
 import { buildQueryKeywords } from './query-keywords.js';
-import { asChunkKnowledgeProblems, type ChunkKnowledgeProblemCode } from '../problem-codes.js';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 export const QUERY_KEYWORDS_STEP = 'chunk-knowledge.query-keywords';
 
@@ -61,13 +61,13 @@ export async function extractQueryKeywordsWithModel(queries: readonly string[], 
   const outcomes = steps.map((step, index): QueryKeywordsWithModelResult['outcomes'][number] => {
     const query = queries[index]!;
     if (step.status === 'failed' || step.value === undefined) {
-      const problems = (step.problems.length > 0 ? asChunkKnowledgeProblems(step.problems) : [{ code: 'no-usable-reply' as const, message: 'no usable reply' }]).map((problem) => ({ ...problem, index }));
+      const problems = (step.problems.length > 0 ? step.problems : [{ code: 'no-usable-reply' as const, message: 'no usable reply' }]).map((problem) => ({ ...problem, index }));
       return itemFailed(
         problems,
         step.raw.find((reply) => reply !== ''),
       );
     }
-    return itemOk({ ...buildQueryKeywords(query, step.value, QUERY_KEYWORDS_STEP, asChunkKnowledgeProblems(step.problems)), provenance: step.provenance });
+    return itemOk({ ...buildQueryKeywords(query, step.value, QUERY_KEYWORDS_STEP, step.problems), provenance: step.provenance });
   });
   return { outcomes };
 }

@@ -4,7 +4,7 @@ import { computeBaselineTitle } from './offline-annotator.js';
 import { parseChunkKnowledge } from './parse-chunk-knowledge.js';
 import { CHUNK_KNOWLEDGE_PROMPT, TEXT2TEXT_QUESTIONS_PREFIX, TEXT2TEXT_TITLE_PREFIX } from './prompts.js';
 import type { AnnotatedChunk, ChunkKnowledgeFields } from './types.js';
-import { asChunkKnowledgeProblems, type ChunkKnowledgeProblemCode } from '../problem-codes.js';
+import type { ChunkKnowledgeProblemCode } from '../problem-codes.js';
 
 /** An annotated chunk from a model, with the provenance of its call(s) and the raw replies. */
 export interface ModelAnnotatedChunk extends AnnotatedChunk {
@@ -102,7 +102,7 @@ export async function annotateChunksWithModel(chunks: readonly Chunk[], options:
     model,
     template: prompt,
     variables: (chunk) => ({ chunk: chunk.text, questionCount }),
-    parse: (reply): ParseOutcome<ChunkKnowledgeFields> => {
+    parse: (reply): ParseOutcome<ChunkKnowledgeFields, ChunkKnowledgeProblemCode> => {
       const bad = unusable(reply);
       if (bad) return { problems: [bad] };
       return parseChunkKnowledge(reply, { questionCount });
@@ -116,8 +116,8 @@ export async function annotateChunksWithModel(chunks: readonly Chunk[], options:
   });
   const outcomes = steps.map((step, index) => {
     const chunk = chunks[index]!;
-    if (step.status === 'failed' || step.value === undefined) return failedChunk(chunk, index, asChunkKnowledgeProblems(step.problems), step.raw);
-    return itemOk(finish(chunk, step.value, [...asChunkKnowledgeProblems(step.problems)], MODEL_ANNOTATION_STEP, titleFallback, { provenance: [step.provenance], raw: step.raw }));
+    if (step.status === 'failed' || step.value === undefined) return failedChunk(chunk, index, step.problems, step.raw);
+    return itemOk(finish(chunk, step.value, [...step.problems], MODEL_ANNOTATION_STEP, titleFallback, { provenance: [step.provenance], raw: step.raw }));
   });
   return { outcomes };
 }
@@ -156,7 +156,7 @@ export async function annotateChunksWithText2Text(chunks: readonly Chunk[], opti
   const escape = (prefix: string) => prefix.replaceAll('{{', '{ {');
   // Progress counts both tasks: `total` = 2 × chunks.
   const total = chunks.length * 2;
-  const titles: StepItem<string>[] = await runPromptedStep(chunks, {
+  const titles: StepItem<string, ChunkKnowledgeProblemCode>[] = await runPromptedStep(chunks, {
     ...common,
     onProgress: ({ completed, failed }) => onProgress?.({ completed, total, failed: failed ?? 0 }),
     step: `${TEXT2TEXT_ANNOTATION_STEP}.title`,
@@ -169,7 +169,7 @@ export async function annotateChunksWithText2Text(chunks: readonly Chunk[], opti
     },
   });
   const titlesFailed = titles.filter((title) => title.status === 'failed').length;
-  const questions: StepItem<string[]>[] = await runPromptedStep(chunks, {
+  const questions: StepItem<string[], ChunkKnowledgeProblemCode>[] = await runPromptedStep(chunks, {
     ...common,
     step: `${TEXT2TEXT_ANNOTATION_STEP}.questions`,
     template: `${escape(questionsPrefix)}{{chunk}}`,
@@ -190,12 +190,10 @@ export async function annotateChunksWithText2Text(chunks: readonly Chunk[], opti
     const title = titles[index]!;
     const question = questions[index]!;
     if (question.status === 'failed' || question.value === undefined || question.value.length === 0 || title.status === 'failed') {
-      return failedChunk(chunk, index, asChunkKnowledgeProblems([...title.problems, ...question.problems]), [...question.raw, ...title.raw]);
+      return failedChunk(chunk, index, [...title.problems, ...question.problems], [...question.raw, ...title.raw]);
     }
     const fields: ChunkKnowledgeFields = { ...(title.value === undefined ? {} : { title: title.value }), questions: question.value };
-    return itemOk(
-      finish(chunk, fields, [...asChunkKnowledgeProblems([...title.problems, ...question.problems])], TEXT2TEXT_ANNOTATION_STEP, titleFallback, { provenance: [title.provenance, question.provenance], raw: [...title.raw, ...question.raw] }),
-    );
+    return itemOk(finish(chunk, fields, [...title.problems, ...question.problems], TEXT2TEXT_ANNOTATION_STEP, titleFallback, { provenance: [title.provenance, question.provenance], raw: [...title.raw, ...question.raw] }));
   });
   return { outcomes };
 }

@@ -5,7 +5,6 @@ import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import type { ClaimCriterion, Criterion, PromptLanguage, QueryCriterion } from '../prompts/prompts.js';
 import { CLAIM_QUERY_PROMPTS } from '../prompts/prompts.js';
 import type { ClaimQueryProblemCode } from '../problem-codes.js';
-import { ownProblems } from '../problem-codes.js';
 
 /** One criterion to check (§3.3.3): claim sets for entailment/coverage, one claim for decontextualisation, one pair for query criteria. */
 export type CriterionCheck =
@@ -45,7 +44,7 @@ export function parseCriterionJudgement(reply: string): { pass?: boolean; proble
   const close = raw.lastIndexOf('</think>');
   const text = close >= 0 ? raw.slice(close + '</think>'.length) : raw;
   const parsed = parseYesNo(text);
-  return { ...(parsed.label ? { pass: parsed.label === 'Yes' } : {}), problems: ownProblems(parsed.problems) };
+  return { ...(parsed.label ? { pass: parsed.label === 'Yes' } : {}), problems: parsed.problems };
 }
 
 /**
@@ -63,7 +62,7 @@ export async function checkCriteria(checks: readonly CriterionCheck[], options: 
       const positions = checks.map((check, index) => (languageOf(check) === language && CLAIM_CRITERIA_SET.has(check.criterion) === (kind === 'claim') ? index : -1)).filter((index) => index >= 0);
       if (positions.length === 0) continue;
       const prompts = CLAIM_QUERY_PROMPTS[language];
-      const steps = await runPromptedStep<CriterionCheck, boolean>(
+      const steps = await runPromptedStep<CriterionCheck, boolean, ClaimQueryProblemCode>(
         positions.map((index) => checks[index]!),
         {
           step: `jointcq.criteria.${kind}`,
@@ -80,7 +79,7 @@ export async function checkCriteria(checks: readonly CriterionCheck[], options: 
           },
           parse: (reply) => {
             const parsed = parseCriterionJudgement(reply);
-            return { ...(parsed.pass === undefined ? {} : { value: parsed.pass }), problems: ownProblems(parsed.problems) };
+            return { ...(parsed.pass === undefined ? {} : { value: parsed.pass }), problems: parsed.problems };
           },
           temperature,
           maxTokens,
@@ -95,7 +94,7 @@ export async function checkCriteria(checks: readonly CriterionCheck[], options: 
           status: step.status,
           ...(step.value === undefined ? {} : { pass: step.value }),
           ...(step.raw[0] === undefined ? {} : { judgement: step.raw[0] }),
-          problems: ownProblems(step.problems),
+          problems: step.problems,
           provenance: step.provenance,
         };
       });

@@ -9,7 +9,6 @@ import { CLAIM_QUERY_PROMPT_EN, CLAIM_QUERY_PROMPT_ZH, JOINTCQ_GENERATOR_SYSTEM_
 import type { ClaimQueryParse } from './parse-claim-query-reply.js';
 import { parseClaimQueryReply } from './parse-claim-query-reply.js';
 import type { ClaimQueryProblemCode } from '../problem-codes.js';
-import { ownProblems } from '../problem-codes.js';
 
 export interface JointCqGeneratorOptions {
   /** The Claim-Query Generator: the paper fine-tunes Qwen2.5-14B-Instruct; any chat model works with the prompt. */
@@ -85,11 +84,11 @@ export function createJointCqGenerator(options: JointCqGeneratorOptions): ClaimQ
         if (parts.length > 1) perItemProblems[index]!.push({ code: 'answer-chunked', message: `answer of ${answer.length} characters split into ${parts.length} chunks` });
         for (const part of parts) chunks.push({ item: index, question, answer: part, language });
       });
-      const results: Array<{ step: Awaited<ReturnType<typeof runPromptedStep<Chunk, ClaimQueryParse>>>[number]; chunk: Chunk }> = [];
+      const results: Array<{ step: Awaited<ReturnType<typeof runPromptedStep<Chunk, ClaimQueryParse, ClaimQueryProblemCode>>>[number]; chunk: Chunk }> = [];
       for (const language of ['en', 'zh'] as const) {
         const group = chunks.filter((chunk) => chunk.language === language);
         if (group.length === 0) continue;
-        const steps = await runPromptedStep<Chunk, ClaimQueryParse>(group, {
+        const steps = await runPromptedStep<Chunk, ClaimQueryParse, ClaimQueryProblemCode>(group, {
           step: 'jointcq.generate',
           model,
           template: templates[language],
@@ -109,7 +108,7 @@ export function createJointCqGenerator(options: JointCqGeneratorOptions): ClaimQ
       return items.map((item, index): GeneratedClaims => {
         const mine = results.filter((result) => result.chunk.item === index);
         const failed = mine.filter((result) => result.step.status === 'failed');
-        const problems = [...perItemProblems[index]!, ...mine.flatMap((result) => ownProblems(result.step.problems))];
+        const problems = [...perItemProblems[index]!, ...mine.flatMap((result) => result.step.problems)];
         const raw = mine.flatMap((result) => result.step.raw);
         const provenance = mine.map((result) => result.step.provenance);
         if (failed.length > 0) return { status: 'failed', pairs: [], noClaims: false, problems, raw, provenance };

@@ -9,7 +9,6 @@ import { CLAIM_QUERY_PROMPTS } from '../prompts/prompts.js';
 import type { ClaimExample, QueryExample } from './select-examples.js';
 import { formatClaimExamples, formatQueryExamples, sampleQueryExamples, selectClaimExamples } from './select-examples.js';
 import type { ClaimQueryProblemCode } from '../problem-codes.js';
-import { ownProblems } from '../problem-codes.js';
 
 export interface TwoStepGeneratorOptions {
   readonly model: LanguageModel;
@@ -36,7 +35,7 @@ export function parseClaimSynthesisReply(reply: string): { value: { claims: stri
   const { items, problems } = parseListItems(text);
   const claims = items.filter((item) => !NO_CLAIMS.test(item.trim()));
   const noClaims = claims.length === 0 && items.some((item) => NO_CLAIMS.test(item.trim()));
-  return { value: { claims, noClaims }, problems: [...ownProblems(problems), ...(claims.length === 0 && !noClaims ? [{ code: 'no-claims-parsed' as const, message: 'no claim line in the reply' }] : [])] };
+  return { value: { claims, noClaims }, problems: [...problems, ...(claims.length === 0 && !noClaims ? [{ code: 'no-claims-parsed' as const, message: 'no claim line in the reply' }] : [])] };
 }
 
 /** The query of a query-synthesis reply (Tables 15/16): the first non-empty line; "No query" / 无查询 → none. Pure. */
@@ -71,7 +70,7 @@ export function createTwoStepGenerator(options: TwoStepGeneratorOptions): ClaimQ
         if (pool.length === 0) throw new InvalidArgumentError({ where: 'createTwoStepGenerator', argument: `claimExamples.${language}`, message: 'must hold at least one example' });
         const group = positions.map((i) => items[i]!);
         const chosen = await selectClaimExamples(group, { pool, embedder, seed, ...(abortSignal ? { abortSignal } : {}) });
-        const claimSteps = await runPromptedStep<QaItem, { claims: string[]; noClaims: boolean }>(group, {
+        const claimSteps = await runPromptedStep<QaItem, { claims: string[]; noClaims: boolean }, ClaimQueryProblemCode>(group, {
           step: 'jointcq.two-step.claims',
           model,
           template: createPaperPromptTemplate(CLAIM_QUERY_PROMPTS[language].claimSynthesis),
@@ -94,7 +93,7 @@ export function createTwoStepGenerator(options: TwoStepGeneratorOptions): ClaimQ
           return (step.value?.claims ?? []).map((text, c) => ({ k, claim: { id: claimIdOf(itemId, c), text } }));
         });
         const queryPool = queryExamples[language] ?? [];
-        const querySteps = await runPromptedStep<{ k: number; claim: Claim }, { query?: string }>(claimInputs, {
+        const querySteps = await runPromptedStep<{ k: number; claim: Claim }, { query?: string }, ClaimQueryProblemCode>(claimInputs, {
           step: 'jointcq.two-step.query',
           model,
           template: createPaperPromptTemplate(CLAIM_QUERY_PROMPTS[language].querySynthesis),
@@ -108,16 +107,16 @@ export function createTwoStepGenerator(options: TwoStepGeneratorOptions): ClaimQ
           const mine = claimInputs.map((input, index) => ({ input, step: querySteps[index]! })).filter((entry) => entry.input.k === k);
           const provenance = [step.provenance, ...mine.map((entry) => entry.step.provenance)];
           if (step.status === 'failed') {
-            out[positions[k]!] = { status: 'failed', pairs: [], noClaims: false, problems: ownProblems(step.problems), raw: step.raw, provenance };
+            out[positions[k]!] = { status: 'failed', pairs: [], noClaims: false, problems: step.problems, raw: step.raw, provenance };
             return;
           }
-          const pairs: GeneratedPair[] = mine.map(({ input, step: queryStep }) => pairOf(input.claim, queryStep.value?.query, { provenance: [step.provenance, queryStep.provenance], problems: ownProblems(queryStep.problems) }));
+          const pairs: GeneratedPair[] = mine.map(({ input, step: queryStep }) => pairOf(input.claim, queryStep.value?.query, { provenance: [step.provenance, queryStep.provenance], problems: queryStep.problems }));
           const queryFailed = mine.filter((entry) => entry.step.status === 'failed').length;
           out[positions[k]!] = {
             status: queryFailed > 0 ? 'failed' : 'ok',
             pairs: queryFailed > 0 ? [] : pairs,
             noClaims: step.value?.noClaims ?? false,
-            problems: [...ownProblems(step.problems), ...(queryFailed > 0 ? [{ code: 'call-failed' as const, message: `${queryFailed} query call(s) failed` }] : [])],
+            problems: [...step.problems, ...(queryFailed > 0 ? [{ code: 'call-failed' as const, message: `${queryFailed} query call(s) failed` }] : [])],
             raw: [...step.raw, ...mine.flatMap((entry) => entry.step.raw)],
             provenance,
           };

@@ -11,7 +11,6 @@ import { claimTerms, snippetRelevance } from './relevance.js';
 import type { VerifierReply } from './parse-verifier-reply.js';
 import { parseVerifierReply } from './parse-verifier-reply.js';
 import type { ClaimQueryProblemCode } from '../problem-codes.js';
-import { ownProblems } from '../problem-codes.js';
 
 export interface LlmVerifierOptions {
   readonly model: LanguageModel;
@@ -76,7 +75,7 @@ export function createLlmVerifier(options: LlmVerifierOptions): ClaimVerifier {
       for (const language of ['en', 'zh'] as const) {
         const positions = items.map((item, index) => ((item.language ?? detectPromptLanguage(item.claim.text)) === language ? index : -1)).filter((i) => i >= 0);
         if (positions.length === 0) continue;
-        const steps = await runPromptedStep<VerifyItem, VerifierReply>(
+        const steps = await runPromptedStep<VerifyItem, VerifierReply, ClaimQueryProblemCode>(
           positions.map((i) => items[i]!),
           {
             step: 'jointcq.verify',
@@ -85,7 +84,7 @@ export function createLlmVerifier(options: LlmVerifierOptions): ClaimVerifier {
             variables: (item) => ({ claim: item.claim.text, reference: formatReference(item.query?.text ?? item.claim.text, item.evidence, { language, maxChars: maxReferenceChars }) }),
             parse: (reply) => {
               const parsed = parseVerifierReply(reply);
-              return { value: parsed, problems: ownProblems(parsed.problems) };
+              return { value: parsed, problems: parsed.problems };
             },
             temperature,
             maxTokens,
@@ -97,7 +96,7 @@ export function createLlmVerifier(options: LlmVerifierOptions): ClaimVerifier {
         steps.forEach((step, k) => {
           const position = positions[k]!;
           if (step.status === 'failed') {
-            out[position] = { status: 'failed', raw: [], verifier: id, problems: ownProblems(step.problems), provenance: step.provenance };
+            out[position] = { status: 'failed', raw: [], verifier: id, problems: step.problems, provenance: step.provenance };
             return;
           }
           const replies = step.replies.map((reply) => reply.value);
@@ -125,7 +124,7 @@ export function createLlmVerifier(options: LlmVerifierOptions): ClaimVerifier {
             raw: step.raw,
             ...(samples > 1 ? { votes } : {}),
             verifier: id,
-            problems: [...ownProblems(step.problems), ...problems],
+            problems: [...step.problems, ...problems],
             provenance: step.provenance,
             snippets,
             why,

@@ -7,7 +7,6 @@ import { createPaperPromptTemplate } from '../prompts/paper-template.js';
 import { LLM_JUDGE_BASELINE_PROMPT_EN, LLM_JUDGE_BASELINE_PROMPT_ZH } from '../prompts/prompts.js';
 import type { SegmentLabel } from '../types.js';
 import type { ClaimQueryProblemCode } from '../problem-codes.js';
-import { ownProblems } from '../problem-codes.js';
 
 export interface ResponseJudgement {
   readonly status: 'ok' | 'failed';
@@ -29,7 +28,7 @@ export async function judgeResponses(items: readonly QaItem[], options: { readon
   for (const language of ['en', 'zh'] as const) {
     const positions = items.map((item, i) => ((item.language ?? detectPromptLanguage(`${item.question}${item.answer}`)) === language ? i : -1)).filter((i) => i >= 0);
     if (positions.length === 0) continue;
-    const steps = await runPromptedStep<QaItem, boolean>(
+    const steps = await runPromptedStep<QaItem, boolean, ClaimQueryProblemCode>(
       positions.map((i) => items[i]!),
       {
         step: 'jointcq.llm-judge-baseline',
@@ -38,7 +37,7 @@ export async function judgeResponses(items: readonly QaItem[], options: { readon
         variables: (item) => ({ question: item.question, answer: item.answer }),
         parse: (reply) => {
           const parsed = parseCriterionJudgement(reply);
-          return { ...(parsed.pass === undefined ? {} : { value: parsed.pass }), problems: ownProblems(parsed.problems) };
+          return { ...(parsed.pass === undefined ? {} : { value: parsed.pass }), problems: parsed.problems };
         },
         temperature,
         concurrency,
@@ -50,7 +49,7 @@ export async function judgeResponses(items: readonly QaItem[], options: { readon
         status: step.status,
         ...(step.value === undefined ? {} : { label: step.value ? 'hallucinated' : 'not-hallucinated' }),
         raw: step.raw,
-        problems: ownProblems(step.problems),
+        problems: step.problems,
         provenance: step.provenance,
       };
     });

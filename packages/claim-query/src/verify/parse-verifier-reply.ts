@@ -1,7 +1,6 @@
 import type { ClaimLabel, ItemProblem } from '@factkit/core';
 import { createLabelParser } from '@factkit/core';
 import type { ClaimQueryProblemCode } from '../problem-codes.js';
-import { ownProblems } from '../problem-codes.js';
 
 /** The verifier's options as the prompts name them (Tables 23/24). */
 export type VerifierOption = 'Correct' | 'Hallucination' | 'Irrelevant';
@@ -45,6 +44,6 @@ export function parseVerifierReply(reply: string): VerifierReply {
   return {
     ...(parsed.label ? { option: parsed.label, label: VERIFIER_LABEL_MAP[parsed.label] } : {}),
     ...(reasoning ? { reasoning } : {}),
-    problems: ownProblems(parsed.problems),
+    problems: parsed.problems,
   };
 }

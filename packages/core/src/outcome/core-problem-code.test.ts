@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CoreProblemCode, JsonLineProblemCode, LabelProblemCode, ListItemsProblemCode, StepProblemCode } from '../index.js';
 import { parseJsonLines, parseLabel, parseListItems, runPromptedStep } from '../index.js';
 import type { LanguageModel } from '../language-model.js';
-import { createMockLanguageModel } from '../testing/index.js';
+import { createMockLanguageModel, createMockRetriever } from '../testing/index.js';
 
 // Each list names every member of its union and nothing else: `satisfies` rejects a code outside the union, and the
 // `Exact` check rejects a union member missing from the list (both fail `tsc --noEmit`).
@@ -12,7 +12,8 @@ const STEP_CODES = ['call-failed', 'invalid-input', 'missing-reply', 'parse-fail
 const LABEL_CODES = ['empty-reply', 'no-label', 'ambiguous-label'] as const satisfies readonly LabelProblemCode[];
 const LIST_CODES = ['empty-reply'] as const satisfies readonly ListItemsProblemCode[];
 const JSON_LINE_CODES = ['bad-json', 'bad-row'] as const satisfies readonly JsonLineProblemCode[];
-const CORE_CODES = [...STEP_CODES, ...LABEL_CODES, ...JSON_LINE_CODES] as const satisfies readonly CoreProblemCode[];
+const MOCK_RETRIEVER_CODES = ['no-searchable-terms'] as const satisfies readonly CoreProblemCode[];
+const CORE_CODES = [...STEP_CODES, ...LABEL_CODES, ...JSON_LINE_CODES, ...MOCK_RETRIEVER_CODES] as const satisfies readonly CoreProblemCode[];
 
 const exact: [
   Exact<typeof STEP_CODES, StepProblemCode>,
@@ -37,6 +38,8 @@ function describeCode(code: CoreProblemCode): string {
     case 'bad-json':
     case 'bad-row':
       return 'json-lines';
+    case 'no-searchable-terms':
+      return 'testing';
     default: {
       const unreachable: never = code;
       return unreachable;
@@ -49,7 +52,7 @@ const codesOf = (problems: readonly { readonly code: string }[]) => problems.map
 describe('core problem-code unions', () => {
   it('list every code of each union (compile-time check, restated at run time)', () => {
     expect(exact).toEqual([true, true, true, true, true]);
-    expect(new Set(CORE_CODES.map(describeCode))).toEqual(new Set(['step', 'reply', 'json-lines']));
+    expect(new Set(CORE_CODES.map(describeCode))).toEqual(new Set(['step', 'reply', 'json-lines', 'testing']));
   });
 
   it('runPromptedStep emits exactly the StepProblemCode codes', async () => {
@@ -109,6 +112,13 @@ describe('core problem-code unions', () => {
   it('parseListItems emits exactly the ListItemsProblemCode codes', () => {
     const seen = new Set(['', 'Here are the queries:', '1. one\n2. two'].flatMap((reply) => codesOf(parseListItems(reply).problems)));
     expect([...seen].sort()).toEqual([...LIST_CODES].sort());
+  });
+
+  it('the mock retriever emits exactly its CoreProblemCode codes', async () => {
+    const retriever = createMockRetriever([{ id: 'd', text: 'aspirin fever' }]);
+    const seen = new Set<CoreProblemCode>();
+    for (const text of ['aspirin', '  ', '...']) for (const problem of (await retriever.retrieve({ query: { text } })).problems ?? []) seen.add(problem.code);
+    expect([...seen]).toEqual([...MOCK_RETRIEVER_CODES]);
   });
 
   it('parseJsonLines emits exactly the JsonLineProblemCode codes', () => {

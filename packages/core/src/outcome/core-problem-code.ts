@@ -5,7 +5,8 @@ import type { StepProblemCode } from '../step/run-prompted-step.js';
 
 /**
  * Every problem code `@factkit/core` itself reports: `runPromptedStep` ({@link StepProblemCode}), `parseLabel`
- * ({@link LabelProblemCode}), `parseListItems` ({@link ListItemsProblemCode}) and `parseJsonLines`
- * ({@link JsonLineProblemCode}). Bad arguments are not problems: they throw `InvalidArgumentError`.
+ * ({@link LabelProblemCode}), `parseListItems` ({@link ListItemsProblemCode}), `parseJsonLines`
+ * ({@link JsonLineProblemCode}) and the mock retriever of `@factkit/core/testing` (`no-searchable-terms`: a query
+ * without words). Bad arguments are not problems: they throw `InvalidArgumentError`.
  */
-export type CoreProblemCode = StepProblemCode | LabelProblemCode | ListItemsProblemCode | JsonLineProblemCode;
+export type CoreProblemCode = StepProblemCode | LabelProblemCode | ListItemsProblemCode | JsonLineProblemCode | 'no-searchable-terms';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { countFailed, itemFailed, itemOk, type ItemOutcome } from './item-outcome.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { countFailed, type ItemOk, itemFailed, itemOk, type ItemOutcome } from './item-outcome.js';
 
 describe('ItemOutcome', () => {
   it('itemOk keeps the value and drops an empty problem list', () => {
@@ -19,6 +19,22 @@ describe('ItemOutcome', () => {
     const outcomes: ItemOutcome<number>[] = [itemOk(1), itemFailed([{ code: 'x', message: 'y' }])];
     const values = outcomes.flatMap((outcome) => (outcome.status === 'ok' ? [outcome.value] : []));
     expect(values).toEqual([1]);
+  });
+
+  it('types the problems of both sides with the code union (checked by tsc)', () => {
+    type Code = 'late' | 'partial';
+    type CodeOf<Status extends 'ok' | 'failed'> = NonNullable<Extract<ItemOutcome<number, Code>, { status: Status }>['problems']>[number]['code'];
+    expectTypeOf<CodeOf<'ok'>>().toEqualTypeOf<Code>();
+    expectTypeOf<CodeOf<'failed'>>().toEqualTypeOf<Code>();
+    // Without problems an ok outcome has no code and fits any union; with problems the code is inferred from them.
+    expectTypeOf(itemOk(1)).toEqualTypeOf<ItemOk<number, never>>();
+    expectTypeOf(itemOk(1, [{ code: 'late' as const, message: 'm' }])).toEqualTypeOf<ItemOk<number, 'late'>>();
+    const outcomes: ItemOutcome<number, Code>[] = [itemOk(1), itemOk(2, [{ code: 'partial', message: 'm' }])];
+    // @ts-expect-error an ok outcome's problem outside the union is a compile error
+    const outside: ItemOutcome<number, Code> = { status: 'ok', value: 3, problems: [{ code: 'other', message: 'm' }] };
+    // The default keeps plain strings: existing `ItemOutcome<T>` code compiles unchanged.
+    const loose: ItemOutcome<number> = { status: 'ok', value: 4, problems: [{ code: 'anything', message: 'm' }] };
+    expect([...outcomes, outside, loose].map((outcome) => outcome.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
   });
 
   it('countFailed counts exactly the failed outcomes', () => {

@@ -1,11 +1,11 @@
 import type { ItemProblem } from '../query.js';
 
 /** One item of a batch that succeeded: its value, and any problems that did not stop it (e.g. a reply parsed in part). */
-export interface ItemOk<T> {
+export interface ItemOk<T, Code extends string = string> {
   readonly status: 'ok';
   readonly value: T;
   /** Problems that did not stop the item. @default [] */
-  readonly problems?: readonly ItemProblem[];
+  readonly problems?: readonly ItemProblem<Code>[];
 }
 
 /** One item of a batch that failed: why, and the raw model reply when there was one. Never a default value. */
@@ -19,17 +19,21 @@ export interface ItemFailed<Code extends string = string> {
 
 /**
  * The result of one item of a batch: `ok` with its value, or `failed` with its problems (and the raw reply). The one
- * per-item failure shape every factkit package returns; narrow on `status`.
+ * per-item failure shape every factkit package returns; narrow on `status`. `Code` (the package's problem-code union)
+ * types the problems of both sides.
  * @example
  * for (const outcome of outcomes) {
  *   if (outcome.status === 'failed') report(outcome.problems);
  *   else use(outcome.value);
  * }
  */
-export type ItemOutcome<T, Code extends string = string> = ItemOk<T> | ItemFailed<Code>;
+export type ItemOutcome<T, Code extends string = string> = ItemOk<T, Code> | ItemFailed<Code>;
 
-/** Builds an `ok` outcome (problems kept only when there are some). */
-export function itemOk<T>(value: T, problems: readonly ItemProblem[] = []): ItemOk<T> {
+/**
+ * Builds an `ok` outcome (problems kept only when there are some). `Code` is inferred from the problems; without
+ * problems it is `never`, so the outcome fits an `ItemOutcome<T, Code>` of any code union.
+ */
+export function itemOk<T, Code extends string = never>(value: T, problems: readonly ItemProblem<Code>[] = []): ItemOk<T, Code> {
   return problems.length === 0 ? { status: 'ok', value } : { status: 'ok', value, problems };
 }
 

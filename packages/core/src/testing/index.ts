@@ -8,6 +8,7 @@ import type { ExpandedQuery, Query } from '../query.js';
 import { EMPTY_USAGE } from '../usage.js';
 import type { NliLabel, NliModel, NliPair, NliRequest } from '../nli-model.js';
 import type { Retriever, RetrieveRequest } from '../retriever.js';
+import type { CoreProblemCode } from '../outcome/core-problem-code.js';
 import type { Reranker, RerankRequest } from '../reranker.js';
 import type { VectorMatch, VectorRecord, VectorStore } from '../vector-store.js';
 import { InvalidArgumentError } from '../errors/factkit-error.js';
@@ -144,8 +145,11 @@ export function createMockReranker(options: { id?: string } = {}): Reranker & { 
   };
 }
 
-/** A Retriever over `documents` scored by word overlap with the query. Records calls. */
-export function createMockRetriever(documents: readonly Document[], options: { id?: string } = {}): Retriever & { readonly calls: RetrieveRequest[] } {
+/**
+ * A Retriever over `documents` scored by word overlap with the query. Records calls. A query without words gives no
+ * evidence and a `no-searchable-terms` problem (a {@link CoreProblemCode}).
+ */
+export function createMockRetriever(documents: readonly Document[], options: { id?: string } = {}): Retriever<Extract<CoreProblemCode, 'no-searchable-terms'>> & { readonly calls: RetrieveRequest[] } {
   const { id = 'mock:overlap-retriever' } = options;
   const calls: RetrieveRequest[] = [];
   const indexed = documents.map((document) => ({ document, words: new Set(tokenizeWords(`${document.title ?? ''} ${document.text}`)) }));

@@ -2,7 +2,7 @@ import { addUsage, assertPositiveInteger, createPromptTemplate, EMPTY_USAGE, Inv
 import { renderCandidateTexts, SUPPORT_PROMPT } from '../prompts.js';
 import { parseSupportScores, type ParsedSupportScores } from './parse-support-scores.js';
 import { supportJudgement, type JudgeCall, type SupportJudge, type SupportJudgement, type SupportJudgeRequest, type SupportJudgeResult } from './support-judge.js';
-import { asFastTrackProblems, type FastTrackProblemCode } from '../problem-codes.js';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 export interface LlmSupportJudgeOptions {
   /** Wrap it with core `withCache` (resumable) and `withRetry`. */
@@ -37,8 +37,8 @@ export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJ
     if (!prompt.variables.includes(name)) throw new InvalidArgumentError({ where, argument: 'template', message: `must contain {{${name}}}` });
   }
   type Group = readonly { documentId: string; text: string }[];
-  const call = async (query: string, groups: readonly Group[], abortSignal: AbortSignal | undefined): Promise<Array<StepItem<ParsedSupportScores>>> =>
-    runPromptedStep<Group, ParsedSupportScores>(groups, {
+  const call = async (query: string, groups: readonly Group[], abortSignal: AbortSignal | undefined): Promise<Array<StepItem<ParsedSupportScores, FastTrackProblemCode>>> =>
+    runPromptedStep<Group, ParsedSupportScores, FastTrackProblemCode>(groups, {
       step: 'fasttrack.judge',
       model,
       template: prompt,
@@ -71,8 +71,8 @@ export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJ
         const offset = batchIndex * batchSize;
         usage = addUsage(usage, outcome.provenance.usage);
         if (outcome.status === 'failed') {
-          calls.push({ documentIds: batch.map((candidate) => candidate.documentId), status: 'failed', analysis: '', raw: '', problems: asFastTrackProblems(outcome.problems), provenance: outcome.provenance, reasked: false });
-          batch.forEach((_, position) => (problems[offset + position] as ItemProblem<FastTrackProblemCode>[]).push(...asFastTrackProblems(outcome.problems)));
+          calls.push({ documentIds: batch.map((candidate) => candidate.documentId), status: 'failed', analysis: '', raw: '', problems: outcome.problems, provenance: outcome.provenance, reasked: false });
+          batch.forEach((_, position) => problems[offset + position]!.push(...outcome.problems));
           return;
         }
         const parsed = outcome.value ?? parseSupportScores(outcome.raw[0] ?? '', batch.length);
@@ -80,7 +80,7 @@ export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJ
         parsed.scores.forEach((score, position) => {
           if (score !== null) supports[offset + position] = score === 1;
           else if (reaskMalformed && batch.length > 1) reask.push(offset + position);
-          else (problems[offset + position] as ItemProblem<FastTrackProblemCode>[]).push(...parsed.problems.filter((problem) => problem.index === undefined || problem.index === position));
+          else problems[offset + position]!.push(...parsed.problems.filter((problem) => problem.index === undefined || problem.index === position));
         });
       });
       if (reask.length > 0) {
@@ -94,18 +94,18 @@ export function createLlmSupportJudge(options: LlmSupportJudgeOptions): SupportJ
           const candidate = candidates[index] as { documentId: string };
           usage = addUsage(usage, outcome.provenance.usage);
           if (outcome.status === 'failed') {
-            calls.push({ documentIds: [candidate.documentId], status: 'failed', analysis: '', raw: '', problems: asFastTrackProblems(outcome.problems), provenance: outcome.provenance, reasked: true });
-            (problems[index] as ItemProblem<FastTrackProblemCode>[]).push(...asFastTrackProblems(outcome.problems));
+            calls.push({ documentIds: [candidate.documentId], status: 'failed', analysis: '', raw: '', problems: outcome.problems, provenance: outcome.provenance, reasked: true });
+            problems[index]!.push(...outcome.problems);
             return;
           }
           const parsed = outcome.value ?? parseSupportScores(outcome.raw[0] ?? '', 1);
           calls.push({ documentIds: [candidate.documentId], status: 'ok', analysis: parsed.analysis, raw: outcome.raw[0] ?? '', problems: parsed.problems, provenance: outcome.provenance, reasked: true });
           const score = parsed.scores[0];
           if (score === 0 || score === 1) supports[index] = score === 1;
-          else (problems[index] as ItemProblem<FastTrackProblemCode>[]).push(...parsed.problems);
+          else problems[index]!.push(...parsed.problems);
         });
       }
-      const judgements: SupportJudgement[] = candidates.map((candidate, index) => supportJudgement(candidate.documentId, supports[index] ?? undefined, problems[index] as ItemProblem<FastTrackProblemCode>[]));
+      const judgements: SupportJudgement[] = candidates.map((candidate, index) => supportJudgement(candidate.documentId, supports[index] ?? undefined, problems[index]!));
       return { judgements, calls, usage };
     },
   };

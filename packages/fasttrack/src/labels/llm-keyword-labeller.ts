@@ -2,7 +2,7 @@ import { createPromptTemplate, InvalidArgumentError, runPromptedStep, type Langu
 import { KEYWORD_PROMPT, renderClusterTexts } from '../prompts.js';
 import type { ClusterLabel, KeywordLabeller, LabelCluster, LabelRequest } from './keyword-labeller.js';
 import { parseKeywords } from './parse-keywords.js';
-import { asFastTrackProblems } from '../problem-codes.js';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 export interface LlmKeywordLabellerOptions {
   /** Wrap it with core `withCache` (resumable runs) and `withRetry`. */
@@ -37,7 +37,7 @@ export function createLlmKeywordLabeller(options: LlmKeywordLabellerOptions): Ke
         if (!cluster) throw new InvalidArgumentError({ where: 'KeywordLabeller.label', argument: 'targets', message: `holds ${String(target)}, not a cluster position` });
         return cluster;
       });
-      const items = await runPromptedStep<LabelCluster, string[]>(targets, {
+      const items = await runPromptedStep<LabelCluster, string[], FastTrackProblemCode>(targets, {
         step: 'fasttrack.keywords',
         model,
         template: prompt,
@@ -65,7 +65,7 @@ export function createLlmKeywordLabeller(options: LlmKeywordLabellerOptions): Ke
         leafId: (targets[position] as LabelCluster).leafId,
         status: item.status,
         keywords: item.status === 'ok' ? (item.value ?? []) : [],
-        problems: asFastTrackProblems(item.problems),
+        problems: item.problems,
         provenance: item.provenance,
       }));
     },

@@ -115,7 +115,7 @@ export interface FastTrack {
   /** Both stages. */
   trace(query: string, options?: { abortSignal?: AbortSignal }): Promise<TraceResult>;
   /** FastTrack as a core Retriever: evidence = supporting documents, score 1, in candidate order (cluster paths: `trace`). */
-  readonly retriever: Retriever;
+  readonly retriever: Retriever<FastTrackProblemCode>;
 }
 
 /**
@@ -202,9 +202,9 @@ export function createFastTrack(options: FastTrackOptions): FastTrack {
     return { query, supporting, judgements: judged.judgements, unjudged, unlabelledLeaves, clusters: stage1.clusters, calls: judged.calls, cost, problems };
   };
 
-  const retriever: Retriever = {
+  const retriever: Retriever<FastTrackProblemCode> = {
     id: `fasttrack(${judge.id})`,
-    async retrieve(request: RetrieveRequest): Promise<RetrieveResult> {
+    async retrieve(request: RetrieveRequest): Promise<RetrieveResult<FastTrackProblemCode>> {
       const { query, topK = 10, abortSignal } = request;
       if (!Number.isInteger(topK) || topK < 0) throw new InvalidArgumentError({ where: 'FastTrack.retriever.retrieve', argument: 'topK', message: `must be an integer >= 0 (got ${String(topK)})` });
       const text = typeof query?.text === 'string' ? query.text : '';

@@ -4,7 +4,7 @@ import type { MeanStandardError, SetScores } from '@factkit/metrics';
 import { computeBestMeanF1OverTopK, computeMeanStandardError, computeSetScores } from '@factkit/metrics';
 import { isSupporting, type SupportJudge } from '../judge/support-judge.js';
 import type { FastTrack, TraceResult } from '../online/fasttrack.js';
-import { asFastTrackProblems, type FastTrackProblemCode } from '../problem-codes.js';
+import type { FastTrackProblemCode } from '../problem-codes.js';
 
 const WHERE = 'runTraceStudy';
 
@@ -152,7 +152,7 @@ async function runBruteForce(options: TraceStudyOptions, name: string, judge: Su
     onProgress?.({ stage: name, completed: position, total: statements.length });
     try {
       const { judgements } = await judge.judge({ query: statement.text, candidates, ...(abortSignal ? { abortSignal } : {}) });
-      const problems = judgements.flatMap((judgement) => asFastTrackProblems(judgement.problems ?? []));
+      const problems = judgements.flatMap((judgement) => judgement.problems ?? []);
       runs.push({ supporting: judgements.filter(isSupporting).map((judgement) => judgement.documentId), judged: documents.length, incomplete: judgements.some((judgement) => judgement.status === 'failed'), problems });
     } catch (error) {
       if (isAbortReason(error, abortSignal)) throw error;

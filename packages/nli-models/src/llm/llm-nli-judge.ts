@@ -1,4 +1,4 @@
-import type { GenerationProvenance, ItemProblem, LanguageModel, NliLabel, NliModel, NliPrediction, NliRequest, StepProblemCode } from '@factkit/core';
+import type { GenerationProvenance, ItemProblem, LabelProblemCode, LanguageModel, NliLabel, NliModel, NliPrediction, NliRequest, StepProblemCode } from '@factkit/core';
 import { assertPositiveInteger, createPromptTemplate, InvalidArgumentError, parseLabel, runPromptedStep } from '@factkit/core';
 import { NLI_LABEL_PARSE_OPTIONS } from './nli-label.js';
 import { NLI_PROMPT } from './nli-prompt.js';
@@ -19,11 +19,13 @@ export interface LlmNliJudgeOptions {
 }
 
 /**
- * Every problem code of `@factkit/nli-models` (the LLM judge is the package's one model with coded problems): a failed
- * call (`call-failed`, message redacted) or a reply the model did not return (`missing-reply`), and the label parser's
- * `empty-reply` / `no-label` / `ambiguous-label` for a reply that is not one label.
+ * Every problem code of `@factkit/nli-models` (the LLM judge is the package's one model with coded problems): core's
+ * prompted step's ({@link StepProblemCode}: a failed call, `call-failed`, message redacted; a reply the model did not
+ * return, `missing-reply`; a pair whose prompt could not be rendered, `invalid-input`; `parse-failed`, which the label
+ * parser never causes) and the label parser's ({@link LabelProblemCode}: `empty-reply` / `no-label` /
+ * `ambiguous-label` for a reply that is not one label).
  */
-export type NliModelsProblemCode = Extract<StepProblemCode, 'call-failed' | 'missing-reply'> | 'empty-reply' | 'no-label' | 'ambiguous-label';
+export type NliModelsProblemCode = StepProblemCode | LabelProblemCode;
 
 /** A prediction of the LLM judge: the core NliPrediction plus the kit's problems and provenance of the call. */
 export interface LlmNliPrediction extends NliPrediction {
@@ -79,8 +81,7 @@ export function createLlmNliJudge(options: LlmNliJudgeOptions): LlmNliJudge {
         ...(abortSignal ? { abortSignal } : {}),
       });
       const results = items.map((item): LlmNliPrediction => {
-        // The step's own codes (call-failed, missing-reply) and parseLabel's: see NliModelsProblemCode (pinned by a test).
-        const base = { problems: item.problems as readonly ItemProblem<NliModelsProblemCode>[], provenance: item.provenance };
+        const base = { problems: item.problems, provenance: item.provenance };
         if (item.status === 'failed') {
           const message = item.problems.map((problem) => problem.message).join('; ');
           return { ...base, label: null, problem: `model call failed: ${message}` };
