@@ -1,7 +1,7 @@
 // @factkit/retrieval public surface. Explicit named exports only (no `export *`).
 
 // --- problem codes (every code this package reports) ---
-export type { RetrievalProblem, RetrievalProblemCode, RetrievalResult } from './problem-codes.js';
+export type { RetrievalProblem, RetrievalProblemCode } from './problem-codes.js';
 
 // --- lexical (BM25, analysis, RM3) ---
 // Browser-safe: nothing here imports a Node built-in (tooling/check-browser-entries.mjs). Files, gzip, worker

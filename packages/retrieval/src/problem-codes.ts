@@ -1,4 +1,4 @@
-import type { ItemProblem, RetrieveResult } from '@factkit/core';
+import type { ItemProblem } from '@factkit/core';
 
 /**
  * Every problem code `@factkit/retrieval` emits (in `problems` of its results, retrievers, loaders and reranker).
@@ -38,8 +38,3 @@ export type RetrievalProblemCode =
 
 /** A problem reported by this package. */
 export type RetrievalProblem = ItemProblem<RetrievalProblemCode>;
-
-/** A retriever result whose problems all come from this package (BM25 and dense retrievers). */
-export interface RetrievalResult extends RetrieveResult {
-  readonly problems?: readonly RetrievalProblem[];
-}

@@ -1,8 +1,8 @@
-import type { Document, Evidence, RetrieveRequest, Retriever } from '@factkit/core';
+import type { Document, Evidence, RetrieveRequest, RetrieveResult, Retriever } from '@factkit/core';
 import { InvalidArgumentError, evidenceOrigin } from '@factkit/core';
 import { type Bm25Index, type Bm25IndexOptions, type Bm25SearchOptions, type Bm25Strategy, createBm25Index } from './bm25-index.js';
 import { readWeightedTerms } from './weighted-terms.js';
-import type { RetrievalProblem, RetrievalResult } from '../problem-codes.js';
+import type { RetrievalProblem, RetrievalProblemCode } from '../problem-codes.js';
 
 export interface Bm25RetrieverOptions extends Bm25IndexOptions {
   /** Search strategy; results are identical, only speed differs. @default 'auto' */
@@ -10,10 +10,9 @@ export interface Bm25RetrieverOptions extends Bm25IndexOptions {
 }
 
 /** A core `Retriever` over a BM25 index, exposing the index for RM3, explain and saving. */
-export interface Bm25Retriever extends Retriever {
+/** Problems: `no-searchable-terms`, `empty-index`. */
+export interface Bm25Retriever extends Retriever<RetrievalProblemCode> {
   readonly index: Bm25Index;
-  /** Problems: `no-searchable-terms`, `empty-index`. */
-  retrieve(request: RetrieveRequest): Promise<RetrievalResult>;
 }
 
 /**
@@ -40,7 +39,7 @@ export function createBm25Retriever(source: readonly Document[] | Bm25Index, opt
   return {
     id: variant === 'lucene' ? `bm25(k1=${k1},b=${b})` : `bm25-${variant}(k1=${k1},b=${b})`,
     index,
-    async retrieve(request: RetrieveRequest): Promise<RetrievalResult> {
+    async retrieve(request: RetrieveRequest): Promise<RetrieveResult<RetrievalProblemCode>> {
       const where = 'Bm25Retriever.retrieve';
       request?.abortSignal?.throwIfAborted();
       if (typeof request !== 'object' || request === null || typeof request.query !== 'object' || request.query === null) throw new InvalidArgumentError({ where, argument: 'request.query', message: 'must be a Query object' });

@@ -1,7 +1,7 @@
 import type { Embedder, Evidence, ProgressCallback, RetrieveRequest, Retriever, RetrieverFactory, RetrieverFactoryRequest, VectorRecord, VectorStore } from '@factkit/core';
 import { InvalidArgumentError, embedInBatches, throwIfAborted } from '@factkit/core';
 import { createInMemoryVectorStore } from '../stores/in-memory-vector-store.js';
-import type { RetrievalProblem, RetrievalResult } from '../problem-codes.js';
+import type { RetrievalProblem, RetrievalProblemCode } from '../problem-codes.js';
 
 export interface DenseRetrieverFactoryOptions {
   readonly embedder: Embedder;
@@ -18,10 +18,9 @@ export interface DenseRetrieverFactoryOptions {
 }
 
 /** A retriever made by the dense factory, with what was left out of its index. */
-export interface FieldedDenseRetriever extends Retriever {
+/** Retrieval problems: `empty-query`. */
+export interface FieldedDenseRetriever extends Retriever<RetrievalProblemCode> {
   readonly store: VectorStore;
-  /** Problems: `empty-query`. */
-  retrieve(request: RetrieveRequest): Promise<RetrievalResult>;
   /** Vectors indexed (one per non-empty field text). */
   readonly vectorCount: number;
   /** Field texts left out (`empty-field`). */

@@ -12,7 +12,7 @@ import {
   type VectorStore,
   type ProgressCallback,
 } from '@factkit/core';
-import type { RetrievalProblem, RetrievalResult } from '../problem-codes.js';
+import type { RetrievalProblem, RetrievalProblemCode } from '../problem-codes.js';
 import { createInMemoryVectorStore } from '../stores/in-memory-vector-store.js';
 import { evidenceFromMatch, storedDocumentMetadata } from './stored-document.js';
 
@@ -44,11 +44,10 @@ export interface DenseIndexResult {
 }
 
 /** A dense Retriever that can also index documents into its store. */
-export interface DenseRetriever extends Retriever {
+/** Retrieval problems: `empty-query`. */
+export interface DenseRetriever extends Retriever<RetrievalProblemCode> {
   readonly store: VectorStore;
   readonly embedder: Embedder;
-  /** Problems: `empty-query`. */
-  retrieve(request: RetrieveRequest): Promise<RetrievalResult>;
   /** Embeds and upserts documents batch by batch; a failing batch is reported per document and the rest go on. */
   index(request: DenseIndexRequest): Promise<DenseIndexResult>;
 }
