@@ -60,7 +60,7 @@ export async function studyCorpus(options: CorpusStudyOptions): Promise<CorpusSt
     const flush = setInterval(() => cache?.flush(), 30_000);
     flush.unref();
   }
-  const common = { queries: claims.queries, qrels: claims.qrels, onProgress: progress, ...(embedder ? { embedder } : {}) };
+  const common = { queries: claims.queries, qrels: claims.qrels, log: progress, ...(embedder ? { embedder } : {}) };
   rows.push(...(await runTable7({ ...common, items: offline, variant: `${name} offline baseline` })));
   if (dense) {
     // Diagnostic: the same passages without E5's <s> / </s> delimiters, which a non-E5 encoder reads as noise.
@@ -72,7 +72,7 @@ export async function studyCorpus(options: CorpusStudyOptions): Promise<CorpusSt
   cache?.flush();
 
   if (withModel && process.env['OPENAI_BASE_URL']) {
-    const model = await annotateWithModel(chunks, { cacheDirectory: `${cacheDirectory}/llm`, concurrency, onProgress: progress });
+    const model = await annotateWithModel(chunks, { cacheDirectory: `${cacheDirectory}/llm`, concurrency, log: progress });
     const annotated = model.outcomes.flatMap((outcome) => (outcome.status === 'ok' ? [outcome.value] : []));
     const failed = model.outcomes.flatMap((outcome) => (outcome.status === 'failed' ? [outcome] : []));
     notes.push(`${name}: model ${model.modelId}: ${annotated.length} chunks annotated, ${failed.length} failed, ${model.problemCount} per-field problems.`);

@@ -18,7 +18,7 @@ export interface ModelAnnotationsOptions {
   readonly apiKey?: string;
   /** Retries (core `withRetry`) on 408/429/5xx and connection errors. @default 2 */
   readonly maxRetries?: number;
-  readonly onProgress?: (message: string) => void;
+  readonly log?: (message: string) => void;
   readonly abortSignal?: AbortSignal;
 }
 
@@ -28,7 +28,7 @@ export interface ModelAnnotationsOptions {
  * failures kept as `failed` outcomes (never turned into default annotations).
  */
 export async function annotateWithModel(chunks: readonly Chunk[], options: ModelAnnotationsOptions): Promise<ChunkAnnotationResult & { modelId: string; problemCount: number }> {
-  const { cacheDirectory, concurrency = 4, batchSize = 64, onProgress, abortSignal } = options;
+  const { cacheDirectory, concurrency = 4, batchSize = 64, log, abortSignal } = options;
   const provider = createOpenAICompatible({
     ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
@@ -45,12 +45,12 @@ export async function annotateWithModel(chunks: readonly Chunk[], options: Model
       model,
       concurrency,
       ...(abortSignal ? { abortSignal } : {}),
-      onProgress: ({ completed, failed = 0 }) => onProgress?.(`model annotation: ${start + completed}/${chunks.length} chunks (${failedBefore + failed} failed)`),
+      onProgress: ({ completed, failed = 0 }) => log?.(`model annotation: ${start + completed}/${chunks.length} chunks (${failedBefore + failed} failed)`),
     });
     outcomes.push(...result.outcomes);
     failedBefore = countFailed(outcomes);
   }
   const items = outcomes.flatMap((outcome) => (outcome.status === 'ok' ? [outcome.value] : []));
-  onProgress?.(`model annotation done: ${items.length} ok, ${countFailed(outcomes)} failed`);
+  log?.(`model annotation done: ${items.length} ok, ${countFailed(outcomes)} failed`);
   return { outcomes, modelId: base.id, problemCount: items.reduce((sum, item) => sum + item.problems.length, 0) };
 }

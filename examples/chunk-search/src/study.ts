@@ -31,7 +31,7 @@ export interface Table7Options {
   readonly extras?: boolean;
   /** Passage rendering (E5 delimiters `<s>` / `</s>` by default), the same for indexing and display. */
   readonly render?: RenderPassageOptions;
-  readonly onProgress?: (message: string) => void;
+  readonly log?: (message: string) => void;
 }
 
 const percent = (value: number | undefined) => (value === undefined ? null : 100 * value);
@@ -56,14 +56,14 @@ function toRows(system: string, variant: string, result: LayoutStudyResult): Stu
  * b 0.4) over each layout, the fielded BM25 row, and with an embedder the dense rows per layout and the multi-vector rows.
  */
 export async function runTable7(options: Table7Options): Promise<StudyRow[]> {
-  const { items, variant, qrels, layouts = PASSAGE_LAYOUTS, embedder, bm25 = true, extras = true, render = {}, onProgress } = options;
+  const { items, variant, qrels, layouts = PASSAGE_LAYOUTS, embedder, bm25 = true, extras = true, render = {}, log } = options;
   const queries = options.queries.map((query) => ({ id: query.id, text: query.text, documentIds: Object.keys(qrels[query.id] ?? {}).filter((id) => (qrels[query.id]?.[id] ?? 0) > 0) }));
   const rows: StudyRow[] = [];
   if (bm25) {
     const factory = createBm25RetrieverFactory({ analyzer: CHUNK_KNOWLEDGE_ANALYZER, k1: 0.9, b: 0.4, lengthEncoding: 'exact' });
     const systems = extras ? [{ name: 'fielded(t1,q1,c1)', retriever: await createFieldedBm25Retriever(items, { factory, weights: { title: 1, questions: 1, chunk: 1 } }) }] : [];
     rows.push(...toRows('BM25', variant, await runLayoutStudy({ items, queries, layouts, render, createRetriever: (passages) => createBm25Retriever(passages), systems })));
-    onProgress?.(`${variant}: BM25 done`);
+    log?.(`${variant}: BM25 done`);
   }
   if (embedder) {
     const dense = async (name: string, mode: IndexMode, fold: 'max' | 'sum') => {
@@ -71,7 +71,7 @@ export async function runTable7(options: Table7Options): Promise<StudyRow[]> {
         embedder,
         fold,
         batchSize: 64,
-        onProgress: ({ completed, total }) => onProgress?.(`${variant}: ${embedder.id} ${name}: embedded ${completed}/${total}`),
+        onProgress: ({ completed, total }) => log?.(`${variant}: ${embedder.id} ${name}: embedded ${completed}/${total}`),
       });
       return createChunkVectorRetriever(items, { factory, mode, render });
     };

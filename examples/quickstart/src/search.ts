@@ -1,4 +1,4 @@
-import type { Document, Embedder, Retriever } from '@factkit/core';
+import type { Document, Embedder, ProgressCallback, Retriever } from '@factkit/core';
 import { createBm25Retriever, createDenseRetriever, createHybridRetriever } from '@factkit/retrieval';
 
 export interface QuickstartRetrievers {
@@ -27,11 +27,7 @@ export async function denseCandidates(bm25: Retriever, documents: readonly Docum
  * k1=0.9, b=0.4), dense cosine search over the given embedder on `denseDocuments` (default: every document), and their
  * reciprocal-rank fusion (RRF, c=60).
  */
-export async function buildRetrievers(
-  embedder: Embedder,
-  documents: readonly Document[],
-  options: { denseDocuments?: readonly Document[]; onProgress?: (progress: { completed: number; total: number }) => void } = {},
-): Promise<QuickstartRetrievers> {
+export async function buildRetrievers(embedder: Embedder, documents: readonly Document[], options: { denseDocuments?: readonly Document[]; onProgress?: ProgressCallback } = {}): Promise<QuickstartRetrievers> {
   const bm25 = createBm25Retriever(documents);
   const dense = createDenseRetriever({ embedder, batchSize: 32 });
   const { problems } = await dense.index({ documents: options.denseDocuments ?? documents, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
