@@ -35,23 +35,23 @@ const step = async (label, fn) => {
 // and type-checked; add a line for it.
 const SMOKE = {
   '@factkit/core': `assert.equal(m.splitSentences('Dr. Smith moved to the U.S. in 1990. He stayed.').length, 2);`,
-  '@factkit/expansion': `assert.deepEqual(m.parseSubQueries('1. vitamin d winter\\n2. zinc colds\\n3. aspirin fever', { count: 3 }).queries.length, 3);`,
+  '@factkit/expansion': `assert.ok(m.EXPANSION_PROMPTS.multiQuery.includes('{{count}}') && typeof m.createMultiQueryExpander === 'function');`,
   '@factkit/glove': `assert.deepEqual(m.tokenizeForGlove('The well-known cat', { indexOf: (w: string) => ['the', 'cat', 'well'].indexOf(w) }).tokens, ['the', 'well', 'cat']);`,
-  '@factkit/metrics': `assert.equal(m.evaluateRun(m.parseTrecQrels('q1 0 d1 1\\n'), m.parseTrecRun('q1 Q0 d1 1 9.1 bm25\\n'), { metrics: ['recip_rank'] }).aggregate['recip_rank'], 1);`,
-  '@factkit/nli-match': `assert.equal(m.segmentGeneration('Paris is in France.', 'Paris is in France. It is the capital.').sentences.length, 1);`,
+  '@factkit/metrics': `assert.equal(m.evaluateRun(m.parseQrels('q1 0 d1 1\\n'), m.parseRun('q1 Q0 d1 1 9.1 bm25\\n'), { metrics: ['recip_rank'] }).aggregate['recip_rank'], 1);`,
+  '@factkit/nli-match': `assert.equal(m.isEmptyGeneration({ code: 'empty-generation' }), true);`,
   '@factkit/nli-models': `assert.equal((await m.createLexicalNliModel().classify({ pairs: [{ premise: 'Paris is the capital of France.', hypothesis: 'Paris is the capital of France.' }] })).results[0]?.label, 'entailment');`,
   '@factkit/claim-query': `assert.equal(m.parseClaimQueryReply('[Claims]\\n1. Paris is in France.\\n[Queries]\\n1. Paris France\\n[End]').pairs.length, 1);`,
-  '@factkit/fasttrack': `assert.deepEqual(m.parseKeywords('#keywords: vitamin d, bone health, calcium, sunlight, rickets').keywords.length, 5);`,
+  '@factkit/fasttrack': `assert.equal(m.traceProblemKind({ code: 'call-failed' }), 'failure');`,
   '@factkit/cli': `assert.equal(typeof m.runCli, 'function');`,
   '@factkit/chunk-knowledge': `assert.ok(m.chunkDocuments([{ id: 'd1', text: 'One sentence. Two sentences here. Three.' }], { chunker: m.createSentenceChunker({ maxTokens: 4 }) }).chunks.length >= 2);`,
   '@factkit/openai': `assert.equal(typeof m.createOpenAICompatible({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused' }).languageModel('m').generate, 'function');`,
   '@factkit/retrieval': `assert.equal((await m.createBm25Retriever(m.createBm25Index({ documents: [{ id: 'd1', text: 'vitamin d in winter' }, { id: 'd2', text: 'zinc and colds' }] })).retrieve({ query: { text: 'zinc' }, topK: 1 })).evidence[0]?.documentId, 'd2');`,
-  '@factkit/search-cluster': `assert.deepEqual(m.buildSearchRequest({ text: 'zinc colds' }, { topK: 3, fields: m.resolveFields('flat', 'smoke') }).body?.['query'], { match: { contents: { query: 'zinc colds', operator: 'or', boost: 1 } } });`,
-  '@factkit/transformers': `assert.ok(m.renderText2TextInput({ system: 'Be brief.', prompt: 'Capital of France?' }).includes('Capital of France?'));`,
+  '@factkit/search-cluster': `assert.equal(typeof m.createSearchClusterRetriever, 'function');`,
+  '@factkit/transformers': `assert.equal(typeof m.createTransformersEmbedder, 'function');`,
   '@factkit/use-lite': `assert.equal(m.USE_LITE_DIMENSIONS, 512);`,
   // Node-only subpaths (the main entries above must stay browser-safe: tooling/check-browser-entries.mjs).
   '@factkit/core/node': `assert.equal(m.createFileCache({ directory: 'file-cache' }).id, 'file:file-cache');`,
-  '@factkit/metrics/node': `const file = \`qrels-\${Math.random().toString(36).slice(2)}.txt\`; await m.writeTrecQrelsFile(file, { q1: { d1: 1 } }); assert.deepEqual(await m.readTrecQrelsFile(file), { q1: { d1: 1 } });`,
+  '@factkit/metrics/node': `const file = \`qrels-\${Math.random().toString(36).slice(2)}.txt\`; await m.writeTrecQrelsFile(file, { q1: { d1: 1 } }); assert.deepEqual(await m.readQrelsFile(file), { q1: { d1: 1 } });`,
   '@factkit/retrieval/node': `assert.deepEqual(m.findUnknownQrelsDocuments({ q1: { d1: 1, d2: 1 } }, (id) => id === 'd1').map((p) => p.code), ['unknown-document']);`,
 };
 const stripTypes = (code) => code.replace(/\((\w+): string\)/g, '($1)');
