@@ -40,6 +40,16 @@ describeRetrieverContract(
   { query: 'vitamin d deficiency in winter', expectedId: 'd1' },
 );
 
+describeRetrieverContract(
+  'dense (mock embedder, int8 store: createInMemoryVectorStore({ quantized: true }))',
+  async () => {
+    const retriever = createDenseRetriever({ embedder: createMockEmbedder({ dimensions: 64 }), store: createInMemoryVectorStore({ dimensions: 64, quantized: true }) });
+    await retriever.index({ documents });
+    return retriever;
+  },
+  { query: 'vitamin d deficiency in winter', expectedId: 'd1' },
+);
+
 describe('createDenseRetriever', () => {
   it('ranks by cosine of hand-set vectors and returns text, the typed origin and the user metadata', async () => {
     const embedder = createTableEmbedder({ 'A. alpha': [1, 0, 0], beta: [0.6, 0.8, 0], gamma: [0, 1, 0], query: [1, 1, 0] });

@@ -1,4 +1,4 @@
-import { assertNonEmptyString, InvalidArgumentError, type VectorMatch, type VectorStore } from '@factkit/core';
+import { assertNonEmptyString, assertPositiveInteger, InvalidArgumentError, type VectorMatch, type VectorStore } from '@factkit/core';
 import { createFlatIndex, type FlatIndex, type VectorMetric } from '../dense/flat-index.js';
 import { createQuantizedFlatIndex, type QuantizationOptions } from '../dense/quantized-flat-index.js';
 import { checkStoreIds, checkStoreRecords, checkStoreTopK, checkStoreVector } from './validate-records.js';
@@ -51,6 +51,7 @@ export function createInMemoryVectorStore(options: InMemoryVectorStoreOptions): 
   const { dimensions, metric = 'cosine', id = 'memory', quantized = false } = options;
   const where = `VectorStore(${id})`;
   assertNonEmptyString('id', id, 'createInMemoryVectorStore');
+  assertPositiveInteger('dimensions', dimensions, 'createInMemoryVectorStore');
   const index = createStoreIndex(options, dimensions, metric, quantized);
   const threads = index.threads;
   const metadataById = new Map<string, Readonly<Record<string, unknown>>>();

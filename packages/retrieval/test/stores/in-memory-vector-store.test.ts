@@ -5,8 +5,15 @@ import { createInMemoryVectorStore } from '../../src/stores/in-memory-vector-sto
 describeVectorStoreContract('in-memory (cosine)', () => createInMemoryVectorStore({ dimensions: 4 }));
 describeVectorStoreContract('in-memory (inner product)', () => createInMemoryVectorStore({ dimensions: 4, metric: 'inner-product' }));
 describeVectorStoreContract('in-memory (384-d)', () => createInMemoryVectorStore({ dimensions: 384 }), { dimensions: 384 });
+describeVectorStoreContract('in-memory int8 (quantized)', () => createInMemoryVectorStore({ dimensions: 4, quantized: true }));
 
 describe('createInMemoryVectorStore', () => {
+  it('names itself and the argument when dimensions is missing, float32 or int8', () => {
+    for (const quantized of [false, true]) {
+      expect(() => createInMemoryVectorStore({ quantized } as never)).toThrow(/createInMemoryVectorStore: argument "dimensions" must be an integer >= 1/);
+    }
+  });
+
   it('keeps metadata, copies it, and drops it on delete or on an upsert without metadata', async () => {
     const store = createInMemoryVectorStore({ dimensions: 2 });
     const metadata = { tags: ['a'] };
