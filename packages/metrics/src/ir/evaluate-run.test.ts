@@ -124,22 +124,3 @@ describe('ranking metric properties (fast-check)', () => {
     );
   });
 });
-
-describe('summarizeJudgmentCoverage', () => {
-  it('reports unknown queries and unjudged retrieved documents (hand-checked)', async () => {
-    const { summarizeJudgmentCoverage } = await import('./judgment-coverage.js');
-    const coverage = summarizeJudgmentCoverage({ q1: { a: 1, b: 0 }, q2: { x: 1 } }, { q1: { a: 3, z: 2, b: 1 }, q3: { y: 1 } }, { k: 2 });
-    expect(coverage).toEqual({ runOnlyQueries: ['q3'], qrelsOnlyQueries: ['q2'], unjudgedRetrieved: { q1: 1 }, judgedAtK: { q1: 0.5 }, meanJudgedAtK: 0.5 });
-  });
-});
-
-describe('computeBestF1OverTopK (hand-checked)', () => {
-  it('finds the cutoff with the best F1 and reports P and R there', async () => {
-    const { computeBestF1OverTopK } = await import('./ranking-metrics.js');
-    // Relevant: a, c, e (3). Ranking a x c y e: F1@1 = 0.5, F1@3 = 2/3 (P 2/3, R 2/3), F1@5 = 2·0.6·1/1.6 = 0.75.
-    expect(computeBestF1OverTopK(['a', 'x', 'c', 'y', 'e'], { a: 1, c: 1, e: 1 })).toEqual({ f1: expect.closeTo(0.75, 14), precision: 0.6, recall: 1, k: 5 });
-    expect(computeBestF1OverTopK(['a', 'x', 'c', 'y', 'e'], { a: 1, c: 1, e: 1 }, { maxK: 3 }).k).toBe(3);
-    expect(computeBestF1OverTopK(['x'], { a: 0 })).toEqual({ f1: 0, precision: 0, recall: 0, k: 0 });
-    expect(() => computeBestF1OverTopK(['a'], { a: 1 }, { maxK: -1 })).toThrow(/argument "maxK"/);
-  });
-});

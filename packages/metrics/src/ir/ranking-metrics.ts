@@ -1,4 +1,4 @@
-import { assertFiniteNumber, assertNonNegativeInteger, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
+import { assertFiniteNumber, assertPositiveInteger, InvalidArgumentError } from '@factkit/core';
 import type { ParsedMeasure } from './metric-names.js';
 import { buildQueryFacts, measureValue } from './query-evaluation.js';
 
@@ -44,14 +44,6 @@ export function computePrecisionAtK(ranking: readonly string[], judgments: Reado
 export function computeNdcgAtK(ranking: readonly string[], judgments: Readonly<Record<string, number>>, options: CutoffMetricOptions): number {
   return compute('computeNdcgAtK', ranking, judgments, { name: 'ndcg_cut', family: 'ndcg_cut', k: options.k }, options.relevanceLevel);
 }
-/** trec_eval `ndcg` over the whole ranking. */
-export function computeNdcg(ranking: readonly string[], judgments: Readonly<Record<string, number>>, options: RankingMetricOptions = {}): number {
-  return compute('computeNdcg', ranking, judgments, { name: 'ndcg', family: 'ndcg' }, options.relevanceLevel);
-}
-/** 1 when a relevant document is in the top k, else 0 (trec_eval `success_k`, a.k.a. Top@k accuracy). */
-export function computeSuccessAtK(ranking: readonly string[], judgments: Readonly<Record<string, number>>, options: CutoffMetricOptions): number {
-  return compute('computeSuccessAtK', ranking, judgments, { name: 'success', family: 'success', k: options.k }, options.relevanceLevel);
-}
 /** Reciprocal rank of the first relevant document, 0 if none (trec_eval `recip_rank`; its mean is MRR). */
 export function computeReciprocalRank(ranking: readonly string[], judgments: Readonly<Record<string, number>>, options: RankingMetricOptions = {}): number {
   return compute('computeReciprocalRank', ranking, judgments, { name: 'recip_rank', family: 'recip_rank' }, options.relevanceLevel);
@@ -59,37 +51,4 @@ export function computeReciprocalRank(ranking: readonly string[], judgments: Rea
 /** Average precision: precision at each relevant retrieved document, summed, over all relevant (trec_eval `map`). */
 export function computeAveragePrecision(ranking: readonly string[], judgments: Readonly<Record<string, number>>, options: RankingMetricOptions = {}): number {
   return compute('computeAveragePrecision', ranking, judgments, { name: 'map', family: 'map' }, options.relevanceLevel);
-}
-
-/** Result of `computeBestF1OverTopK`. */
-export interface BestF1 {
-  readonly f1: number;
-  readonly precision: number;
-  readonly recall: number;
-  /** Cutoff that gives the best F1 (smallest on ties; 0 when nothing relevant is retrieved). */
-  readonly k: number;
-}
-
-/**
- * Best F1 over cutoffs k = 1..maxK of a ranking, with the precision and recall at that cutoff (FastTrack's way of
- * comparing ranked baselines with set-valued methods).
- * @throws InvalidArgumentError for duplicate ids, non-finite judgments or a bad `maxK`.
- */
-export function computeBestF1OverTopK(ranking: readonly string[], judgments: Readonly<Record<string, number>>, options: RankingMetricOptions & { maxK?: number } = {}): BestF1 {
-  const { maxK = ranking.length, relevanceLevel = 1 } = options;
-  assertNonNegativeInteger('maxK', maxK, 'computeBestF1OverTopK');
-  const numRel = compute('computeBestF1OverTopK', ranking, judgments, { name: 'num_rel', family: 'num_rel' }, relevanceLevel);
-  let best: BestF1 = { f1: 0, precision: 0, recall: 0, k: 0 };
-  if (numRel === 0) return best;
-  let found = 0;
-  const limit = Math.min(maxK, ranking.length);
-  for (let index = 0; index < limit; index++) {
-    const level = Object.hasOwn(judgments, ranking[index]!) ? judgments[ranking[index]!]! : undefined;
-    if (level !== undefined && level >= relevanceLevel) found++;
-    const precision = found / (index + 1);
-    const recall = found / numRel;
-    const f1 = found === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-    if (f1 > best.f1) best = { f1, precision, recall, k: index + 1 };
-  }
-  return best;
 }

@@ -35,8 +35,8 @@ export interface BestMeanF1 extends SetScores {
 
 /**
  * The ranking baseline of FastTrack's Table 1 (after Akyürek et al.): one cutoff k for all queries, chosen among
- * 1..maxK to maximise the mean (macro) F1 of the top-k sets; precision and recall are the means at that k. Unlike
- * `computeBestF1OverTopK`, which picks a k per ranking, the k here is a threshold shared by every query.
+ * 1..maxK to maximise the mean (macro) F1 of the top-k sets; precision and recall are the means at that k. The k
+ * is a threshold shared by every query, not picked per ranking.
  * @returns the best shared cutoff, or `undefined` for zero queries (no mean over zero samples).
  * @throws InvalidArgumentError when the lists differ in length, a gold set is empty or `maxK` is not a positive integer.
  * @example computeBestMeanF1OverTopK([['a', 'x'], ['y', 'b']], [['a'], ['b']]).k // 2
